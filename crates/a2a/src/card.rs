@@ -1,0 +1,93 @@
+//! An Agent Card prepared for serving: its bytes and a content-hash ETag, computed once.
+
+use a2a_lf::{AgentCard, AgentInterface};
+use axum::body::Bytes;
+use sha2::{Digest, Sha256};
+
+/// The binding name of the JSON-RPC interface in `supportedInterfaces`.
+pub const JSONRPC_BINDING: &str = "JSONRPC";
+/// The protocol version we declare and look for.
+pub const PROTOCOL_VERSION: &str = "1.0";
+
+/// A card with its serialized form and strong ETag. Keys are serialized in sorted
+/// order, so the same card always has the same bytes and the same ETag.
+#[derive(Debug, Clone)]
+pub struct CardDoc {
+    pub card: AgentCard,
+    pub json: Bytes,
+    pub etag: String,
+}
+
+impl CardDoc {
+    pub fn new(card: AgentCard) -> Self {
+        // Through Value: its map is ordered, the card's HashMaps are not.
+        let value = serde_json::to_value(&card).expect("an agent card always serializes");
+        let json = Bytes::from(serde_json::to_vec(&value).expect("a json value always serializes"));
+        let digest = Sha256::digest(&json);
+        let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+        Self { card, json, etag: format!("\"{hex}\"") }
+    }
+
+    /// Whether an `If-None-Match` header value matches this card (`*`, a list, weak tags).
+    pub fn matches(&self, if_none_match: &str) -> bool {
+        if_none_match
+            .split(',')
+            .map(str::trim)
+            .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == self.etag)
+    }
+}
+
+/// The card's JSON-RPC 1.0 interface, if it declares one.
+pub fn jsonrpc_interface(card: &AgentCard) -> Option<&AgentInterface> {
+    card.supported_interfaces.iter().find(|i| {
+        i.protocol_binding.eq_ignore_ascii_case(JSONRPC_BINDING)
+            && crate::headers::version_supported(&i.protocol_version)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_lf::AgentCapabilities;
+
+    fn card(name: &str) -> AgentCard {
+        AgentCard {
+            name: name.into(),
+            description: "d".into(),
+            version: "1".into(),
+            supported_interfaces: vec![AgentInterface::new(
+                "http://127.0.0.1:1/a2a/jsonrpc",
+                JSONRPC_BINDING,
+            )],
+            capabilities: AgentCapabilities::default(),
+            default_input_modes: vec!["text/plain".into()],
+            default_output_modes: vec!["text/plain".into()],
+            skills: vec![],
+            provider: None,
+            documentation_url: None,
+            icon_url: None,
+            security_schemes: None,
+            security_requirements: None,
+            signatures: None,
+        }
+    }
+
+    #[test]
+    fn etag_is_a_content_hash() {
+        let a = CardDoc::new(card("a"));
+        assert_eq!(a.etag, CardDoc::new(card("a")).etag);
+        assert_ne!(a.etag, CardDoc::new(card("b")).etag);
+        assert!(a.matches(&a.etag));
+        assert!(a.matches(&format!("\"x\", W/{}", a.etag)));
+        assert!(a.matches("*"));
+        assert!(!a.matches("\"x\""));
+    }
+
+    #[test]
+    fn finds_the_jsonrpc_interface() {
+        let mut c = card("a");
+        assert!(jsonrpc_interface(&c).is_some());
+        c.supported_interfaces[0].protocol_version = "0.3".into();
+        assert!(jsonrpc_interface(&c).is_none());
+    }
+}

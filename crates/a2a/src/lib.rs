@@ -1,0 +1,33 @@
+//! A2A 1.0 over the JSON-RPC binding.
+//!
+//! Wire types come from the official `a2a-lf` crate (re-exported as [`wire`]); the
+//! JSON-RPC server (axum) and client (reqwest) are ours, because the official server
+//! and client crates pull a gRPC stack Campus does not use.
+//!
+//! - [`server`]: Agent Card serving (ETag, 304), the JSON-RPC endpoint with every
+//!   error path, the [`server::AgentExecutor`] seam and the in-memory task store.
+//! - [`client`]: card discovery (size-capped, no redirects, conditional) and typed calls.
+//!
+//! This crate knows nothing about agents: no tutor, hub or student logic lives here.
+
+pub mod client;
+pub mod error;
+pub mod headers;
+pub mod server;
+
+mod body;
+mod card;
+mod jsonrpc;
+mod params;
+
+pub use a2a_lf as wire;
+pub use card::{CardDoc, JSONRPC_BINDING, PROTOCOL_VERSION, jsonrpc_interface};
+pub use error::RpcError;
+pub use jsonrpc::{RpcMethod, parse_envelope};
+
+/// Path of the public Agent Card.
+pub const CARD_PATH: &str = "/.well-known/agent-card.json";
+/// Path of the JSON-RPC endpoint (also served with a trailing slash).
+pub const JSONRPC_PATH: &str = "/a2a/jsonrpc";
+/// Default limit for a request or response body.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;

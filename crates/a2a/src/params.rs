@@ -1,0 +1,216 @@
+//! Typed, validated method params. Every failure names the offending field.
+
+use a2a_lf::{CancelTaskRequest, GetTaskRequest, ListTasksRequest, PartContent, Role, SendMessageRequest};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::RpcError;
+
+/// Longest id (message, task, context) we accept.
+pub(crate) const MAX_ID_LEN: usize = 256;
+/// Default and largest ListTasks page.
+pub(crate) const DEFAULT_PAGE_SIZE: i32 = 50;
+pub(crate) const MAX_PAGE_SIZE: i32 = 100;
+
+fn typed<T: DeserializeOwned>(params: Option<Value>) -> Result<T, RpcError> {
+    let value = params.unwrap_or_else(|| Value::Object(Default::default()));
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        // "missing field `x`" is reported at the parent; name the field itself.
+        let field = match inner.strip_prefix("missing field `").and_then(|r| r.split('`').next()) {
+            Some(missing) if path == "." => missing.to_string(),
+            Some(missing) => format!("{path}.{missing}"),
+            None if path == "." => "params".to_string(),
+            None => path,
+        };
+        let msg: String = inner.chars().take(160).collect();
+        RpcError::invalid_params(field, msg)
+    })
+}
+
+fn check_id(field: &str, id: &str) -> Result<(), RpcError> {
+    if id.trim().is_empty() {
+        return Err(RpcError::invalid_params(field, "must not be empty"));
+    }
+    if id.len() > MAX_ID_LEN {
+        return Err(RpcError::invalid_params(field, format!("longer than {MAX_ID_LEN} bytes")));
+    }
+    Ok(())
+}
+
+fn check_history(field: &str, n: Option<i32>) -> Result<(), RpcError> {
+    match n {
+        Some(n) if n < 0 => Err(RpcError::invalid_params(field, "must not be negative")),
+        _ => Ok(()),
+    }
+}
+
+/// The part fields that carry content; a part has exactly one.
+const CONTENT_KEYS: [&str; 4] = ["text", "raw", "url", "data"];
+
+/// Checks the raw parts before typed decoding, which would silently pick one content field.
+fn check_raw_parts(params: &Option<Value>) -> Result<(), RpcError> {
+    let Some(parts) = params.as_ref().and_then(|p| p.get("message")).and_then(|m| m.get("parts")) else {
+        return Ok(()); // typed decoding reports the missing field
+    };
+    let Some(parts) = parts.as_array() else {
+        return Err(RpcError::invalid_params("message.parts", "must be an array"));
+    };
+    if parts.is_empty() {
+        return Err(RpcError::invalid_params("message.parts", "must contain at least one part"));
+    }
+    for (i, part) in parts.iter().enumerate() {
+        let field = format!("message.parts[{i}]");
+        let Some(obj) = part.as_object() else {
+            return Err(RpcError::invalid_params(field, "must be an object"));
+        };
+        let present: Vec<&str> = CONTENT_KEYS.iter().copied().filter(|k| obj.contains_key(*k)).collect();
+        match present.as_slice() {
+            [] => return Err(RpcError::invalid_params(field, "must have one of text, raw, url, data")),
+            [one] => {
+                if *one != "data" && !obj[*one].is_string() {
+                    return Err(RpcError::invalid_params(format!("{field}.{one}"), "must be a string"));
+                }
+            }
+            _ => {
+                return Err(RpcError::invalid_params(
+                    field,
+                    format!("has {} content fields; exactly one is allowed", present.join(" and ")),
+                ));
+            }
+        }
+        for key in ["mediaType", "filename"] {
+            if obj.get(key).is_some_and(|v| !v.is_string() && !v.is_null()) {
+                return Err(RpcError::invalid_params(format!("{field}.{key}"), "must be a string"));
+            }
+        }
+        if obj.get("metadata").is_some_and(|v| !v.is_object() && !v.is_null()) {
+            return Err(RpcError::invalid_params(format!("{field}.metadata"), "must be an object"));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn send_message(params: Option<Value>) -> Result<SendMessageRequest, RpcError> {
+    check_raw_parts(&params)?;
+    let req: SendMessageRequest = typed(params)?;
+    let m = &req.message;
+    check_id("message.messageId", &m.message_id)?;
+    if m.role != Role::User {
+        return Err(RpcError::invalid_params("message.role", "must be ROLE_USER"));
+    }
+    if let Some(c) = &m.context_id {
+        check_id("message.contextId", c)?;
+    }
+    if let Some(t) = &m.task_id {
+        check_id("message.taskId", t)?;
+    }
+    for (i, p) in m.parts.iter().enumerate() {
+        if let PartContent::Url(u) = &p.content {
+            if u.is_empty() {
+                return Err(RpcError::invalid_params(format!("message.parts[{i}].url"), "must not be empty"));
+            }
+        }
+    }
+    if let Some(cfg) = &req.configuration {
+        check_history("configuration.historyLength", cfg.history_length)?;
+    }
+    Ok(req)
+}
+
+pub(crate) fn get_task(params: Option<Value>) -> Result<GetTaskRequest, RpcError> {
+    let req: GetTaskRequest = typed(params)?;
+    check_id("id", &req.id)?;
+    check_history("historyLength", req.history_length)?;
+    Ok(req)
+}
+
+pub(crate) fn cancel_task(params: Option<Value>) -> Result<CancelTaskRequest, RpcError> {
+    let req: CancelTaskRequest = typed(params)?;
+    check_id("id", &req.id)?;
+    Ok(req)
+}
+
+pub(crate) fn list_tasks(params: Option<Value>) -> Result<ListTasksRequest, RpcError> {
+    let req: ListTasksRequest = typed(params)?;
+    if let Some(c) = &req.context_id {
+        check_id("contextId", c)?;
+    }
+    if let Some(size) = req.page_size {
+        if !(0..=MAX_PAGE_SIZE).contains(&size) {
+            return Err(RpcError::invalid_params(
+                "pageSize",
+                format!("must be between 1 and {MAX_PAGE_SIZE}"),
+            ));
+        }
+    }
+    check_history("historyLength", req.history_length)?;
+    if req.page_token.as_ref().is_some_and(|t| t.len() > MAX_ID_LEN) {
+        return Err(RpcError::invalid_params("pageToken", "is not a token this server issued"));
+    }
+    Ok(req)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn field_of(r: Result<impl std::fmt::Debug, RpcError>) -> String {
+        let e = r.expect_err("should fail");
+        assert_eq!(e.code, -32602);
+        e.field.expect("field")
+    }
+
+    fn msg(extra: Value) -> Option<Value> {
+        let mut m = json!({"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}]});
+        for (k, v) in extra.as_object().unwrap() {
+            m[k] = v.clone();
+        }
+        Some(json!({ "message": m }))
+    }
+
+    #[test]
+    fn send_message_fields_are_named() {
+        assert_eq!(field_of(send_message(Some(json!({})))), "message");
+        assert_eq!(field_of(send_message(None)), "message");
+        assert_eq!(field_of(send_message(msg(json!({"role": "ROLE_ROBOT"})))), "message.role");
+        assert_eq!(field_of(send_message(msg(json!({"role": "ROLE_AGENT"})))), "message.role");
+        assert_eq!(field_of(send_message(msg(json!({"role": 5})))), "message.role");
+        assert_eq!(field_of(send_message(msg(json!({"messageId": ""})))), "message.messageId");
+        assert_eq!(field_of(send_message(msg(json!({"messageId": 3})))), "message.messageId");
+        assert_eq!(field_of(send_message(msg(json!({"parts": []})))), "message.parts");
+        assert_eq!(field_of(send_message(msg(json!({"parts": {}})))), "message.parts");
+        assert_eq!(field_of(send_message(msg(json!({"parts": [{}]})))), "message.parts[0]");
+        assert_eq!(field_of(send_message(msg(json!({"parts": [{"text": 1}]})))), "message.parts[0].text");
+        assert_eq!(
+            field_of(send_message(msg(json!({"parts": [{"text": "a", "data": {}}]})))),
+            "message.parts[0]"
+        );
+        assert_eq!(field_of(send_message(msg(json!({"parts": [{"raw": "!!"}]})))), "message.parts[0]");
+        assert_eq!(field_of(send_message(msg(json!({"contextId": ""})))), "message.contextId");
+        let mut with_cfg = msg(json!({})).unwrap();
+        with_cfg["configuration"] = json!({"historyLength": -1});
+        assert_eq!(field_of(send_message(Some(with_cfg))), "configuration.historyLength");
+    }
+
+    #[test]
+    fn send_message_accepts_every_part_kind() {
+        let p = msg(
+            json!({"parts": [{"text": "a", "mediaType": "text/plain"}, {"data": {"k": 1}}, {"url": "http://x"}, {"raw": "aGk="}]}),
+        );
+        let req = send_message(p).expect("valid");
+        assert_eq!(req.message.parts.len(), 4);
+    }
+
+    #[test]
+    fn other_methods() {
+        assert_eq!(field_of(get_task(Some(json!({})))), "id");
+        assert_eq!(field_of(get_task(Some(json!({"id": "t", "historyLength": -2})))), "historyLength");
+        assert_eq!(field_of(cancel_task(Some(json!({"id": 1})))), "id");
+        assert_eq!(field_of(list_tasks(Some(json!({"pageSize": 101})))), "pageSize");
+        assert_eq!(field_of(list_tasks(Some(json!({"status": "DONE"})))), "status");
+        assert!(list_tasks(None).is_ok());
+    }
+}
