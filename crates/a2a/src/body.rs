@@ -19,10 +19,8 @@ const DRAIN_TIME: Duration = Duration::from_secs(2);
 /// without being buffered or parsed: the rest is discarded (up to a bound) and the
 /// caller answers 413.
 pub(crate) async fn read_limited(headers: &HeaderMap, body: Body, limit: usize) -> Result<Bytes, TooLarge> {
-    let announced = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
+    let announced =
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     let drain_cap = (limit as u64).saturating_mul(DRAIN_FACTOR);
     let mut stream = body.into_data_stream();
     if let Some(n) = announced.filter(|n| *n > limit as u64) {

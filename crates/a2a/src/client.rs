@@ -72,6 +72,26 @@ impl ClientError {
     }
 }
 
+#[derive(Serialize)]
+struct RpcRequest<'a, P: Serialize> {
+    jsonrpc: &'static str,
+    id: i64,
+    method: &'a str,
+    params: &'a P,
+}
+
+#[derive(serde::Deserialize)]
+struct RpcResponse<'a> {
+    #[serde(borrow, default)]
+    jsonrpc: Option<&'a str>,
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(borrow, default)]
+    result: Option<&'a serde_json::value::RawValue>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
 /// What a card fetch found.
 #[derive(Debug, Clone)]
 pub enum CardFetch {
@@ -150,12 +170,11 @@ impl A2aClient {
         extensions: &[String],
     ) -> Result<R, ClientError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let body = serde_json::to_vec(&serde_json::json!({
-            "jsonrpc": "2.0", "id": id, "method": method, "params": params,
-        }))
-        .map_err(|e| ClientError::InvalidResponse {
-            url: endpoint.into(),
-            reason: format!("could not encode the request: {e}"),
+        let body = serde_json::to_vec(&RpcRequest { jsonrpc: "2.0", id, method, params }).map_err(|e| {
+            ClientError::InvalidResponse {
+                url: endpoint.into(),
+                reason: format!("could not encode the request: {e}"),
+            }
         })?;
         let mut req = self
             .http
@@ -170,25 +189,22 @@ impl A2aClient {
         let status = resp.status();
         let bytes = self.read_capped(endpoint, resp, self.config.response_limit).await?;
         let invalid = |reason: String| ClientError::InvalidResponse { url: endpoint.to_string(), reason };
-        let value: Value = match serde_json::from_slice(&bytes) {
-            Ok(v) => v,
-            Err(_) => {
-                check_status(endpoint, status)?;
-                return Err(invalid("the body is not json".into()));
-            }
+        let Ok(envelope) = serde_json::from_slice::<RpcResponse<'_>>(&bytes) else {
+            check_status(endpoint, status)?;
+            return Err(invalid("the body is not a json-rpc response".into()));
         };
-        if let Some(err) = value.get("error") {
-            return Err(rpc_error(err).ok_or_else(|| invalid("malformed error object".into()))?);
+        if let Some(err) = envelope.error {
+            return Err(rpc_error(&err).ok_or_else(|| invalid("malformed error object".into()))?);
         }
         check_status(endpoint, status)?;
-        if value.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        if envelope.jsonrpc != Some("2.0") {
             return Err(invalid("jsonrpc is not \"2.0\"".into()));
         }
-        if value.get("id").and_then(Value::as_i64) != Some(id) {
+        if envelope.id.as_ref().and_then(Value::as_i64) != Some(id) {
             return Err(invalid("the response id does not match the request".into()));
         }
-        let result = value.get("result").ok_or_else(|| invalid("neither result nor error".into()))?;
-        serde_json::from_value(result.clone())
+        let result = envelope.result.ok_or_else(|| invalid("neither result nor error".into()))?;
+        serde_json::from_str(result.get())
             .map_err(|e| invalid(format!("unexpected result: {}", first_line(&e.to_string()))))
     }
 

@@ -36,7 +36,12 @@ fn card(base: &str, required_ext: Option<&str>) -> AgentCard {
         supported_interfaces: vec![AgentInterface::new(format!("{base}/a2a/jsonrpc"), "JSONRPC")],
         capabilities: AgentCapabilities {
             extensions: required_ext.map(|uri| {
-                vec![AgentExtension { uri: uri.into(), description: None, required: Some(true), params: None }]
+                vec![AgentExtension {
+                    uri: uri.into(),
+                    description: None,
+                    required: Some(true),
+                    params: None,
+                }]
             }),
             ..Default::default()
         },
@@ -102,7 +107,8 @@ fn user_text(text: &str) -> Value {
 async fn envelope_and_header_errors_have_their_codes() {
     let s = start(None).await;
     let b = &s.base;
-    let ok_body = json!({"jsonrpc":"2.0","id":"s1","method":"SendMessage","params": user_text("hi")}).to_string();
+    let ok_body =
+        json!({"jsonrpc":"2.0","id":"s1","method":"SendMessage","params": user_text("hi")}).to_string();
 
     let (_, v) = raw(b, "{not json", &[JSON, V1]).await;
     assert_eq!((code(&v), v["id"].clone(), reason(&v)), (-32700, Value::Null, "PARSE_ERROR"));
@@ -157,9 +163,15 @@ async fn bad_params_name_the_field() {
     let b = &s.base;
     let cases = [
         (json!({}), "message"),
-        (json!({"message": {"messageId": "m", "role": "ROLE_ROBOT", "parts": [{"text": "x"}]}}), "message.role"),
+        (
+            json!({"message": {"messageId": "m", "role": "ROLE_ROBOT", "parts": [{"text": "x"}]}}),
+            "message.role",
+        ),
         (json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": []}}), "message.parts"),
-        (json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": 5}]}}), "message.parts[0].text"),
+        (
+            json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": 5}]}}),
+            "message.parts[0].text",
+        ),
         (json!({"message": {"role": "ROLE_USER", "parts": [{"text": "x"}]}}), "message.messageId"),
     ];
     for (params, field) in cases {
@@ -256,7 +268,8 @@ async fn task_lifecycle_and_its_errors() {
     let agent = connect(&s).await;
 
     // a plain message keeps the caller's context
-    let SendMessageResponse::Message(m) = agent.send_message(msg("hello", None, Some("ctx-1")), &[]).await.unwrap()
+    let SendMessageResponse::Message(m) =
+        agent.send_message(msg("hello", None, Some("ctx-1")), &[]).await.unwrap()
     else {
         panic!("expected a message")
     };
@@ -264,7 +277,8 @@ async fn task_lifecycle_and_its_errors() {
     assert_eq!(m.role, Role::Agent);
 
     // a task opens, takes a follow-up, completes
-    let SendMessageResponse::Task(t) = agent.send_message(msg("task", None, Some("ctx-1")), &[]).await.unwrap()
+    let SendMessageResponse::Task(t) =
+        agent.send_message(msg("task", None, Some("ctx-1")), &[]).await.unwrap()
     else {
         panic!("expected a task")
     };
@@ -281,7 +295,8 @@ async fn task_lifecycle_and_its_errors() {
     let err = agent.send_message(msg("done", Some(&t.id), Some("ctx-other")), &[]).await.unwrap_err();
     assert_eq!(err.rpc_code(), Some(-32602));
 
-    let SendMessageResponse::Task(done) = agent.send_message(msg("done", Some(&t.id), None), &[]).await.unwrap()
+    let SendMessageResponse::Task(done) =
+        agent.send_message(msg("done", Some(&t.id), None), &[]).await.unwrap()
     else {
         panic!("expected a task")
     };
@@ -298,7 +313,8 @@ async fn task_lifecycle_and_its_errors() {
     assert_eq!(state, TaskState::Completed, "a refused message changes nothing");
 
     // cancel an open task, then it is terminal
-    let SendMessageResponse::Task(open) = agent.send_message(msg("task", None, None), &[]).await.unwrap() else {
+    let SendMessageResponse::Task(open) = agent.send_message(msg("task", None, None), &[]).await.unwrap()
+    else {
         panic!("expected a task")
     };
     assert_eq!(agent.cancel_task(&open.id).await.unwrap().status.state, TaskState::Canceled);
@@ -434,7 +450,9 @@ async fn client_errors_are_typed() {
         )
         .route("/huge/.well-known/agent-card.json", axum::routing::get(|| async { " ".repeat(300 * 1024) }));
     tokio::spawn(async move { axum::serve(odd, app).await.unwrap() });
-    for (path, want) in [("v03", "no JSONRPC 1.0"), ("junk", "bad agent card"), ("moved", "redirect"), ("huge", "larger")] {
+    for (path, want) in
+        [("v03", "no JSONRPC 1.0"), ("junk", "bad agent card"), ("moved", "redirect"), ("huge", "larger")]
+    {
         let err = client.connect(&format!("{odd_url}/{path}")).await.unwrap_err();
         assert!(err.to_string().contains(want), "{path}: {err}");
     }

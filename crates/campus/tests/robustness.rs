@@ -56,7 +56,9 @@ fn random_string(rng: &mut Rng) -> String {
         0 => String::new(),
         1 => "x".repeat(rng.below(200_000)),
         2 => (0..rng.below(40)).map(|_| char::from_u32(rng.below(0xD7FF) as u32).unwrap_or('?')).collect(),
-        3 => rng.pick(&["ROLE_USER", "ROLE_AGENT", "ROLE_UNSPECIFIED", "TASK_STATE_COMPLETED", "\u{0000}", "🦀"]).to_string(),
+        3 => rng
+            .pick(&["ROLE_USER", "ROLE_AGENT", "ROLE_UNSPECIFIED", "TASK_STATE_COMPLETED", "\u{0000}", "🦀"])
+            .to_string(),
         _ => format!("id-{}", rng.next()),
     }
 }
@@ -77,7 +79,26 @@ fn random_value(rng: &mut Rng, depth: usize) -> Value {
         _ => {
             let mut m = Map::new();
             for _ in 0..rng.below(5) {
-                let key = rng.pick(&["message", "parts", "text", "data", "id", "role", "messageId", "taskId", "contextId", "pageSize", "historyLength", "status", "pageToken", "raw", "url", "k"]).to_string();
+                let key = rng
+                    .pick(&[
+                        "message",
+                        "parts",
+                        "text",
+                        "data",
+                        "id",
+                        "role",
+                        "messageId",
+                        "taskId",
+                        "contextId",
+                        "pageSize",
+                        "historyLength",
+                        "status",
+                        "pageToken",
+                        "raw",
+                        "url",
+                        "k",
+                    ])
+                    .to_string();
                 m.insert(key, random_value(rng, depth - 1));
             }
             Value::Object(m)
@@ -130,7 +151,11 @@ fn deep(rng: &mut Rng) -> String {
     let n = 50 + rng.below(20_000);
     match rng.below(3) {
         0 => format!("{}{}", "[".repeat(n), "]".repeat(n)),
-        1 => format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{}1{}}}", "{\"a\":".repeat(n), "}".repeat(n)),
+        1 => format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{}1{}}}",
+            "{\"a\":".repeat(n),
+            "}".repeat(n)
+        ),
         _ => format!(
             "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{{\"message\":{{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{{\"data\":{}0{}}}]}}}}}}",
             "[".repeat(n.min(120)),
@@ -203,7 +228,8 @@ fn check_response(status: u16, text: &str) -> Result<(), String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_thousand_hostile_bodies() {
-    let seed: u64 = std::env::var("ROBUSTNESS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5EED_CA4B_u64);
+    let seed: u64 =
+        std::env::var("ROBUSTNESS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5EED_CA4B_u64);
     let mut tutor = Proc::start(&["tutor"], &[("RUST_LOG", "warn")]);
     let endpoint = format!("{}/a2a/jsonrpc", tutor.url);
     let http = reqwest::Client::new();
@@ -221,7 +247,10 @@ async fn ten_thousand_hostile_bodies() {
                 if good {
                     req = req.header("content-type", "application/json").header("a2a-version", "1.0");
                 } else if rng.chance(50) {
-                    req = req.header("content-type", *rng.pick(&["text/plain", "application/xml", "application/json"]));
+                    req = req.header(
+                        "content-type",
+                        *rng.pick(&["text/plain", "application/xml", "application/json"]),
+                    );
                 }
                 let resp = req.send().await.map_err(|e| format!("transport: {e}"));
                 let outcome = match resp {
@@ -249,7 +278,12 @@ async fn ten_thousand_hostile_bodies() {
         failures.extend(f);
         errors += e;
     }
-    assert!(failures.is_empty(), "{} bad answers (seed {seed:#x}), first: {:?}", failures.len(), &failures[..failures.len().min(5)]);
+    assert!(
+        failures.is_empty(),
+        "{} bad answers (seed {seed:#x}), first: {:?}",
+        failures.len(),
+        &failures[..failures.len().min(5)]
+    );
     assert!(errors > BODIES / 2, "most hostile bodies should be refused, only {errors} were");
     assert!(tutor.is_running(), "the tutor died");
     assert!(!tutor.stderr().iter().any(|l| l.contains("panicked")), "{:?}", tutor.stderr());
@@ -264,5 +298,8 @@ async fn ten_thousand_hostile_bodies() {
         .await
         .unwrap();
     let v: Value = resp.json().await.unwrap();
-    assert_eq!(v["result"]["message"]["parts"][0]["text"], "Hello Student Agent. Yes, I can help you with calculus.");
+    assert_eq!(
+        v["result"]["message"]["parts"][0]["text"],
+        "Hello Student Agent. Yes, I can help you with calculus."
+    );
 }

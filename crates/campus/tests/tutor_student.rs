@@ -12,7 +12,10 @@ fn student_asks_tutor_and_ids_trace_across_both_logs() {
     let tutor = Proc::start(&["tutor"], &[]);
     let (ok, out, err) = run(&["student"], &[("TUTOR_URL", &tutor.url)]);
     assert!(ok, "student failed: {err}");
-    assert!(out.starts_with("Tutor Agent: Hello Student Agent. Yes, I can help you with calculus.\n"), "{out}");
+    assert!(
+        out.starts_with("Tutor Agent: Hello Student Agent. Yes, I can help you with calculus.\n"),
+        "{out}"
+    );
     let sent = out.lines().find(|l| l.starts_with("sent ")).expect("sent line");
     let reply = out.lines().find(|l| l.starts_with("reply ")).expect("reply line");
     let sent_id = field(sent, "messageId").unwrap();
@@ -54,7 +57,10 @@ fn student_reports_a_tutor_that_is_down() {
     assert!(!ok);
     assert!(out.is_empty(), "{out}");
     let line = one_error_line(&err);
-    assert!(line.starts_with("error: ") && line.contains("connection refused") && line.contains(&url), "{line}");
+    assert!(
+        line.starts_with("error: ") && line.contains("connection refused") && line.contains(&url),
+        "{line}"
+    );
 }
 
 #[test]
@@ -85,7 +91,11 @@ fn student_reports_a_bad_card() {
         let mut buf = [0u8; 4096];
         let _ = sock.read(&mut buf);
         let body = "{\"name\": 42}";
-        let _ = write!(sock, "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
+        let _ = write!(
+            sock,
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
     });
     let (ok, _, err) = run(&["student"], &[("TUTOR_URL", &url)]);
     assert!(!ok);

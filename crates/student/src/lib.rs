@@ -22,7 +22,8 @@ pub struct Exchange {
     pub context_id: String,
     /// The reply's text parts, joined by newlines.
     pub reply_text: String,
-    /// When the agent answered with a task: its id and state (`TASK_STATE_…`).
+    /// When the agent answered with a task: its id and state (`TASK_STATE_…`). The reply
+    /// message id is empty when the task's answer came only in artifacts.
     pub task: Option<(String, String)>,
 }
 
@@ -48,34 +49,39 @@ pub async fn ask(
     let sent_message_id = message.message_id.clone();
     tracing::info!(message_id = %sent_message_id, context_id = message.context_id.as_deref().unwrap_or("(new)"), agent = %agent.card.name, "sending message");
     let response = agent.send_message(message, &[]).await?;
-    let (reply, task) = match response {
-        SendMessageResponse::Message(m) => (m, None),
+    let (reply_message_id, reply_context, parts, task) = match response {
+        SendMessageResponse::Message(m) => (m.message_id, m.context_id, m.parts, None),
         SendMessageResponse::Task(t) => {
-            let state = serde_json_state(&t.status.state);
-            let reply = t.status.message.clone().ok_or_else(|| ClientError::InvalidResponse {
-                url: agent.endpoint.clone(),
-                reason: "the task has no status message".into(),
-            })?;
-            (reply, Some((t.id, state)))
+            let state = state_name(&t.status.state);
+            // The answer is in the status message, or (a common SDK pattern) in artifacts.
+            let (id, parts) = match t.status.message {
+                Some(m) if !m.parts.is_empty() => (m.message_id, m.parts),
+                _ => {
+                    let parts: Vec<_> =
+                        t.artifacts.unwrap_or_default().into_iter().flat_map(|a| a.parts).collect();
+                    (String::new(), parts)
+                }
+            };
+            (id, Some(t.context_id.clone()), parts, Some((t.id, state)))
         }
     };
-    let context_id = reply.context_id.clone().ok_or_else(|| ClientError::InvalidResponse {
+    let context_id = reply_context.ok_or_else(|| ClientError::InvalidResponse {
         url: agent.endpoint.clone(),
         reason: "the reply has no contextId".into(),
     })?;
-    let reply_text: Vec<&str> = reply.parts.iter().filter_map(|p| p.as_text()).collect();
-    tracing::info!(message_id = %reply.message_id, in_reply_to = %sent_message_id, context_id = %context_id, "received reply");
+    let reply_text: Vec<&str> = parts.iter().filter_map(|p| p.as_text()).collect();
+    tracing::info!(message_id = %reply_message_id, in_reply_to = %sent_message_id, context_id = %context_id, "received reply");
     Ok(Exchange {
         agent: agent.card.name.clone(),
         endpoint: agent.endpoint.clone(),
         sent_message_id,
-        reply_message_id: reply.message_id,
+        reply_message_id,
         context_id,
         reply_text: reply_text.join("\n"),
         task,
     })
 }
 
-fn serde_json_state(state: &a2a::wire::TaskState) -> String {
+fn state_name(state: &a2a::wire::TaskState) -> String {
     serde_json::to_value(state).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }

@@ -315,11 +315,15 @@ async fn send_message<E: AgentExecutor>(
                 return Err(RpcError::internal());
             }
             let now = Some(Utc::now());
+            // A status message needs content; a task may answer with artifacts only.
+            let has_parts = !parts.is_empty();
             let mut out = match task {
                 Some(t) => s.tasks.update(&t.id, |t| {
                     let status_msg = agent_message(message_id, &context_id, Some(&t.id), parts, None);
-                    t.history.get_or_insert_with(Vec::new).push(status_msg.clone());
-                    t.status = TaskStatus { state, message: Some(status_msg), timestamp: now };
+                    if has_parts {
+                        t.history.get_or_insert_with(Vec::new).push(status_msg.clone());
+                    }
+                    t.status = TaskStatus { state, message: has_parts.then_some(status_msg), timestamp: now };
                     if !artifacts.is_empty() {
                         t.artifacts.get_or_insert_with(Vec::new).extend(artifacts);
                     }
@@ -334,9 +338,13 @@ async fn send_message<E: AgentExecutor>(
                     let t = Task {
                         id,
                         context_id: context_id.clone(),
-                        status: TaskStatus { state, message: Some(status_msg.clone()), timestamp: now },
+                        status: TaskStatus {
+                            state,
+                            message: has_parts.then(|| status_msg.clone()),
+                            timestamp: now,
+                        },
                         artifacts: (!artifacts.is_empty()).then_some(artifacts),
-                        history: Some(vec![message, status_msg]),
+                        history: Some(if has_parts { vec![message, status_msg] } else { vec![message] }),
                         metadata,
                     };
                     s.tasks.insert(t.clone());
