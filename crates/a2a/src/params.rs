@@ -107,10 +107,10 @@ pub(crate) fn send_message(params: Option<Value>) -> Result<SendMessageRequest, 
         check_id("message.taskId", t)?;
     }
     for (i, p) in m.parts.iter().enumerate() {
-        if let PartContent::Url(u) = &p.content {
-            if u.is_empty() {
-                return Err(RpcError::invalid_params(format!("message.parts[{i}].url"), "must not be empty"));
-            }
+        if let PartContent::Url(u) = &p.content
+            && u.is_empty()
+        {
+            return Err(RpcError::invalid_params(format!("message.parts[{i}].url"), "must not be empty"));
         }
     }
     if let Some(cfg) = &req.configuration {
@@ -137,13 +137,10 @@ pub(crate) fn list_tasks(params: Option<Value>) -> Result<ListTasksRequest, RpcE
     if let Some(c) = &req.context_id {
         check_id("contextId", c)?;
     }
-    if let Some(size) = req.page_size {
-        if !(0..=MAX_PAGE_SIZE).contains(&size) {
-            return Err(RpcError::invalid_params(
-                "pageSize",
-                format!("must be between 1 and {MAX_PAGE_SIZE}"),
-            ));
-        }
+    if let Some(size) = req.page_size
+        && !(0..=MAX_PAGE_SIZE).contains(&size)
+    {
+        return Err(RpcError::invalid_params("pageSize", format!("must be between 1 and {MAX_PAGE_SIZE}")));
     }
     check_history("historyLength", req.history_length)?;
     if req.page_token.as_ref().is_some_and(|t| t.len() > MAX_ID_LEN) {

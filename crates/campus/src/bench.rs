@@ -124,7 +124,7 @@ pub(crate) fn ms(d: Duration) -> String {
 }
 
 pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
-    if args.requests == 0 || args.concurrency.iter().any(|&c| c == 0) {
+    if args.requests == 0 || args.concurrency.contains(&0) {
         bail!("--requests and every --concurrency level must be at least 1");
     }
     let tutor = ChildAgent::start("tutor", &args.tutor_log).await?;

@@ -57,7 +57,7 @@ impl LocalPolicy {
     /// Whether an `Origin` header value may change state here.
     pub fn origin_allowed(&self, origin: &str) -> bool {
         let origin = origin.trim_end_matches('/').to_ascii_lowercase();
-        if self.extra_origins.iter().any(|o| *o == origin) {
+        if self.extra_origins.contains(&origin) {
             return true;
         }
         match origin.strip_prefix("http://") {

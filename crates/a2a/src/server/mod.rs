@@ -208,12 +208,11 @@ async fn dispatch<E: AgentExecutor>(
         headers.get_all(headers::EXTENSIONS).iter().filter_map(|v| v.to_str().ok()),
     );
     let card = s.card.get();
-    if let Some(declared) = &card.card.capabilities.extensions {
-        if let Some(missing) =
+    if let Some(declared) = &card.card.capabilities.extensions
+        && let Some(missing) =
             declared.iter().find(|x| x.required == Some(true) && !extensions.iter().any(|u| u == &x.uri))
-        {
-            return Err(RpcError::extension_required(&missing.uri));
-        }
+    {
+        return Err(RpcError::extension_required(&missing.uri));
     }
     match method {
         RpcMethod::SendMessage => {
