@@ -37,6 +37,35 @@ impl CardDoc {
     }
 }
 
+/// A text-in, text-out card for an agent at `base_url` with one JSON-RPC 1.0 interface
+/// and nothing else; callers add skills, capabilities and provider.
+pub fn basic_card(name: &str, description: &str, base_url: &str) -> AgentCard {
+    AgentCard {
+        name: name.into(),
+        description: description.into(),
+        version: "1.0.0".into(),
+        supported_interfaces: vec![AgentInterface::new(
+            format!("{}{}", base_url.trim_end_matches('/'), crate::JSONRPC_PATH),
+            JSONRPC_BINDING,
+        )],
+        capabilities: a2a_lf::AgentCapabilities {
+            streaming: Some(false),
+            push_notifications: Some(false),
+            extensions: None,
+            extended_agent_card: None,
+        },
+        default_input_modes: vec!["text/plain".into()],
+        default_output_modes: vec!["text/plain".into()],
+        skills: vec![],
+        provider: None,
+        documentation_url: None,
+        icon_url: None,
+        security_schemes: None,
+        security_requirements: None,
+        signatures: None,
+    }
+}
+
 /// The card's JSON-RPC 1.0 interface, if it declares one.
 pub fn jsonrpc_interface(card: &AgentCard) -> Option<&AgentInterface> {
     card.supported_interfaces.iter().find(|i| {
@@ -48,28 +77,9 @@ pub fn jsonrpc_interface(card: &AgentCard) -> Option<&AgentInterface> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_lf::AgentCapabilities;
 
     fn card(name: &str) -> AgentCard {
-        AgentCard {
-            name: name.into(),
-            description: "d".into(),
-            version: "1".into(),
-            supported_interfaces: vec![AgentInterface::new(
-                "http://127.0.0.1:1/a2a/jsonrpc",
-                JSONRPC_BINDING,
-            )],
-            capabilities: AgentCapabilities::default(),
-            default_input_modes: vec!["text/plain".into()],
-            default_output_modes: vec!["text/plain".into()],
-            skills: vec![],
-            provider: None,
-            documentation_url: None,
-            icon_url: None,
-            security_schemes: None,
-            security_requirements: None,
-            signatures: None,
-        }
+        basic_card(name, "d", "http://127.0.0.1:1")
     }
 
     #[test]

@@ -21,7 +21,7 @@ mod jsonrpc;
 mod params;
 
 pub use a2a_lf as wire;
-pub use card::{CardDoc, JSONRPC_BINDING, PROTOCOL_VERSION, jsonrpc_interface};
+pub use card::{CardDoc, JSONRPC_BINDING, PROTOCOL_VERSION, basic_card, jsonrpc_interface};
 pub use error::RpcError;
 pub use jsonrpc::{RpcMethod, parse_envelope};
 

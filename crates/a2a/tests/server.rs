@@ -29,32 +29,11 @@ impl AgentExecutor for Scripted {
 }
 
 fn card(base: &str, required_ext: Option<&str>) -> AgentCard {
-    AgentCard {
-        name: "Test Agent".into(),
-        description: "test".into(),
-        version: "1".into(),
-        supported_interfaces: vec![AgentInterface::new(format!("{base}/a2a/jsonrpc"), "JSONRPC")],
-        capabilities: AgentCapabilities {
-            extensions: required_ext.map(|uri| {
-                vec![AgentExtension {
-                    uri: uri.into(),
-                    description: None,
-                    required: Some(true),
-                    params: None,
-                }]
-            }),
-            ..Default::default()
-        },
-        default_input_modes: vec!["text/plain".into()],
-        default_output_modes: vec!["text/plain".into()],
-        skills: vec![],
-        provider: None,
-        documentation_url: None,
-        icon_url: None,
-        security_schemes: None,
-        security_requirements: None,
-        signatures: None,
-    }
+    let mut card = a2a::basic_card("Test Agent", "test", base);
+    card.capabilities.extensions = required_ext.map(|uri| {
+        vec![AgentExtension { uri: uri.into(), description: None, required: Some(true), params: None }]
+    });
+    card
 }
 
 struct TestServer {

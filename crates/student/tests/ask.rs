@@ -2,7 +2,7 @@
 //! task with a status message, and a completed task whose answer is only in artifacts.
 
 use a2a::server::{A2aServer, AgentExecutor, CardCell, Reply, RequestContext};
-use a2a::wire::{AgentCapabilities, AgentCard, AgentInterface, Artifact, Part, TaskState, new_artifact_id};
+use a2a::wire::{Artifact, Part, TaskState, new_artifact_id};
 use a2a::{CardDoc, RpcError};
 
 struct Shapes;
@@ -33,22 +33,7 @@ impl AgentExecutor for Shapes {
 async fn start() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let card = AgentCard {
-        name: "Shapes".into(),
-        description: String::new(),
-        version: "1".into(),
-        supported_interfaces: vec![AgentInterface::new(format!("{base}/a2a/jsonrpc"), "JSONRPC")],
-        capabilities: AgentCapabilities::default(),
-        default_input_modes: vec![],
-        default_output_modes: vec![],
-        skills: vec![],
-        provider: None,
-        documentation_url: None,
-        icon_url: None,
-        security_schemes: None,
-        security_requirements: None,
-        signatures: None,
-    };
+    let card = a2a::basic_card("Shapes", "", &base);
     let app = A2aServer::new(Shapes, CardCell::new(CardDoc::new(card))).router();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     base
