@@ -6,8 +6,7 @@ use std::net::SocketAddr;
 use a2a::client::{A2aClient, AgentHandle, CardFetch, ClientError};
 use a2a::server::{A2aServer, AgentExecutor, CardCell, Reply, RequestContext};
 use a2a::wire::{
-    AgentCapabilities, AgentCard, AgentExtension, AgentInterface, ListTasksRequest, Message, Part, Role,
-    SendMessageResponse, TaskState,
+    AgentCard, AgentExtension, ListTasksRequest, Message, Part, Role, SendMessageResponse, TaskState,
 };
 use a2a::{CardDoc, RpcError};
 use serde_json::{Value, json};
