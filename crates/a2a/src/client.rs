@@ -133,6 +133,12 @@ impl A2aClient {
     /// Fetches `{base}/.well-known/agent-card.json`, conditionally when `etag` is given.
     pub async fn fetch_card(&self, base_url: &str, etag: Option<&str>) -> Result<CardFetch, ClientError> {
         let url = format!("{}{}", base_url.trim_end_matches('/'), CARD_PATH);
+        self.fetch_card_url(&url, etag).await
+    }
+
+    /// Fetches a card from its full URL, conditionally when `etag` is given.
+    pub async fn fetch_card_url(&self, url: &str, etag: Option<&str>) -> Result<CardFetch, ClientError> {
+        let url = url.to_string();
         let mut req = self.http.get(&url).header(headers::VERSION, headers::SUPPORTED_VERSION);
         if let Some(tag) = etag {
             req = req.header(header::IF_NONE_MATCH, tag);

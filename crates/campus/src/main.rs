@@ -2,6 +2,7 @@
 //! build the agent, run it until Ctrl+C.
 
 mod bench;
+mod demo;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -19,14 +20,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the Tutor agent (127.0.0.1:41241; PORT overrides)
+    /// Run every agent as a child process (Hub, Tutor, Library); Ctrl+C stops them all
+    Demo,
+    /// Run the University Hub (127.0.0.1:41243; HUB_CONFIG, PORT, ROUTER_MODE, …)
+    Hub,
+    /// Run the Tutor agent (127.0.0.1:41241; TUTOR_CONFIG, PORT, HUB_URL, …)
     Tutor,
-    /// Ask the Tutor one question from the command line (TUTOR_URL overrides where)
+    /// Run the Library agent (127.0.0.1:41242; LIBRARY_CONFIG, PORT, HUB_URL, …)
+    Library,
+    /// Ask the university one question from the command line (HUB_URL; TUTOR_URL asks the Tutor directly)
     Student {
         /// The question (default: the Part 1 greeting)
         text: Option<String>,
     },
-    /// Measure A2A round trips to a fixed Tutor in a child process
+    /// Measure A2A round trips (direct and through the Hub) with agents in child processes
     Bench(bench::Args),
 }
 
@@ -44,6 +51,9 @@ fn init_logging() {
         .with_target(false)
         .init();
 }
+
+/// Exit code for a configuration error (like `EX_CONFIG`).
+const EXIT_CONFIG: u8 = 78;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -63,7 +73,14 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Tutor => run_tutor().await,
+            Command::Demo => demo::run().await,
+            Command::Hub => run_hub().await,
+            Command::Tutor => {
+                run_specialist("tutor", "TUTOR_CONFIG", tutor::DEFAULT_PORT, tutor::agent()).await
+            }
+            Command::Library => {
+                run_specialist("library", "LIBRARY_CONFIG", library::DEFAULT_PORT, library::agent()).await
+            }
             Command::Student { text } => run_student(text).await,
             Command::Bench(args) => bench::run(args).await,
         }
@@ -72,7 +89,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            if e.downcast_ref::<conf::ConfError>().is_some() {
+                ExitCode::from(EXIT_CONFIG)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
@@ -85,22 +106,43 @@ async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
-async fn run_tutor() -> anyhow::Result<()> {
-    let config = tutor::Config::from_env(env)?;
-    let listener = TcpListener::bind(config.bind).await.map_err(|e| {
-        anyhow::anyhow!("could not bind {}: {}", config.bind, e.kind().to_string().to_lowercase())
-    })?;
-    let addr = listener.local_addr()?;
+async fn bind(addr: std::net::SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("could not bind {}: {}", addr, e.kind().to_string().to_lowercase()))
+}
+
+async fn run_hub() -> anyhow::Result<()> {
+    let config = hub::Config::from_env(&env)?;
+    let listener = bind(config.bind).await?;
     // The ready line: tests and the launcher read the real address from it.
-    println!("tutor listening on http://{addr}");
-    tutor::serve(listener, shutdown_signal()).await?;
+    println!("hub listening on http://{}", listener.local_addr()?);
+    hub::serve(listener, config, shutdown_signal()).await?;
+    Ok(())
+}
+
+async fn run_specialist<E, F>(
+    name: &str,
+    file_var: &str,
+    default_port: u16,
+    agent: specialist::Agent<E, F>,
+) -> anyhow::Result<()>
+where
+    E: a2a::server::AgentExecutor,
+    F: FnOnce(skills::Settings, telemetry::Telemetry) -> E,
+{
+    let config = specialist::Config::from_env(file_var, default_port, agent.rules, &env)?;
+    let listener = bind(config.bind).await?;
+    println!("{name} listening on http://{}", listener.local_addr()?);
+    specialist::serve(listener, agent, config, shutdown_signal()).await?;
     Ok(())
 }
 
 async fn run_student(text: Option<String>) -> anyhow::Result<()> {
-    let base = env("TUTOR_URL").unwrap_or_else(|| student::DEFAULT_TUTOR_URL.to_string());
+    let url =
+        env("TUTOR_URL").or_else(|| env("HUB_URL")).unwrap_or_else(|| student::DEFAULT_HUB_URL.to_string());
     let timeout_ms = match env("STUDENT_TIMEOUT_MS") {
-        None => 10_000,
+        None => 35_000,
         Some(v) => v
             .parse::<u64>()
             .map_err(|_| anyhow::anyhow!("STUDENT_TIMEOUT_MS: {v:?} is not a number of milliseconds"))?,
@@ -110,12 +152,18 @@ async fn run_student(text: Option<String>) -> anyhow::Result<()> {
         ..Default::default()
     });
     let text = text.unwrap_or_else(|| student::DEFAULT_QUESTION.to_string());
-    let ex = student::ask(&client, &base, &text, None)
-        .await
-        .map_err(|e| anyhow::anyhow!("could not ask the agent at {base}: {e}"))?;
-    println!("{}: {}", ex.agent, ex.reply_text);
+    let me = student::Student::new(client, url.clone());
+    let ex = me.ask(&text).await.map_err(|e| anyhow::anyhow!("could not ask the agent at {url}: {e}"))?;
+    let who = match &ex.served_by {
+        Some(s) if *s != ex.agent => format!("{} · {s}", ex.agent),
+        _ => ex.agent.clone(),
+    };
+    println!("{who}: {}", ex.reply_text);
     println!("sent  messageId={} contextId={}", ex.sent_message_id, ex.context_id);
     println!("reply messageId={} contextId={}", ex.reply_message_id, ex.context_id);
+    if let Some(outcome) = &ex.outcome {
+        println!("outcome {outcome}");
+    }
     if let Some((id, state)) = &ex.task {
         println!("task  id={id} state={state}");
     }

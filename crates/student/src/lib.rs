@@ -1,68 +1,137 @@
-//! The Student agent. For now it talks to one agent (the Tutor) by its base URL; once
-//! the Hub exists it talks only to the Hub. It never calls another agent's code: every
-//! exchange is an A2A message.
+//! The Student agent as a library. It talks to one agent — the University Hub, or for
+//! Part 1 the Tutor directly — and never calls another agent's code: every exchange is
+//! an A2A message.
+//!
+//! [`Student`] keeps its conversation (the A2A context id the first answer assigned) and
+//! the agent's card; after a connection failure it re-reads the card on the next
+//! question, so it finds the Hub again when the Hub comes back.
 
-use a2a::client::{A2aClient, ClientError};
+use std::sync::Mutex;
+
+use a2a::client::{A2aClient, AgentHandle, ClientError};
 use a2a::wire::{Message, Part, Role, SendMessageResponse, new_message_id};
+use serde_json::{Value, json};
 
-/// Where the Tutor is unless `TUTOR_URL` says otherwise.
+/// Where the Hub is unless `HUB_URL` says otherwise.
+pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
+/// Where the Tutor is (Part 1, with `TUTOR_URL`).
 pub const DEFAULT_TUTOR_URL: &str = "http://127.0.0.1:41241";
 /// The Part 1 question.
 pub const DEFAULT_QUESTION: &str = "Hello Tutor Agent. Can you help me with calculus?";
 
-/// One question and its answer, with the ids that trace it through both processes' logs.
+/// One question and its answer, with the ids that trace it through every process's logs.
 #[derive(Debug, Clone)]
 pub struct Exchange {
-    /// The answering agent's name, from its card.
+    /// The name of the agent we asked, from its card.
     pub agent: String,
+    /// Who actually answered, as the Hub attributed it (`servedBy.name`); `None` when the
+    /// agent gave no attribution.
+    pub served_by: Option<String>,
+    /// The Hub's outcome (`route`, `clarify`, `unsupported`, `unavailable`, …), when given.
+    pub outcome: Option<String>,
     /// The JSON-RPC endpoint the card named.
     pub endpoint: String,
     pub sent_message_id: String,
+    pub request_id: String,
+    /// Empty when a task's answer came only in artifacts.
     pub reply_message_id: String,
     pub context_id: String,
     /// The reply's text parts, joined by newlines.
     pub reply_text: String,
-    /// When the agent answered with a task: its id and state (`TASK_STATE_…`). The reply
-    /// message id is empty when the task's answer came only in artifacts.
+    /// When the agent answered with a task: its id and state (`TASK_STATE_…`).
     pub task: Option<(String, String)>,
 }
 
-/// Discovers the agent at `base_url` from its card and asks `text`, continuing
-/// `context_id` when given.
-pub async fn ask(
-    client: &A2aClient,
-    base_url: &str,
-    text: &str,
-    context_id: Option<String>,
+/// A Student talking to the agent at `url`.
+pub struct Student {
+    client: A2aClient,
+    url: String,
+    agent: Mutex<Option<AgentHandle>>,
+    conversation: Mutex<Option<String>>,
+}
+
+impl Student {
+    pub fn new(client: A2aClient, url: impl Into<String>) -> Self {
+        Self { client, url: url.into(), agent: Mutex::new(None), conversation: Mutex::new(None) }
+    }
+
+    /// The conversation id, once the first answer assigned one.
+    pub fn conversation(&self) -> Option<String> {
+        self.conversation.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Starts a new conversation with the next question.
+    pub fn new_conversation(&self) {
+        *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    async fn agent(&self) -> Result<AgentHandle, ClientError> {
+        if let Some(h) = self.agent.lock().unwrap_or_else(|p| p.into_inner()).clone() {
+            return Ok(h);
+        }
+        let h = self.client.connect(&self.url).await?;
+        *self.agent.lock().unwrap_or_else(|p| p.into_inner()) = Some(h.clone());
+        Ok(h)
+    }
+
+    /// Asks `text` in the current conversation with a fresh request id.
+    pub async fn ask(&self, text: &str) -> Result<Exchange, ClientError> {
+        self.ask_with_request_id(text, &new_message_id()).await
+    }
+
+    /// Asks with a given request id: repeating one asks the Hub for the same answer again
+    /// (a retry), not a second time.
+    pub async fn ask_with_request_id(&self, text: &str, request_id: &str) -> Result<Exchange, ClientError> {
+        let agent = self.agent().await?;
+        let context_id = self.conversation();
+        let message = Message {
+            message_id: new_message_id(),
+            context_id: context_id.clone(),
+            task_id: None,
+            role: Role::User,
+            parts: vec![Part::text(text).with_media_type("text/plain")],
+            metadata: Some([("requestId".to_string(), json!(request_id))].into_iter().collect()),
+            extensions: None,
+            reference_task_ids: None,
+        };
+        let sent_message_id = message.message_id.clone();
+        tracing::info!(message_id = %sent_message_id, request_id, context_id = context_id.as_deref().unwrap_or("(new)"), agent = %agent.card.name, "sending message");
+        let response = match agent.send_message(message, &[]).await {
+            Ok(r) => r,
+            Err(e) => {
+                if !matches!(e, ClientError::Rpc { .. }) {
+                    // Re-read the card next time: the agent may have restarted.
+                    *self.agent.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                }
+                return Err(e);
+            }
+        };
+        let exchange = read_reply(&agent, response, sent_message_id, request_id.to_string())?;
+        *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = Some(exchange.context_id.clone());
+        Ok(exchange)
+    }
+}
+
+fn read_reply(
+    agent: &AgentHandle,
+    response: SendMessageResponse,
+    sent_message_id: String,
+    request_id: String,
 ) -> Result<Exchange, ClientError> {
-    let agent = client.connect(base_url).await?;
-    let message = Message {
-        message_id: new_message_id(),
-        context_id,
-        task_id: None,
-        role: Role::User,
-        parts: vec![Part::text(text).with_media_type("text/plain")],
-        metadata: None,
-        extensions: None,
-        reference_task_ids: None,
-    };
-    let sent_message_id = message.message_id.clone();
-    tracing::info!(message_id = %sent_message_id, context_id = message.context_id.as_deref().unwrap_or("(new)"), agent = %agent.card.name, "sending message");
-    let response = agent.send_message(message, &[]).await?;
-    let (reply_message_id, reply_context, parts, task) = match response {
-        SendMessageResponse::Message(m) => (m.message_id, m.context_id, m.parts, None),
+    let (reply_message_id, reply_context, parts, metadata, task) = match response {
+        SendMessageResponse::Message(m) => (m.message_id, m.context_id, m.parts, m.metadata, None),
         SendMessageResponse::Task(t) => {
             let state = state_name(&t.status.state);
             // The answer is in the status message, or (a common SDK pattern) in artifacts.
-            let (id, parts) = match t.status.message {
-                Some(m) if !m.parts.is_empty() => (m.message_id, m.parts),
+            let (id, parts, metadata) = match t.status.message {
+                Some(m) if !m.parts.is_empty() => (m.message_id, m.parts, m.metadata),
                 _ => {
                     let parts: Vec<_> =
                         t.artifacts.unwrap_or_default().into_iter().flat_map(|a| a.parts).collect();
-                    (String::new(), parts)
+                    (String::new(), parts, None)
                 }
             };
-            (id, Some(t.context_id.clone()), parts, Some((t.id, state)))
+            (id, Some(t.context_id.clone()), parts, metadata, Some((t.id, state)))
         }
     };
     let context_id = reply_context.ok_or_else(|| ClientError::InvalidResponse {
@@ -70,16 +139,34 @@ pub async fn ask(
         reason: "the reply has no contextId".into(),
     })?;
     let reply_text: Vec<&str> = parts.iter().filter_map(|p| p.as_text()).collect();
+    let meta = |k: &str| metadata.as_ref().and_then(|m| m.get(k)).cloned().unwrap_or(Value::Null);
+    let served_by = meta("servedBy").get("name").and_then(Value::as_str).map(str::to_string);
+    let outcome = meta("outcome").as_str().map(str::to_string);
     tracing::info!(message_id = %reply_message_id, in_reply_to = %sent_message_id, context_id = %context_id, "received reply");
     Ok(Exchange {
         agent: agent.card.name.clone(),
+        served_by,
+        outcome,
         endpoint: agent.endpoint.clone(),
         sent_message_id,
+        request_id,
         reply_message_id,
         context_id,
         reply_text: reply_text.join("\n"),
         task,
     })
+}
+
+/// One question to the agent at `base_url`, continuing `context_id` when given.
+pub async fn ask(
+    client: &A2aClient,
+    base_url: &str,
+    text: &str,
+    context_id: Option<String>,
+) -> Result<Exchange, ClientError> {
+    let student = Student::new(client.clone(), base_url);
+    *student.conversation.lock().unwrap_or_else(|p| p.into_inner()) = context_id;
+    student.ask(text).await
 }
 
 fn state_name(state: &a2a::wire::TaskState) -> String {

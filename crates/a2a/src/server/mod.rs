@@ -44,6 +44,13 @@ impl CardCell {
     pub fn set(&self, doc: CardDoc) {
         *self.0.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(doc);
     }
+
+    /// Replaces the card with the one `f` returns, holding the write lock while `f`
+    /// runs: whatever `f` swaps alongside becomes visible no later than the card.
+    pub fn set_with(&self, f: impl FnOnce() -> CardDoc) {
+        let mut guard = self.0.write().unwrap_or_else(|p| p.into_inner());
+        *guard = Arc::new(f());
+    }
 }
 
 /// Shared state of one agent's A2A endpoint.

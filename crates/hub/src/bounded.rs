@@ -1,0 +1,62 @@
+//! A map that forgets its oldest entries past a capacity: the Hub's ledger, its
+//! conversation contexts and its seen notice ids are all bounded this way.
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::Hash;
+
+#[derive(Debug)]
+pub(crate) struct BoundedMap<K, V> {
+    map: HashMap<K, V>,
+    order: VecDeque<K>,
+    capacity: usize,
+}
+
+impl<K: Eq + Hash + Clone, V> BoundedMap<K, V> {
+    pub(crate) fn new(capacity: usize) -> Self {
+        Self { map: HashMap::new(), order: VecDeque::new(), capacity: capacity.max(1) }
+    }
+
+    pub(crate) fn get(&self, key: &K) -> Option<&V> {
+        self.map.get(key)
+    }
+
+    /// Inserts a new key (an existing key keeps its place), dropping the oldest past capacity.
+    pub(crate) fn insert(&mut self, key: K, value: V) {
+        if self.map.insert(key.clone(), value).is_none() {
+            self.order.push_back(key);
+        }
+        while self.order.len() > self.capacity {
+            if let Some(old) = self.order.pop_front() {
+                self.map.remove(&old);
+            }
+        }
+    }
+
+    pub(crate) fn remove(&mut self, key: &K) {
+        if self.map.remove(key).is_some() {
+            self.order.retain(|k| k != key);
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forgets_the_oldest() {
+        let mut m = BoundedMap::new(2);
+        m.insert("a", 1);
+        m.insert("b", 2);
+        m.insert("a", 3);
+        m.insert("c", 4);
+        assert_eq!((m.get(&"a"), m.get(&"b"), m.get(&"c")), (None, Some(&2), Some(&4)));
+        m.remove(&"b");
+        assert_eq!(m.len(), 1);
+    }
+}

@@ -1,0 +1,246 @@
+//! The Hub's configuration: built-in localhost defaults, an optional `HUB_CONFIG` JSON
+//! file, then single-value environment overrides. Validated once at startup.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+use conf::{ConfError, check_local_url, env_bool, env_parse, load_file};
+use serde::Deserialize;
+
+pub const DEFAULT_PORT: u16 = 41243;
+
+/// How the Hub decides where a question goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RouterMode {
+    /// Everything to the Tutor (Parts 2–4 behaviour).
+    Direct,
+    /// A labelled keyword heuristic over the registry's current skill tags.
+    Mock,
+}
+
+/// One allowlisted specialist and the public capability it serves.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpecialistConf {
+    /// Identity the specialist registers with (`tutor`).
+    pub id: String,
+    /// The name its card must carry (`Tutor Agent`).
+    pub card_name: String,
+    /// Its trusted base URL (`http://127.0.0.1:41241`); its card is fetched from here.
+    pub endpoint: String,
+    /// The public capability on the Hub's card that this specialist serves.
+    pub capability: Capability,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Capability {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub examples: Vec<String>,
+}
+
+impl SpecialistConf {
+    pub fn card_url(&self) -> String {
+        format!("{}{}", self.endpoint.trim_end_matches('/'), a2a::CARD_PATH)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub bind: SocketAddr,
+    pub name: String,
+    pub router: RouterMode,
+    pub specialists: Vec<SpecialistConf>,
+    pub heartbeat_interval: Duration,
+    pub heartbeat_expiry: Duration,
+    /// Relay specialists' telemetry without redaction (debugging only).
+    pub show_content: bool,
+    /// How long the Hub waits for a specialist's answer.
+    pub forward_timeout: Duration,
+}
+
+/// The file's shape: every field optional, over the defaults.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct File {
+    port: Option<u16>,
+    name: Option<String>,
+    router: Option<RouterMode>,
+    specialists: Option<Vec<SpecialistConf>>,
+    heartbeat_interval_ms: Option<u64>,
+    heartbeat_expiry_ms: Option<u64>,
+    show_content: Option<bool>,
+    forward_timeout_ms: Option<u64>,
+}
+
+fn default_specialists() -> Vec<SpecialistConf> {
+    vec![
+        SpecialistConf {
+            id: "tutor".into(),
+            card_name: "Tutor Agent".into(),
+            endpoint: "http://127.0.0.1:41241".into(),
+            capability: Capability {
+                id: "tutoring".into(),
+                name: "Tutoring".into(),
+                description: "Help with course subjects, starting with calculus.".into(),
+                tags: vec!["tutoring".into(), "calculus".into()],
+                examples: vec!["Can you help me with derivatives?".into()],
+            },
+        },
+        SpecialistConf {
+            id: "library".into(),
+            card_name: "Library Agent".into(),
+            endpoint: "http://127.0.0.1:41242".into(),
+            capability: Capability {
+                id: "library".into(),
+                name: "Library".into(),
+                description: "Library hours, borrowing and renewals, study rooms and printing.".into(),
+                tags: vec!["library".into(), "hours".into(), "borrowing".into()],
+                examples: vec!["When is the library open on Monday?".into()],
+            },
+        },
+    ]
+}
+
+impl Config {
+    /// Defaults, then `HUB_CONFIG`, then `PORT`, `ROUTER_MODE`, `TUTOR_URL`,
+    /// `LIBRARY_URL`, `HEARTBEAT_INTERVAL_MS`, `HEARTBEAT_EXPIRY_MS`,
+    /// `HUB_TELEMETRY_SHOW_CONTENT`.
+    pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfError> {
+        let file: File = load_file("HUB_CONFIG", env)?.unwrap_or_default();
+        let source =
+            env("HUB_CONFIG").map(|p| format!("HUB_CONFIG={p}")).unwrap_or_else(|| "defaults".into());
+        let mut c = Config {
+            bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), file.port.unwrap_or(DEFAULT_PORT)),
+            name: file.name.unwrap_or_else(|| "Campus University (fictional demo)".into()),
+            router: file.router.unwrap_or(RouterMode::Mock),
+            specialists: file.specialists.unwrap_or_else(default_specialists),
+            heartbeat_interval: Duration::from_millis(file.heartbeat_interval_ms.unwrap_or(3_000)),
+            heartbeat_expiry: Duration::from_millis(file.heartbeat_expiry_ms.unwrap_or(10_000)),
+            show_content: file.show_content.unwrap_or(false),
+            forward_timeout: Duration::from_millis(file.forward_timeout_ms.unwrap_or(30_000)),
+        };
+        if let Some(port) = env_parse::<u16>("PORT", env, "a port number (0-65535)")? {
+            c.bind.set_port(port);
+        }
+        if let Some(mode) = env("ROUTER_MODE") {
+            c.router = match mode.trim() {
+                "direct" => RouterMode::Direct,
+                "mock" => RouterMode::Mock,
+                other => {
+                    return Err(ConfError::new(
+                        "ROUTER_MODE",
+                        "",
+                        format!(
+                            "{other:?} is not a router mode (direct or mock; live arrives with the live models)"
+                        ),
+                    ));
+                }
+            };
+        }
+        for (var, id) in [("TUTOR_URL", "tutor"), ("LIBRARY_URL", "library")] {
+            if let Some(url) = env(var) {
+                check_local_url(var, "", &url)?;
+                if let Some(s) = c.specialists.iter_mut().find(|s| s.id == id) {
+                    s.endpoint = url.trim_end_matches('/').to_string();
+                }
+            }
+        }
+        if let Some(ms) = env_parse::<u64>("HEARTBEAT_INTERVAL_MS", env, "a number of milliseconds")? {
+            c.heartbeat_interval = Duration::from_millis(ms);
+        }
+        if let Some(ms) = env_parse::<u64>("HEARTBEAT_EXPIRY_MS", env, "a number of milliseconds")? {
+            c.heartbeat_expiry = Duration::from_millis(ms);
+        }
+        if let Some(show) = env_bool("HUB_TELEMETRY_SHOW_CONTENT", env)? {
+            c.show_content = show;
+        }
+        c.validate(&source)?;
+        Ok(c)
+    }
+
+    fn validate(&self, source: &str) -> Result<(), ConfError> {
+        let err = |field: String, problem: &str| Err(ConfError::new(source, field, problem));
+        if self.name.trim().is_empty() {
+            return err("name".into(), "must not be empty");
+        }
+        if self.specialists.is_empty() {
+            return err("specialists".into(), "at least one specialist");
+        }
+        for (i, s) in self.specialists.iter().enumerate() {
+            let at = |f: &str| format!("specialists[{i}].{f}");
+            let id_ok = !s.id.is_empty()
+                && s.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !id_ok {
+                return err(at("id"), "must be lowercase letters, digits and -");
+            }
+            if self.specialists[..i].iter().any(|o| o.id == s.id) {
+                return err(at("id"), "duplicate specialist id");
+            }
+            if self.specialists[..i].iter().any(|o| o.capability.id == s.capability.id) {
+                return err(at("capability.id"), "each capability has one destination");
+            }
+            if s.card_name.trim().is_empty() {
+                return err(at("cardName"), "must not be empty");
+            }
+            if s.capability.name.trim().is_empty() || s.capability.id.trim().is_empty() {
+                return err(at("capability"), "needs an id and a name");
+            }
+            check_local_url(source, &at("endpoint"), &s.endpoint)?;
+        }
+        if self.heartbeat_interval.is_zero() {
+            return err("heartbeatIntervalMs".into(), "must be above 0");
+        }
+        if self.heartbeat_expiry <= self.heartbeat_interval {
+            return err("heartbeatExpiryMs".into(), "must be longer than the heartbeat interval");
+        }
+        Ok(())
+    }
+
+    pub fn specialist(&self, id: &str) -> Option<&SpecialistConf> {
+        self.specialists.iter().find(|s| s.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_of(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+    }
+
+    #[test]
+    fn defaults_and_overrides() {
+        let c = Config::from_env(&env_of(&[])).unwrap();
+        assert_eq!(c.bind.port(), 41243);
+        assert_eq!(c.router, RouterMode::Mock);
+        assert_eq!(c.specialists.len(), 2);
+        let c = Config::from_env(&env_of(&[
+            ("ROUTER_MODE", "direct"),
+            ("TUTOR_URL", "http://127.0.0.1:5000/"),
+            ("HEARTBEAT_INTERVAL_MS", "100"),
+            ("HEARTBEAT_EXPIRY_MS", "400"),
+        ]))
+        .unwrap();
+        assert_eq!(c.router, RouterMode::Direct);
+        assert_eq!(c.specialist("tutor").unwrap().endpoint, "http://127.0.0.1:5000");
+        assert_eq!(c.heartbeat_expiry, Duration::from_millis(400));
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let e = Config::from_env(&env_of(&[("ROUTER_MODE", "psychic")])).unwrap_err();
+        assert_eq!(e.source, "ROUTER_MODE");
+        let e = Config::from_env(&env_of(&[("TUTOR_URL", "http://example.com:80")])).unwrap_err();
+        assert_eq!(e.source, "TUTOR_URL");
+        let e = Config::from_env(&env_of(&[("HEARTBEAT_INTERVAL_MS", "12000")])).unwrap_err();
+        assert!(e.to_string().contains("heartbeatExpiryMs"), "{e}");
+    }
+}

@@ -1,0 +1,103 @@
+//! The Hub's localhost-only developer endpoints (behind the local guard, like
+//! everything the Hub serves):
+//!
+//! - `GET /dev/registry` — every specialist's status, card ETag and revision, heartbeat age
+//! - `POST /dev/refresh` — re-fetch every specialist's card (the "Refresh skills" button)
+//! - `GET|PUT /dev/agents/{id}/settings`, `POST /dev/agents/{id}/settings/preview` — a
+//!   proxy to that specialist's own settings API, at its configured endpoint only
+//!
+//! Errors: `{"error": {"code", "message"}}` with `unknown_agent` (404) and
+//! `agent_unreachable` (502); the specialist's own answers pass through unchanged.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+
+use crate::config::Config;
+use crate::registry::Registry;
+
+const BODY_LIMIT: usize = 256 * 1024;
+
+#[derive(Clone)]
+struct DevState {
+    config: Arc<Config>,
+    registry: Arc<Registry>,
+    http: reqwest::Client,
+}
+
+fn error(status: StatusCode, code: &str, message: &str) -> Response {
+    (status, Json(json!({"error": {"code": code, "message": message}}))).into_response()
+}
+
+async fn registry_view(State(s): State<DevState>) -> Response {
+    Json(s.registry.describe()).into_response()
+}
+
+async fn refresh(State(s): State<DevState>) -> Response {
+    let scheduled: Vec<&String> =
+        s.registry.ids().iter().filter(|id| s.registry.request_refresh(id)).collect();
+    (StatusCode::ACCEPTED, Json(json!({"scheduled": scheduled}))).into_response()
+}
+
+async fn proxy(s: &DevState, id: &str, method: Method, tail: &str, body: Bytes) -> Response {
+    let Some(spec) = s.config.specialist(id) else {
+        return error(StatusCode::NOT_FOUND, "unknown_agent", "no specialist with that id");
+    };
+    let url = format!("{}/api/settings{tail}", spec.endpoint.trim_end_matches('/'));
+    let mut req = s.http.request(method, &url);
+    if !body.is_empty() {
+        req = req.header(header::CONTENT_TYPE, "application/json").body(body);
+    }
+    let resp = match req.send().await {
+        Ok(r) => r,
+        Err(_) => {
+            return error(StatusCode::BAD_GATEWAY, "agent_unreachable", "the specialist did not answer");
+        }
+    };
+    let status = StatusCode::from_u16(resp.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+    match resp.bytes().await {
+        Ok(bytes) if bytes.len() <= BODY_LIMIT * 4 => {
+            (status, [(header::CONTENT_TYPE, "application/json")], Body::from(bytes)).into_response()
+        }
+        _ => error(
+            StatusCode::BAD_GATEWAY,
+            "agent_unreachable",
+            "the specialist's answer was incomplete or too large",
+        ),
+    }
+}
+
+async fn settings_get(State(s): State<DevState>, Path(id): Path<String>) -> Response {
+    proxy(&s, &id, Method::GET, "", Bytes::new()).await
+}
+
+async fn settings_put(State(s): State<DevState>, Path(id): Path<String>, body: Bytes) -> Response {
+    proxy(&s, &id, Method::PUT, "", body).await
+}
+
+async fn settings_preview(State(s): State<DevState>, Path(id): Path<String>, body: Bytes) -> Response {
+    proxy(&s, &id, Method::POST, "/preview", body).await
+}
+
+pub(crate) fn router(config: Arc<Config>, registry: Arc<Registry>) -> Router {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(5))
+        .no_proxy()
+        .build()
+        .expect("http client builds with static settings");
+    Router::new()
+        .route("/dev/registry", get(registry_view))
+        .route("/dev/refresh", post(refresh))
+        .route("/dev/agents/{id}/settings", get(settings_get).put(settings_put))
+        .route("/dev/agents/{id}/settings/preview", post(settings_preview))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(DevState { config, registry, http })
+}

@@ -1,0 +1,330 @@
+//! The Hub's A2A executor: control messages go to the registry (handled by code, never
+//! routed); chat messages go through the ledger, the router and its validation, and at
+//! most one forward.
+
+use std::sync::{Arc, Mutex};
+
+use a2a::RpcError;
+use a2a::client::ClientError;
+use a2a::server::{AgentExecutor, Reply, RequestContext};
+use a2a::wire::{Message, Part, PartContent, Role, SendMessageResponse, new_context_id, new_message_id};
+use hublink::{Control, ack_codes, ack_reply, parse_control};
+use serde_json::{Map, Value, json};
+
+use crate::Emit;
+use crate::bounded::BoundedMap;
+use crate::config::Config;
+use crate::ledger::{Begin, Key, Ledger, Stored, wait};
+use crate::registry::{Registry, Status};
+use crate::router::{Outcome, validate};
+
+/// Longest question accepted, in characters.
+pub const MAX_QUESTION: usize = 4_000;
+const LEDGER_CAPACITY: usize = 10_000;
+const CONTEXTS_CAPACITY: usize = 10_000;
+
+pub struct HubExecutor {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: Config,
+    registry: Arc<Registry>,
+    ledger: Ledger,
+    /// (Student context, specialist) → the Hub's own context with that specialist.
+    contexts: Mutex<BoundedMap<(String, String), String>>,
+    emit: Emit,
+}
+
+impl HubExecutor {
+    pub fn new(config: Config, registry: Arc<Registry>, emit: Emit) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                config,
+                registry,
+                ledger: Ledger::new(LEDGER_CAPACITY),
+                contexts: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
+                emit,
+            }),
+        }
+    }
+}
+
+impl AgentExecutor for HubExecutor {
+    async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
+        if let Some(control) = parse_control(&ctx.message) {
+            let ack = match control {
+                Ok(c) => self.inner.control(&c),
+                Err(reason) => hublink::Ack::refused(ack_codes::INVALID_CONTROL, reason),
+            };
+            return Ok(ack_reply(&ack));
+        }
+        let text = ctx.text();
+        if text.trim().is_empty() {
+            return Err(RpcError::invalid_params("message.parts", "a question needs a text part"));
+        }
+        if text.chars().count() > MAX_QUESTION {
+            return Err(RpcError::invalid_params(
+                "message.parts",
+                format!("a question is at most {MAX_QUESTION} characters"),
+            ));
+        }
+        let request_id = ctx
+            .metadata
+            .as_ref()
+            .and_then(|m| m.get("requestId"))
+            .or_else(|| ctx.message.metadata.as_ref().and_then(|m| m.get("requestId")))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty() && s.len() <= 256)
+            .unwrap_or(&ctx.message.message_id)
+            .to_string();
+        let key: Key = (ctx.context_id.clone(), request_id.clone());
+        (self.inner.emit)(
+            "message_received",
+            json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "requestId": request_id, "textChars": text.chars().count()}),
+        );
+        let stored = match self.inner.ledger.begin(key.clone()) {
+            Begin::Existing(rx) => {
+                tracing::info!(request_id = %request_id, context_id = %ctx.context_id, "repeated request answered from the ledger");
+                (self.inner.emit)(
+                    "duplicate_request",
+                    json!({"requestId": request_id, "contextId": ctx.context_id}),
+                );
+                wait(rx).await.ok_or_else(RpcError::internal)?
+            }
+            Begin::New(tx) => {
+                let inner = self.inner.clone();
+                let (student_ctx, rid) = (ctx.context_id.clone(), request_id.clone());
+                let work = tokio::spawn(async move { inner.answer(&student_ctx, &rid, &text).await });
+                match work.await {
+                    Ok((stored, keep)) => {
+                        tx.send_replace(Some(stored.clone()));
+                        if !keep {
+                            self.inner.ledger.forget(&key);
+                        }
+                        stored
+                    }
+                    Err(_) => {
+                        self.inner.ledger.forget(&key);
+                        return Err(RpcError::internal());
+                    }
+                }
+            }
+        };
+        (self.inner.emit)(
+            "reply_published",
+            json!({"messageId": stored.message_id, "contextId": ctx.context_id, "requestId": request_id,
+                   "servedBy": stored.metadata.get("servedBy").and_then(|s| s.get("id")).cloned().unwrap_or(Value::Null),
+                   "outcome": stored.metadata.get("outcome").cloned().unwrap_or(Value::Null)}),
+        );
+        Ok(Reply::Message {
+            message_id: stored.message_id,
+            parts: stored.parts,
+            metadata: Some(stored.metadata.into_iter().collect()),
+        })
+    }
+}
+
+fn text_part(text: impl Into<String>) -> Part {
+    Part::text(text).with_media_type("text/plain")
+}
+
+impl Inner {
+    fn control(&self, c: &Control) -> hublink::Ack {
+        match c {
+            Control::Register(r) => self.registry.register(r),
+            Control::Heartbeat(h) => self.registry.heartbeat(h),
+            Control::Deregister(h) => self.registry.deregister(h),
+            Control::CardChanged(n) => self.registry.card_changed(n),
+        }
+    }
+
+    fn served_by_hub(&self) -> Value {
+        json!({"id": "hub", "name": self.config.name})
+    }
+
+    fn hub_reply(&self, request_id: &str, outcome: &Outcome, text: String) -> Stored {
+        let mut metadata = Map::new();
+        metadata.insert("servedBy".into(), self.served_by_hub());
+        metadata.insert("outcome".into(), json!(outcome.kind()));
+        metadata.insert("requestId".into(), json!(request_id));
+        Stored { message_id: new_message_id(), parts: vec![text_part(text)], metadata }
+    }
+
+    fn hub_context(&self, student_ctx: &str, specialist: &str) -> String {
+        let mut guard = self.contexts.lock().unwrap_or_else(|p| p.into_inner());
+        let key = (student_ctx.to_string(), specialist.to_string());
+        if let Some(c) = guard.get(&key) {
+            return c.clone();
+        }
+        let c = new_context_id();
+        guard.insert(key, c.clone());
+        c
+    }
+
+    fn display_name(&self, specialist: &str) -> String {
+        self.config
+            .specialist(specialist)
+            .map(|s| s.capability.name.clone())
+            .unwrap_or_else(|| specialist.to_string())
+    }
+
+    /// Decides and, for a route, forwards once. Returns the answer and whether the
+    /// ledger should keep it (false when nothing was dispatched, so a retry may decide again).
+    async fn answer(&self, student_ctx: &str, request_id: &str, text: &str) -> (Stored, bool) {
+        let view = self.registry.view();
+        let decision = self.config.router.decide(text, &view);
+        let outcome = validate(decision, &view);
+        tracing::info!(request_id = %request_id, context_id = %student_ctx, outcome = outcome.kind(), "routing decision");
+        (self.emit)(
+            "routed",
+            json!({"requestId": request_id, "contextId": student_ctx, "decision": outcome}),
+        );
+        match &outcome {
+            Outcome::Clarify { question } => (self.hub_reply(request_id, &outcome, question.clone()), true),
+            Outcome::Unsupported { .. } => {
+                let offered: Vec<String> =
+                    self.config.specialists.iter().map(|s| s.capability.name.clone()).collect();
+                let text = format!(
+                    "That isn't something this university's services handle. I can help with: {}.",
+                    offered.join(", ")
+                );
+                (self.hub_reply(request_id, &outcome, text), true)
+            }
+            Outcome::Unavailable { specialist, status } => {
+                let text = format!(
+                    "The {} service is unavailable right now ({}). Your question was not sent anywhere else; please try again shortly.",
+                    self.display_name(specialist),
+                    status_words(*status)
+                );
+                (self.hub_reply(request_id, &outcome, text), false)
+            }
+            Outcome::Route { specialist, skill, .. } => {
+                self.forward(student_ctx, request_id, specialist, skill, text, &outcome).await
+            }
+        }
+    }
+
+    async fn forward(
+        &self,
+        student_ctx: &str,
+        request_id: &str,
+        specialist: &str,
+        skill: &str,
+        text: &str,
+        outcome: &Outcome,
+    ) -> (Stored, bool) {
+        let handle = match self.registry.handle(specialist) {
+            Ok(h) => h,
+            Err(status) => {
+                let o = Outcome::Unavailable { specialist: specialist.into(), status };
+                let text = format!(
+                    "The {} service is unavailable right now ({}).",
+                    self.display_name(specialist),
+                    status_words(status)
+                );
+                return (self.hub_reply(request_id, &o, text), false);
+            }
+        };
+        let operation_id = new_message_id();
+        let hub_ctx = self.hub_context(student_ctx, specialist);
+        let mut message = Message::new(Role::User, vec![text_part(text)]);
+        message.context_id = Some(hub_ctx.clone());
+        message.metadata = Some([("hubOperationId".to_string(), json!(operation_id))].into_iter().collect());
+        let sent_id = message.message_id.clone();
+        tracing::info!(specialist, operation_id = %operation_id, message_id = %sent_id, context_id = %hub_ctx, "forwarding");
+        (self.emit)(
+            "forwarded",
+            json!({"specialist": specialist, "operationId": operation_id, "messageId": sent_id, "contextId": hub_ctx, "skill": skill}),
+        );
+        let result =
+            tokio::time::timeout(self.config.forward_timeout, handle.send_message(message, &[])).await;
+        let name = self.display_name(specialist);
+        let mut metadata = Map::new();
+        metadata.insert(
+            "servedBy".into(),
+            json!({"id": specialist, "name": handle.card.name, "capability": name}),
+        );
+        metadata.insert("outcome".into(), json!(outcome.kind()));
+        metadata.insert("skillId".into(), json!(skill));
+        metadata.insert("requestId".into(), json!(request_id));
+        let failure = |kind: &str, text: String, metadata: &mut Map<String, Value>| {
+            metadata.insert("outcome".into(), json!(kind));
+            metadata.insert("servedBy".into(), self.served_by_hub());
+            Stored { message_id: new_message_id(), parts: vec![text_part(text)], metadata: metadata.clone() }
+        };
+        match result {
+            Ok(Ok(resp)) => {
+                self.registry.mark_reachable(specialist, true);
+                let parts = reply_parts(resp);
+                (self.emit)(
+                    "specialist_replied",
+                    json!({"specialist": specialist, "operationId": operation_id}),
+                );
+                if parts.is_empty() {
+                    let text = format!("The {name} service answered without any content.");
+                    return (failure("invalid_answer", text, &mut metadata), true);
+                }
+                (Stored { message_id: new_message_id(), parts, metadata }, true)
+            }
+            Ok(Err(ClientError::Refused { .. } | ClientError::Connect { .. })) => {
+                self.registry.mark_reachable(specialist, false);
+                (self.emit)(
+                    "forward_failed",
+                    json!({"specialist": specialist, "operationId": operation_id, "reason": "unreachable"}),
+                );
+                let text = format!(
+                    "The {name} service is unavailable right now (unreachable). Your question was not sent anywhere else."
+                );
+                (failure("unavailable", text, &mut metadata), false)
+            }
+            Ok(Err(ClientError::Rpc { code, .. })) => {
+                (self.emit)(
+                    "forward_failed",
+                    json!({"specialist": specialist, "operationId": operation_id, "reason": "error", "code": code}),
+                );
+                let text = format!("The {name} service could not answer that request (error {code}).");
+                (failure("failed", text, &mut metadata), true)
+            }
+            Ok(Err(_)) | Err(_) => {
+                (self.emit)(
+                    "forward_failed",
+                    json!({"specialist": specialist, "operationId": operation_id, "reason": "outcome_unknown"}),
+                );
+                let text = format!(
+                    "The {name} service did not answer properly in time, so I can't tell whether it handled your request."
+                );
+                (failure("outcome_unknown", text, &mut metadata), true)
+            }
+        }
+    }
+}
+
+fn status_words(status: Status) -> &'static str {
+    match status {
+        Status::Ready => "ready",
+        Status::Stale => "it stopped checking in",
+        Status::Unreachable => "unreachable",
+        Status::Disconnected => "not connected",
+        Status::Disabled => "disabled",
+        Status::InvalidCard => "its agent card could not be verified",
+    }
+}
+
+/// The content of a specialist's answer: a message's parts, or a task's status message
+/// and artifacts. Control media types never pass through.
+fn reply_parts(resp: SendMessageResponse) -> Vec<Part> {
+    let parts = match resp {
+        SendMessageResponse::Message(m) => m.parts,
+        SendMessageResponse::Task(t) => {
+            let mut parts = t.status.message.map(|m| m.parts).unwrap_or_default();
+            parts.extend(t.artifacts.unwrap_or_default().into_iter().flat_map(|a| a.parts));
+            parts
+        }
+    };
+    parts
+        .into_iter()
+        .filter(|p| !p.media_type.as_deref().is_some_and(|m| m.starts_with("application/vnd.campus.")))
+        .filter(|p| !matches!(&p.content, PartContent::Text(t) if t.is_empty()))
+        .collect()
+}

@@ -1,0 +1,152 @@
+//! The University Hub: the only agent the Student talks to.
+//!
+//! - A public Agent Card whose skills are the university's capabilities (from
+//!   configuration), never specialists' names, cards or URLs.
+//! - A private [`Registry`] of allowlisted specialists: registration, heartbeats,
+//!   sign-out and card-change notices arrive as typed A2A data parts (see `hublink`).
+//! - Routing (direct or a labelled mock heuristic), validated by code against the
+//!   registry; forwarding as a new A2A message per hop in a Hub↔specialist context kept
+//!   per conversation and specialist; a ledger that answers repeated request ids.
+//! - Telemetry: its own feed plus its specialists' feeds relayed (redacted unless
+//!   `HUB_TELEMETRY_SHOW_CONTENT=1`). The Hub logs no message text.
+//! - Localhost-only developer endpoints (`/dev/…`).
+
+mod bounded;
+mod config;
+mod dev;
+mod executor;
+mod ledger;
+mod registry;
+mod router;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use a2a::client::A2aClient;
+use a2a::server::{A2aServer, CardCell};
+use a2a::wire::{AgentProvider, AgentSkill};
+use axum::Router;
+use serde_json::Value;
+use telemetry::Telemetry;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+pub use config::{Capability, Config, DEFAULT_PORT, RouterMode, SpecialistConf};
+pub use executor::{HubExecutor, MAX_QUESTION};
+pub use registry::{Registry, SpecialistView, Status, validate_card};
+pub use router::{Decision, Outcome, validate};
+
+/// Where the Hub's components report events.
+pub type Emit = Arc<dyn Fn(&str, Value) + Send + Sync>;
+
+/// The Hub's public card for a Hub reachable at `base_url`.
+pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
+    let mut card = a2a::basic_card(
+        &config.name,
+        "The university's front desk: ask anything; it routes your question to the right service.",
+        base_url,
+    );
+    card.version = env!("CARGO_PKG_VERSION").into();
+    card.skills = config
+        .specialists
+        .iter()
+        .map(|s| AgentSkill {
+            id: s.capability.id.clone(),
+            name: s.capability.name.clone(),
+            description: s.capability.description.clone(),
+            tags: s.capability.tags.clone(),
+            examples: (!s.capability.examples.is_empty()).then(|| s.capability.examples.clone()),
+            input_modes: None,
+            output_modes: None,
+            security_requirements: None,
+        })
+        .collect();
+    card.provider = Some(AgentProvider { organization: config.name.clone(), url: base_url.into() });
+    card
+}
+
+/// The running Hub's parts, for tests and the binary.
+pub struct Hub {
+    pub router: Router,
+    pub registry: Arc<Registry>,
+    pub telemetry: Telemetry,
+}
+
+/// Builds the Hub for a server bound at `addr`, and starts its relays (they stop when
+/// `stop` changes).
+pub fn build(config: Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> Hub {
+    let base = format!("http://{addr}");
+    let telemetry = Telemetry::new("hub");
+    let tel = telemetry.clone();
+    let emit: Emit = Arc::new(move |kind: &str, data: Value| {
+        if kind == "heartbeat" {
+            tel.emit_transient(kind, data);
+        } else {
+            tel.emit(kind, data);
+        }
+    });
+    let client =
+        A2aClient::new(a2a::client::ClientConfig { timeout: config.forward_timeout, ..Default::default() });
+    let registry = Registry::new(
+        &config.specialists,
+        config.heartbeat_interval,
+        config.heartbeat_expiry,
+        client,
+        emit.clone(),
+    );
+    let card = CardCell::new(a2a::CardDoc::new(public_card(&config, &base)));
+    for spec in &config.specialists {
+        spawn_relay(&telemetry, spec, config.show_content, stop.clone());
+    }
+    let config = Arc::new(config);
+    let a2a = A2aServer::new(HubExecutor::new((*config).clone(), registry.clone(), emit), card).router();
+    let app = a2a.merge(dev::router(config, registry.clone())).merge(telemetry.router());
+    let router = guard::protect(app, guard::LocalPolicy::new(addr));
+    Hub { router, registry, telemetry }
+}
+
+fn spawn_relay(
+    telemetry: &Telemetry,
+    spec: &SpecialistConf,
+    show_content: bool,
+    mut stop: watch::Receiver<bool>,
+) {
+    let url = format!("{}/telemetry/events", spec.endpoint.trim_end_matches('/'));
+    let (tel, id) = (telemetry.clone(), spec.id.clone());
+    let http =
+        reqwest::Client::builder().no_proxy().build().expect("http client builds with static settings");
+    tokio::spawn(async move {
+        let on_event = move |event: telemetry::Event| {
+            let mut event = if show_content { event } else { telemetry::redact(&event) };
+            event.relayed_from = Some(id.clone());
+            if event.kind == "heartbeat_sent" {
+                tel.publish_transient(event);
+            } else {
+                tel.publish(event);
+            }
+        };
+        let shutdown = async move {
+            let _ = stop.wait_for(|s| *s).await;
+        };
+        telemetry::follow(http, url, None, on_event, shutdown).await;
+    });
+}
+
+/// Serves the Hub on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let addr = listener.local_addr()?;
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let hub = build(config, addr, stop_rx);
+    axum::serve(listener, hub.router)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = stop_tx.send(true);
+            hub.telemetry.disconnect_all();
+        })
+        .await
+}

@@ -1,0 +1,435 @@
+//! The private registry: allowlisted specialists, their live instances, heartbeats and
+//! validated cards. Only `ready` specialists receive work.
+//!
+//! Card refreshes run on one task per specialist woken through a `Notify`, which holds at
+//! most one permit: overlapping refresh requests coalesce into one more fetch, and a
+//! fetch always asks the configured URL for the current card (`If-None-Match`), so a
+//! late or duplicate notice can never apply stale contents.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use a2a::client::{A2aClient, AgentHandle, CardFetch};
+use a2a::wire::{AgentCard, AgentSkill};
+use hublink::{Ack, CardChanged, Heartbeat, Register, ack_codes};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+use crate::Emit;
+use crate::bounded::BoundedMap;
+use crate::config::SpecialistConf;
+
+/// A specialist's state, as the router and the developer view see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ready,
+    /// Heartbeats stopped.
+    Stale,
+    /// Registered, but the last call to it could not connect.
+    Unreachable,
+    /// Never registered, or signed out.
+    Disconnected,
+    Disabled,
+    /// Registered, but no valid card yet (the last fetch failed validation or is pending).
+    InvalidCard,
+}
+
+#[derive(Debug, Clone)]
+struct Instance {
+    id: String,
+    enabled: bool,
+    last_seen: Instant,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct GoodCard {
+    pub(crate) card: AgentCard,
+    pub(crate) etag: Option<String>,
+    /// Unix ms of the last successful fetch (200 or 304).
+    pub(crate) fetched_at: u64,
+}
+
+struct Entry {
+    conf: SpecialistConf,
+    instance: Option<Instance>,
+    card: Option<GoodCard>,
+    card_error: Option<String>,
+    unreachable: bool,
+    refresh: Arc<Notify>,
+    refreshes: u64,
+}
+
+/// What the router sees of one specialist: its capability, status and last good skills.
+#[derive(Debug, Clone)]
+pub struct SpecialistView {
+    pub id: String,
+    pub name: String,
+    pub capability: String,
+    pub status: Status,
+    pub skills: Vec<AgentSkill>,
+}
+
+const SEEN_NOTICES: usize = 1024;
+
+pub struct Registry {
+    entries: Mutex<HashMap<String, Entry>>,
+    order: Vec<String>,
+    expiry: Duration,
+    interval: Duration,
+    client: A2aClient,
+    notices: Mutex<BoundedMap<String, ()>>,
+    emit: Emit,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+fn same_url(a: &str, b: &str) -> bool {
+    a.trim_end_matches('/').eq_ignore_ascii_case(b.trim_end_matches('/'))
+}
+
+/// Checks a fetched card against the allowlist entry: expected name, exactly one
+/// JSON-RPC 1.0 interface at the configured endpoint, no security we did not expect.
+pub fn validate_card(conf: &SpecialistConf, card: &AgentCard) -> Result<(), String> {
+    if card.name != conf.card_name {
+        return Err(format!("card name {:?} is not the expected {:?}", card.name, conf.card_name));
+    }
+    let jsonrpc: Vec<_> = card
+        .supported_interfaces
+        .iter()
+        .filter(|i| i.protocol_binding.eq_ignore_ascii_case("JSONRPC"))
+        .collect();
+    if jsonrpc.len() != 1 {
+        return Err(format!("expected exactly one JSONRPC interface, found {}", jsonrpc.len()));
+    }
+    if !a2a::headers::version_supported(&jsonrpc[0].protocol_version) {
+        return Err("the JSONRPC interface is not protocol version 1.0".into());
+    }
+    let expected = format!("{}{}", conf.endpoint.trim_end_matches('/'), a2a::JSONRPC_PATH);
+    if !same_url(&jsonrpc[0].url, &expected) {
+        return Err("the JSONRPC interface is not at the configured endpoint".into());
+    }
+    let has_security = card.security_schemes.as_ref().is_some_and(|s| !s.is_empty())
+        || card.security_requirements.as_ref().is_some_and(|s| !s.is_empty());
+    if has_security {
+        return Err("the card declares security this hub does not expect".into());
+    }
+    Ok(())
+}
+
+impl Registry {
+    pub fn new(
+        specialists: &[SpecialistConf],
+        interval: Duration,
+        expiry: Duration,
+        client: A2aClient,
+        emit: Emit,
+    ) -> Arc<Self> {
+        let entries = specialists
+            .iter()
+            .map(|c| {
+                let entry = Entry {
+                    conf: c.clone(),
+                    instance: None,
+                    card: None,
+                    card_error: None,
+                    unreachable: false,
+                    refresh: Arc::new(Notify::new()),
+                    refreshes: 0,
+                };
+                (c.id.clone(), entry)
+            })
+            .collect();
+        let registry = Arc::new(Self {
+            entries: Mutex::new(entries),
+            order: specialists.iter().map(|c| c.id.clone()).collect(),
+            expiry,
+            interval,
+            client,
+            notices: Mutex::new(BoundedMap::new(SEEN_NOTICES)),
+            emit,
+        });
+        for id in &registry.order {
+            let (reg, id) = (Arc::downgrade(&registry), id.clone());
+            tokio::spawn(async move { refresh_loop(reg, id).await });
+        }
+        registry
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn status_of(&self, e: &Entry) -> Status {
+        let Some(inst) = &e.instance else { return Status::Disconnected };
+        if !inst.enabled {
+            Status::Disabled
+        } else if inst.last_seen.elapsed() > self.expiry {
+            Status::Stale
+        } else if e.card.is_none() {
+            Status::InvalidCard
+        } else if e.unreachable {
+            Status::Unreachable
+        } else {
+            Status::Ready
+        }
+    }
+
+    pub fn status(&self, id: &str) -> Option<Status> {
+        let entries = self.lock();
+        entries.get(id).map(|e| self.status_of(e))
+    }
+
+    pub fn register(&self, r: &Register) -> Ack {
+        let mut entries = self.lock();
+        let Some(entry) = entries.get_mut(&r.identity) else {
+            return Ack::refused(ack_codes::NOT_ALLOWLISTED, "this identity is not on the hub's allowlist");
+        };
+        let card_url = entry.conf.card_url();
+        if !same_url(&r.endpoint, &entry.conf.endpoint) || !same_url(&r.card_url, &card_url) {
+            return Ack::refused(
+                ack_codes::ENDPOINT_MISMATCH,
+                "the endpoint is not the one configured for this identity",
+            );
+        }
+        if let Some(live) = &entry.instance {
+            let alive = live.last_seen.elapsed() <= self.expiry;
+            if live.id != r.instance_id && alive {
+                return Ack::refused(ack_codes::IDENTITY_IN_USE, "another live instance holds this identity");
+            }
+        }
+        entry.instance =
+            Some(Instance { id: r.instance_id.clone(), enabled: r.enabled, last_seen: Instant::now() });
+        entry.unreachable = false;
+        entry.refresh.notify_one();
+        drop(entries);
+        tracing::info!(identity = %r.identity, instance_id = %r.instance_id, enabled = r.enabled, "specialist registered");
+        (self.emit)(
+            "registered",
+            json!({"specialist": r.identity, "instanceId": r.instance_id, "enabled": r.enabled}),
+        );
+        let mut ack = Ack::ok("registered");
+        ack.heartbeat_interval_ms = Some(self.interval.as_millis() as u64);
+        ack
+    }
+
+    pub fn heartbeat(&self, h: &Heartbeat) -> Ack {
+        let mut entries = self.lock();
+        match entries.get_mut(&h.identity).and_then(|e| e.instance.as_mut().filter(|i| i.id == h.instance_id))
+        {
+            Some(inst) => {
+                inst.last_seen = Instant::now();
+                drop(entries);
+                (self.emit)("heartbeat", json!({"specialist": h.identity}));
+                Ack::ok("alive")
+            }
+            None => Ack::refused(ack_codes::NOT_REGISTERED, "register first"),
+        }
+    }
+
+    pub fn deregister(&self, h: &Heartbeat) -> Ack {
+        let mut entries = self.lock();
+        let Some(entry) = entries.get_mut(&h.identity) else {
+            return Ack::refused(ack_codes::NOT_REGISTERED, "register first");
+        };
+        if entry.instance.as_ref().is_none_or(|i| i.id != h.instance_id) {
+            return Ack::refused(ack_codes::NOT_REGISTERED, "register first");
+        }
+        entry.instance = None;
+        drop(entries);
+        tracing::info!(identity = %h.identity, "specialist signed out");
+        (self.emit)("signed_out", json!({"specialist": h.identity}));
+        Ack::ok("signed_out")
+    }
+
+    /// A card-change notice: only a hint to re-fetch from the configured URL.
+    pub fn card_changed(&self, c: &CardChanged) -> Ack {
+        {
+            let entries = self.lock();
+            let Some(entry) = entries.get(&c.identity) else {
+                return Ack::refused(
+                    ack_codes::NOT_ALLOWLISTED,
+                    "this identity is not on the hub's allowlist",
+                );
+            };
+            if entry.instance.as_ref().is_none_or(|i| i.id != c.instance_id) {
+                return Ack::refused(
+                    ack_codes::NOT_REGISTERED,
+                    "notices are taken only from the registered instance",
+                );
+            }
+        }
+        {
+            let mut seen = self.notices.lock().unwrap_or_else(|p| p.into_inner());
+            let key = format!("{}/{}", c.identity, c.notice_id);
+            if seen.get(&key).is_some() {
+                return Ack::ok("duplicate_notice");
+            }
+            seen.insert(key, ());
+        }
+        (self.emit)("card_change_notice", json!({"specialist": c.identity, "noticeId": c.notice_id}));
+        self.request_refresh(&c.identity);
+        Ack::ok("refresh_scheduled")
+    }
+
+    /// Asks for a card re-fetch (coalesced with any already waiting).
+    pub fn request_refresh(&self, id: &str) -> bool {
+        let entries = self.lock();
+        match entries.get(id) {
+            Some(e) => {
+                e.refresh.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn ids(&self) -> &[String] {
+        &self.order
+    }
+
+    /// Every allowlisted specialist with its status and last good skills.
+    pub fn view(&self) -> Vec<SpecialistView> {
+        let entries = self.lock();
+        self.order
+            .iter()
+            .filter_map(|id| entries.get(id))
+            .map(|e| SpecialistView {
+                id: e.conf.id.clone(),
+                name: e
+                    .card
+                    .as_ref()
+                    .map(|c| c.card.name.clone())
+                    .unwrap_or_else(|| e.conf.card_name.clone()),
+                capability: e.conf.capability.id.clone(),
+                status: self.status_of(e),
+                skills: e.card.as_ref().map(|c| c.card.skills.clone()).unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    /// A client handle built from the validated card, for a ready specialist only.
+    pub fn handle(&self, id: &str) -> Result<AgentHandle, Status> {
+        let entries = self.lock();
+        let e = entries.get(id).ok_or(Status::Disconnected)?;
+        let status = self.status_of(e);
+        if status != Status::Ready {
+            return Err(status);
+        }
+        let card = e.card.as_ref().ok_or(Status::InvalidCard)?;
+        AgentHandle::from_card(self.client.clone(), &e.conf.endpoint, card.card.clone(), card.etag.clone())
+            .map_err(|_| Status::InvalidCard)
+    }
+
+    /// Records that a call could (not) connect.
+    pub fn mark_reachable(&self, id: &str, reachable: bool) {
+        if let Some(e) = self.lock().get_mut(id) {
+            e.unreachable = !reachable;
+        }
+    }
+
+    /// The developer view: statuses, card ETags and revisions, heartbeat ages; no URLs.
+    pub fn describe(&self) -> Value {
+        let entries = self.lock();
+        let list: Vec<Value> = self
+            .order
+            .iter()
+            .filter_map(|id| entries.get(id))
+            .map(|e| {
+                let revision = e.card.as_ref().and_then(|c| scope_revision(&c.card));
+                json!({
+                    "id": e.conf.id,
+                    "capability": e.conf.capability.id,
+                    "status": self.status_of(e),
+                    "instanceId": e.instance.as_ref().map(|i| i.id.clone()),
+                    "heartbeatAgeMs": e.instance.as_ref().map(|i| i.last_seen.elapsed().as_millis() as u64),
+                    "cardEtag": e.card.as_ref().and_then(|c| c.etag.clone()),
+                    "cardRevision": revision,
+                    "cardFetchedAt": e.card.as_ref().map(|c| c.fetched_at),
+                    "cardError": e.card_error,
+                    "refreshes": e.refreshes,
+                    "skills": e.card.as_ref().map(|c| c.card.skills.iter().map(|s| s.id.clone()).collect::<Vec<_>>()).unwrap_or_default(),
+                })
+            })
+            .collect();
+        json!({ "specialists": list })
+    }
+
+    async fn refresh(&self, id: &str) {
+        let (conf, etag) = {
+            let entries = self.lock();
+            let Some(e) = entries.get(id) else { return };
+            (e.conf.clone(), e.card.as_ref().and_then(|c| c.etag.clone()))
+        };
+        let fetched = self.client.fetch_card_url(&conf.card_url(), etag.as_deref()).await;
+        let mut entries = self.lock();
+        let Some(e) = entries.get_mut(id) else { return };
+        e.refreshes += 1;
+        let outcome = match fetched {
+            Ok(CardFetch::NotModified) => {
+                if let Some(c) = e.card.as_mut() {
+                    c.fetched_at = now_ms();
+                }
+                e.card_error = None;
+                "not_modified".to_string()
+            }
+            Ok(CardFetch::Fresh { card, etag }) => match validate_card(&conf, &card) {
+                Ok(()) => {
+                    e.card = Some(GoodCard { card: *card, etag, fetched_at: now_ms() });
+                    e.card_error = None;
+                    "updated".to_string()
+                }
+                Err(reason) => {
+                    tracing::warn!(specialist = %id, reason = %reason, "refused a card; keeping the last good one");
+                    e.card_error = Some(reason);
+                    "invalid".to_string()
+                }
+            },
+            Err(err) => {
+                tracing::warn!(specialist = %id, error = %err, "card fetch failed; keeping the last good one");
+                e.card_error = Some(err.to_string());
+                "failed".to_string()
+            }
+        };
+        let revision = e.card.as_ref().and_then(|c| scope_revision(&c.card));
+        let etag = e.card.as_ref().and_then(|c| c.etag.clone());
+        drop(entries);
+        (self.emit)(
+            "card_fetched",
+            json!({"specialist": id, "outcome": outcome, "revision": revision, "etag": etag}),
+        );
+    }
+}
+
+/// The configuration revision from a card's scope extension, when it has one.
+pub(crate) fn scope_revision(card: &AgentCard) -> Option<u64> {
+    card.capabilities
+        .extensions
+        .as_ref()?
+        .iter()
+        .find(|e| e.uri.contains("skill-scope"))?
+        .params
+        .as_ref()?
+        .get("revision")?
+        .as_u64()
+}
+
+async fn refresh_loop(registry: std::sync::Weak<Registry>, id: String) {
+    loop {
+        let notify = {
+            let Some(reg) = registry.upgrade() else { return };
+            let entries = reg.lock();
+            match entries.get(&id) {
+                Some(e) => e.refresh.clone(),
+                None => return,
+            }
+        };
+        notify.notified().await;
+        let Some(reg) = registry.upgrade() else { return };
+        reg.refresh(&id).await;
+    }
+}

@@ -1,0 +1,252 @@
+//! Routing decisions. A router proposes; code validates every proposal against the
+//! registry, and only a validated "route" dispatches. No fan-out, no fallback: a chosen
+//! specialist that is not ready is reported unavailable, never replaced.
+//!
+//! Modes: `direct` sends everything to the Tutor; `mock` is a labelled keyword heuristic
+//! over the registry's current skill tags (it proves the plumbing, not understanding).
+//! A live model-backed router will plug in behind the same [`Decision`] type.
+
+use serde::Serialize;
+
+use crate::config::RouterMode;
+use crate::registry::{SpecialistView, Status};
+
+/// What a router proposes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Route { specialist: String, skill: String, reason: String },
+    Clarify { question: String },
+    Unsupported { reason: String },
+}
+
+/// What code decided after checking the proposal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    Route {
+        specialist: String,
+        skill: String,
+        reason: String,
+    },
+    Clarify {
+        question: String,
+    },
+    Unsupported {
+        reason: String,
+    },
+    /// Supported, but the specialist for it is not ready.
+    Unavailable {
+        specialist: String,
+        status: Status,
+    },
+}
+
+impl Outcome {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Route { .. } => "route",
+            Outcome::Clarify { .. } => "clarify",
+            Outcome::Unsupported { .. } => "unsupported",
+            Outcome::Unavailable { .. } => "unavailable",
+        }
+    }
+}
+
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "is", "are", "was", "be", "to", "of", "in", "on", "at", "for", "with", "and", "or",
+    "but", "i", "me", "my", "you", "your", "we", "it", "its", "this", "that", "can", "could", "would",
+    "should", "do", "does", "did", "how", "what", "when", "where", "which", "who", "why", "please", "help",
+    "need", "want", "like", "about", "some", "any", "there", "here", "have", "has", "get", "give", "tell",
+    "know", "am", "so", "if", "not", "no", "yes", "hi", "hello", "hey", "thanks", "thank", "from", "by",
+    "as", "up", "out", "just", "also", "will",
+];
+
+/// Lowercase words without punctuation, naive plural stemming, stop words dropped.
+pub(crate) fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let w = w.to_lowercase();
+            match w.strip_suffix('s') {
+                Some(stem) if stem.len() > 3 && !stem.ends_with('s') => stem.to_string(),
+                _ => w,
+            }
+        })
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .collect()
+}
+
+/// How well a question matches a skill: tags count most, name words less.
+fn score(question: &[String], skill: &a2a::wire::AgentSkill) -> usize {
+    let has = |phrase: &str| {
+        let p = words(phrase);
+        !p.is_empty() && p.iter().all(|w| question.contains(w))
+    };
+    let tags = skill.tags.iter().filter(|t| has(t)).count() * 3;
+    let name = words(&skill.name).iter().filter(|w| question.contains(w)).count() * 2;
+    tags + name
+}
+
+impl RouterMode {
+    /// Proposes a destination for `question` over `view` (every allowlisted specialist,
+    /// ready or not, with its last good skills).
+    pub fn decide(&self, question: &str, view: &[SpecialistView]) -> Decision {
+        match self {
+            RouterMode::Direct => match view.iter().find(|s| s.id == "tutor") {
+                Some(t) => Decision::Route {
+                    specialist: t.id.clone(),
+                    skill: t.skills.first().map(|s| s.id.clone()).unwrap_or_default(),
+                    reason: "direct mode: everything goes to the tutor".into(),
+                },
+                None => Decision::Unsupported { reason: "direct mode, but no tutor is configured".into() },
+            },
+            RouterMode::Mock => mock(question, view),
+        }
+    }
+}
+
+fn mock(question: &str, view: &[SpecialistView]) -> Decision {
+    let q = words(question);
+    let mut best: Vec<(usize, &SpecialistView, &str)> = Vec::new(); // best skill per specialist
+    for s in view {
+        let top = s.skills.iter().map(|k| (score(&q, k), k.id.as_str())).max_by_key(|(sc, _)| *sc);
+        if let Some((sc, skill)) = top.filter(|(sc, _)| *sc > 0) {
+            best.push((sc, s, skill));
+        }
+    }
+    best.sort_by_key(|b| std::cmp::Reverse(b.0));
+    match best.as_slice() {
+        [] if q.len() < 2 => Decision::Clarify {
+            question: format!(
+                "Could you say a little more about what you need? I can help with {}.",
+                capability_list(view)
+            ),
+        },
+        [] => Decision::Unsupported {
+            reason: format!(
+                "mock keyword heuristic: no skill tag matched; offered: {}",
+                capability_list(view)
+            ),
+        },
+        [(top, a, _), (second, b, _), ..] if top == second => {
+            Decision::Clarify { question: format!("Do you mean {} or {}?", a.capability, b.capability) }
+        }
+        [(sc, s, skill), ..] => Decision::Route {
+            specialist: s.id.clone(),
+            skill: skill.to_string(),
+            reason: format!("mock keyword heuristic: skill {skill} scored {sc}"),
+        },
+    }
+}
+
+fn capability_list(view: &[SpecialistView]) -> String {
+    let caps: Vec<&str> = view.iter().map(|s| s.capability.as_str()).collect();
+    caps.join(" and ")
+}
+
+/// Checks a proposal against the registry view: only a registered specialist with that
+/// skill on its current card is routed, and only when it is ready. Anything else fails
+/// closed as unsupported; nothing is redirected.
+pub fn validate(decision: Decision, view: &[SpecialistView]) -> Outcome {
+    match decision {
+        Decision::Clarify { question } => Outcome::Clarify { question },
+        Decision::Unsupported { reason } => Outcome::Unsupported { reason },
+        Decision::Route { specialist, skill, reason } => {
+            let Some(s) = view.iter().find(|s| s.id == specialist) else {
+                return Outcome::Unsupported {
+                    reason: "the router chose a service that is not registered".into(),
+                };
+            };
+            if s.status == Status::Disabled {
+                return Outcome::Unavailable { specialist, status: Status::Disabled };
+            }
+            if !s.skills.is_empty() && !s.skills.iter().any(|k| k.id == skill) {
+                return Outcome::Unsupported {
+                    reason: "the router chose a skill the service does not offer".into(),
+                };
+            }
+            if s.skills.is_empty() && s.status == Status::Ready {
+                return Outcome::Unsupported { reason: "the service has no enabled skills".into() };
+            }
+            if s.status != Status::Ready {
+                return Outcome::Unavailable { specialist, status: s.status };
+            }
+            Outcome::Route { specialist, skill, reason }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a::wire::AgentSkill;
+
+    fn skill(id: &str, tags: &[&str]) -> AgentSkill {
+        AgentSkill {
+            id: id.into(),
+            name: id.replace('-', " "),
+            description: String::new(),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+            examples: None,
+            input_modes: None,
+            output_modes: None,
+            security_requirements: None,
+        }
+    }
+
+    fn view() -> Vec<SpecialistView> {
+        vec![
+            SpecialistView {
+                id: "tutor".into(),
+                name: "Tutor Agent".into(),
+                capability: "tutoring".into(),
+                status: Status::Ready,
+                skills: vec![skill("calculus-tutoring", &["calculus", "derivative", "integral", "limit"])],
+            },
+            SpecialistView {
+                id: "library".into(),
+                name: "Library Agent".into(),
+                capability: "library".into(),
+                status: Status::Ready,
+                skills: vec![
+                    skill("library-hours", &["hours", "opening"]),
+                    skill("printing", &["print", "price"]),
+                ],
+            },
+        ]
+    }
+
+    #[test]
+    fn mock_routes_by_tags() {
+        let v = view();
+        let d = RouterMode::Mock.decide("What's the derivative of x^2?", &v);
+        assert!(matches!(&d, Decision::Route { specialist, .. } if specialist == "tutor"), "{d:?}");
+        let d = RouterMode::Mock.decide("library opening hours on Monday", &v);
+        assert!(matches!(&d, Decision::Route { skill, .. } if skill == "library-hours"), "{d:?}");
+        assert!(matches!(
+            RouterMode::Mock.decide("fix my kitchen sink please", &v),
+            Decision::Unsupported { .. }
+        ));
+        assert!(matches!(RouterMode::Mock.decide("hi", &v), Decision::Clarify { .. }));
+        assert!(matches!(RouterMode::Mock.decide("the price of a limit", &v), Decision::Clarify { .. }));
+        let d = RouterMode::Direct.decide("library hours", &v);
+        assert!(matches!(&d, Decision::Route { specialist, .. } if specialist == "tutor"));
+    }
+
+    #[test]
+    fn validation_fails_closed_and_never_redirects() {
+        let mut v = view();
+        let forged =
+            Decision::Route { specialist: "plumber".into(), skill: "pipes".into(), reason: String::new() };
+        assert!(matches!(validate(forged, &v), Outcome::Unsupported { .. }));
+        let wrong_skill =
+            Decision::Route { specialist: "tutor".into(), skill: "printing".into(), reason: String::new() };
+        assert!(matches!(validate(wrong_skill, &v), Outcome::Unsupported { .. }));
+        v[1].status = Status::Stale;
+        let d = RouterMode::Mock.decide("library opening hours", &v);
+        assert_eq!(
+            validate(d, &v),
+            Outcome::Unavailable { specialist: "library".into(), status: Status::Stale }
+        );
+    }
+}

@@ -1,0 +1,25 @@
+//! The Hub link: this application's control messages between the University Hub and
+//! its specialists, carried as typed A2A data parts (our own media types, not built-in
+//! A2A features), and the specialist's side of the conversation ([`run_link`]).
+//!
+//! | media type | sender | fields |
+//! |---|---|---|
+//! | `application/vnd.campus.agent-register+json` | specialist | `identity, instanceId, endpoint, cardUrl, enabled` |
+//! | `application/vnd.campus.agent-heartbeat+json` | specialist | `identity, instanceId` |
+//! | `application/vnd.campus.agent-deregister+json` | specialist | `identity, instanceId` |
+//! | `application/vnd.campus.agent-card-changed+json` | specialist | `identity, instanceId, noticeId, revision?` |
+//! | `application/vnd.campus.hub-ack+json` | Hub (reply) | `ok, status, code?, message?, heartbeatIntervalMs?` |
+//!
+//! A control message is one A2A message whose first data part has one of these media
+//! types. The Hub answers with an agent message whose data part is an ack. A card-change
+//! notice is only a hint: the Hub re-fetches the card from its own configured URL and
+//! applies nothing from the notice (fields it does not know, such as a URL, are ignored).
+
+mod link;
+mod messages;
+
+pub use link::{LinkConfig, LinkEvents, run_link};
+pub use messages::{
+    ACK, Ack, CARD_CHANGED, CardChanged, Control, DEREGISTER, HEARTBEAT, Heartbeat, REGISTER, Register,
+    ack_codes, ack_reply, parse_ack, parse_control,
+};

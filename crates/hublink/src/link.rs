@@ -1,0 +1,179 @@
+//! The specialist's side: register (retrying until the Hub answers), heartbeat, register
+//! again when the Hub forgot us, send a card-change notice on every settings save, and
+//! sign out on shutdown.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a::client::{A2aClient, AgentHandle, ClientError};
+use a2a::wire::new_message_id;
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tokio::time::{Instant, sleep_until, timeout};
+
+use crate::messages::{Ack, CardChanged, Control, Heartbeat, Register, ack_codes, parse_ack};
+
+/// Where the Hub is and who we are.
+#[derive(Debug, Clone)]
+pub struct LinkConfig {
+    pub hub_url: String,
+    pub identity: String,
+    /// Our own base URL, as the Hub's allowlist has it.
+    pub endpoint: String,
+    pub card_url: String,
+    /// `SPECIALIST_ENABLED=0` registers as disabled.
+    pub enabled: bool,
+    pub heartbeat_interval: Duration,
+}
+
+/// Receives the link's events (for the agent's telemetry feed).
+pub type LinkEvents = Arc<dyn Fn(&str, Value) + Send + Sync>;
+
+struct Link {
+    cfg: LinkConfig,
+    client: A2aClient,
+    instance_id: String,
+    hub: Option<AgentHandle>,
+    events: LinkEvents,
+}
+
+/// What one control call came to.
+enum Outcome {
+    Acked(Ack),
+    Unreachable(String),
+}
+
+impl Link {
+    async fn send(&mut self, control: &Control) -> Outcome {
+        if self.hub.is_none() {
+            match self.client.connect(&self.cfg.hub_url).await {
+                Ok(h) => self.hub = Some(h),
+                Err(e) => return Outcome::Unreachable(e.to_string()),
+            }
+        }
+        let hub = self.hub.as_ref().expect("connected above");
+        match hub.send_message(control.to_message(), &[]).await {
+            Ok(resp) => match parse_ack(&resp) {
+                Some(ack) => Outcome::Acked(ack),
+                None => Outcome::Unreachable("the hub's answer carried no ack".into()),
+            },
+            Err(e) => {
+                // Re-read the Hub's card next time: it may have restarted elsewhere.
+                if !matches!(e, ClientError::Rpc { .. }) {
+                    self.hub = None;
+                }
+                Outcome::Unreachable(e.to_string())
+            }
+        }
+    }
+
+    fn emit(&self, kind: &str, data: Value) {
+        (self.events)(kind, data);
+    }
+
+    fn heartbeat(&self) -> Heartbeat {
+        Heartbeat { identity: self.cfg.identity.clone(), instance_id: self.instance_id.clone() }
+    }
+
+    async fn register(&mut self) -> Result<Duration, Duration> {
+        let interval = self.cfg.heartbeat_interval;
+        let control = Control::Register(Register {
+            identity: self.cfg.identity.clone(),
+            instance_id: self.instance_id.clone(),
+            endpoint: self.cfg.endpoint.clone(),
+            card_url: self.cfg.card_url.clone(),
+            enabled: self.cfg.enabled,
+        });
+        match self.send(&control).await {
+            Outcome::Acked(ack) if ack.ok => {
+                tracing::info!(identity = %self.cfg.identity, instance_id = %self.instance_id, "registered with the hub");
+                self.emit("registered", json!({"instanceId": self.instance_id, "enabled": self.cfg.enabled}));
+                Ok(ack
+                    .heartbeat_interval_ms
+                    .map(Duration::from_millis)
+                    .unwrap_or(interval)
+                    .max(Duration::from_millis(50)))
+            }
+            Outcome::Acked(ack) => {
+                let code = ack.code.unwrap_or_default();
+                tracing::warn!(identity = %self.cfg.identity, code = %code, "the hub refused registration; retrying");
+                self.emit("registration_refused", json!({"code": code}));
+                Err(interval)
+            }
+            Outcome::Unreachable(reason) => {
+                tracing::debug!(reason = %reason, "hub not reachable yet");
+                Err((interval / 4).max(Duration::from_millis(100)))
+            }
+        }
+    }
+}
+
+/// Runs the link until `shutdown` completes, then signs out (one attempt, 1 s).
+pub async fn run_link(
+    cfg: LinkConfig,
+    client: A2aClient,
+    mut card_changes: watch::Receiver<u64>,
+    events: LinkEvents,
+    shutdown: impl Future<Output = ()>,
+) {
+    let mut link = Link { cfg, client, instance_id: new_message_id(), hub: None, events };
+    let mut registered = false;
+    let mut interval = link.cfg.heartbeat_interval;
+    let mut next = Instant::now();
+    card_changes.borrow_and_update();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            _ = &mut shutdown => break,
+            _ = sleep_until(next) => {
+                if !registered {
+                    match link.register().await {
+                        Ok(every) => { registered = true; interval = every; next = Instant::now() + interval; }
+                        Err(wait) => next = Instant::now() + wait,
+                    }
+                    continue;
+                }
+                let hb = Control::Heartbeat(link.heartbeat());
+                match link.send(&hb).await {
+                    Outcome::Acked(ack) if ack.ok => {
+                        link.emit("heartbeat_sent", json!({}));
+                        next = Instant::now() + interval;
+                    }
+                    Outcome::Acked(ack) if ack.code.as_deref() == Some(ack_codes::NOT_REGISTERED) => {
+                        tracing::info!("the hub does not know this instance; registering again");
+                        registered = false;
+                        next = Instant::now();
+                    }
+                    Outcome::Acked(_) | Outcome::Unreachable(_) => next = Instant::now() + interval,
+                }
+            }
+            changed = card_changes.changed() => {
+                let Ok(()) = changed else { std::future::pending::<()>().await; continue };
+                let revision = *card_changes.borrow_and_update();
+                if !registered {
+                    continue; // registering fetches the current card anyway
+                }
+                let notice = Control::CardChanged(CardChanged {
+                    identity: link.cfg.identity.clone(),
+                    instance_id: link.instance_id.clone(),
+                    notice_id: new_message_id(),
+                    revision: Some(revision),
+                });
+                let outcome = match timeout(Duration::from_secs(3), link.send(&notice)).await {
+                    Ok(Outcome::Acked(ack)) if ack.ok => "delivered".to_string(),
+                    Ok(Outcome::Acked(ack)) => format!("rejected: {}", ack.code.unwrap_or_default()),
+                    Ok(Outcome::Unreachable(_)) | Err(_) => "pending".to_string(),
+                };
+                tracing::info!(revision, outcome = %outcome, "card change notice sent");
+                link.emit("card_change_notice", json!({"revision": revision, "outcome": outcome}));
+            }
+        }
+    }
+    if registered {
+        let bye = Control::Deregister(link.heartbeat());
+        let signed_out =
+            matches!(timeout(Duration::from_secs(1), link.send(&bye)).await, Ok(Outcome::Acked(a)) if a.ok);
+        tracing::info!(signed_out, "signed out from the hub");
+    }
+}

@@ -1,0 +1,200 @@
+//! The typed control messages and their A2A encoding.
+
+use a2a::server::Reply;
+use a2a::wire::{Message, Part, PartContent, Role, SendMessageResponse};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub const REGISTER: &str = "application/vnd.campus.agent-register+json";
+pub const HEARTBEAT: &str = "application/vnd.campus.agent-heartbeat+json";
+pub const DEREGISTER: &str = "application/vnd.campus.agent-deregister+json";
+pub const CARD_CHANGED: &str = "application/vnd.campus.agent-card-changed+json";
+pub const ACK: &str = "application/vnd.campus.hub-ack+json";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Register {
+    pub identity: String,
+    pub instance_id: String,
+    pub endpoint: String,
+    pub card_url: String,
+    pub enabled: bool,
+}
+
+/// Heartbeat and sign-out carry the same fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Heartbeat {
+    pub identity: String,
+    pub instance_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardChanged {
+    pub identity: String,
+    pub instance_id: String,
+    pub notice_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Control {
+    Register(Register),
+    Heartbeat(Heartbeat),
+    Deregister(Heartbeat),
+    CardChanged(CardChanged),
+}
+
+impl Control {
+    fn media_type(&self) -> &'static str {
+        match self {
+            Control::Register(_) => REGISTER,
+            Control::Heartbeat(_) => HEARTBEAT,
+            Control::Deregister(_) => DEREGISTER,
+            Control::CardChanged(_) => CARD_CHANGED,
+        }
+    }
+
+    fn body(&self) -> Value {
+        let v = match self {
+            Control::Register(r) => serde_json::to_value(r),
+            Control::Heartbeat(h) | Control::Deregister(h) => serde_json::to_value(h),
+            Control::CardChanged(c) => serde_json::to_value(c),
+        };
+        v.unwrap_or(Value::Null)
+    }
+
+    pub fn identity(&self) -> &str {
+        match self {
+            Control::Register(r) => &r.identity,
+            Control::Heartbeat(h) | Control::Deregister(h) => &h.identity,
+            Control::CardChanged(c) => &c.identity,
+        }
+    }
+
+    /// The A2A message that carries this control message.
+    pub fn to_message(&self) -> Message {
+        let part = Part::data(self.body()).with_media_type(self.media_type());
+        Message::new(Role::User, vec![part])
+    }
+}
+
+fn is_control_type(media_type: &str) -> bool {
+    [REGISTER, HEARTBEAT, DEREGISTER, CARD_CHANGED].contains(&media_type)
+}
+
+/// `None` when the message is not a control message; `Some(Err)` when it claims to be
+/// one but does not decode (the reason names the problem, never the values).
+pub fn parse_control(message: &Message) -> Option<Result<Control, String>> {
+    let part = message.parts.iter().find(|p| p.media_type.as_deref().is_some_and(is_control_type))?;
+    let media_type = part.media_type.as_deref().unwrap_or_default();
+    let PartContent::Data(data) = &part.content else {
+        return Some(Err(format!("{media_type} must be a data part")));
+    };
+    fn decode<T: serde::de::DeserializeOwned>(data: &Value) -> Result<T, String> {
+        serde_json::from_value(data.clone()).map_err(|e| {
+            let msg = e.to_string();
+            msg.split(" at line").next().unwrap_or(&msg).chars().take(120).collect()
+        })
+    }
+    let control = match media_type {
+        REGISTER => decode(data).map(Control::Register),
+        HEARTBEAT => decode(data).map(Control::Heartbeat),
+        DEREGISTER => decode(data).map(Control::Deregister),
+        _ => decode(data).map(Control::CardChanged),
+    };
+    Some(control)
+}
+
+/// The Hub's answer to a control message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ack {
+    pub ok: bool,
+    /// `registered`, `alive`, `signed_out`, `refresh_scheduled`, `duplicate_notice`, or `refused`.
+    pub status: String,
+    /// Stable refusal code, see [`ack_codes`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heartbeat_interval_ms: Option<u64>,
+}
+
+/// Refusal codes in [`Ack::code`].
+pub mod ack_codes {
+    pub const NOT_ALLOWLISTED: &str = "not_allowlisted";
+    pub const ENDPOINT_MISMATCH: &str = "endpoint_mismatch";
+    pub const IDENTITY_IN_USE: &str = "identity_in_use";
+    pub const NOT_REGISTERED: &str = "not_registered";
+    pub const INVALID_CONTROL: &str = "invalid_control";
+}
+
+impl Ack {
+    pub fn ok(status: &str) -> Self {
+        Self { ok: true, status: status.into(), code: None, message: None, heartbeat_interval_ms: None }
+    }
+
+    pub fn refused(code: &str, message: impl Into<String>) -> Self {
+        Self {
+            ok: false,
+            status: "refused".into(),
+            code: Some(code.into()),
+            message: Some(message.into()),
+            heartbeat_interval_ms: None,
+        }
+    }
+}
+
+/// The agent reply carrying an ack.
+pub fn ack_reply(ack: &Ack) -> Reply {
+    let part = Part::data(serde_json::to_value(ack).unwrap_or(Value::Null)).with_media_type(ACK);
+    Reply::Message { message_id: a2a::wire::new_message_id(), parts: vec![part], metadata: None }
+}
+
+/// Reads an ack out of the Hub's response.
+pub fn parse_ack(response: &SendMessageResponse) -> Option<Ack> {
+    let SendMessageResponse::Message(m) = response else { return None };
+    m.parts.iter().find(|p| p.media_type.as_deref() == Some(ACK)).and_then(|p| match &p.content {
+        PartContent::Data(d) => serde_json::from_value(d.clone()).ok(),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_unknown_fields_ignored() {
+        let c = Control::CardChanged(CardChanged {
+            identity: "tutor".into(),
+            instance_id: "i1".into(),
+            notice_id: "n1".into(),
+            revision: Some(3),
+        });
+        let mut msg = c.to_message();
+        assert_eq!(parse_control(&msg), Some(Ok(c.clone())));
+        // a notice carrying a URL decodes to the same notice: the URL goes nowhere
+        if let PartContent::Data(d) = &mut msg.parts[0].content {
+            d["cardUrl"] = "http://evil.example/card".into();
+        }
+        assert_eq!(parse_control(&msg), Some(Ok(c)));
+    }
+
+    #[test]
+    fn non_control_and_broken_control() {
+        let chat = Message::new(Role::User, vec![Part::text("hello")]);
+        assert_eq!(parse_control(&chat), None);
+        let broken = Message::new(
+            Role::User,
+            vec![Part::data(serde_json::json!({"identity": 5})).with_media_type(HEARTBEAT)],
+        );
+        assert!(matches!(parse_control(&broken), Some(Err(_))));
+        let text = Message::new(Role::User, vec![Part::text("x").with_media_type(REGISTER)]);
+        assert!(matches!(parse_control(&text), Some(Err(_))));
+    }
+}

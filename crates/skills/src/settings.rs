@@ -1,0 +1,177 @@
+//! The live configuration of one agent, swapped whole on save.
+
+use std::sync::{Arc, Mutex, RwLock};
+
+use a2a::CardDoc;
+use a2a::server::CardCell;
+use a2a::wire::AgentCard;
+use tokio::sync::watch;
+
+use crate::model::{FieldError, Policy, Rules, SkillSet, build_card, validate};
+
+/// One configuration revision and everything derived from it.
+#[derive(Debug)]
+pub struct Snapshot {
+    pub revision: u64,
+    pub set: SkillSet,
+    pub policy: Arc<Policy>,
+    pub card: Arc<CardDoc>,
+    /// Whether this is the built-in default the tests cover.
+    pub matches_default: bool,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum SaveError {
+    /// The editor started from an older revision; nothing was changed.
+    Stale {
+        current_revision: u64,
+    },
+    Invalid(Vec<FieldError>),
+}
+
+/// An agent's skill settings. Cheap to clone; clones share state.
+#[derive(Clone)]
+pub struct Settings {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    identity: AgentCard,
+    rules: Rules,
+    default: SkillSet,
+    current: RwLock<Arc<Snapshot>>,
+    save_lock: Mutex<()>,
+    cell: CardCell,
+    changes: watch::Sender<u64>,
+}
+
+impl Settings {
+    /// Starts at revision 1 with `set` (usually the built-in default). `identity` is the
+    /// agent's card without skills: name, interfaces, provider, capabilities.
+    pub fn new(
+        identity: AgentCard,
+        set: SkillSet,
+        default: SkillSet,
+        rules: Rules,
+    ) -> Result<Self, Vec<FieldError>> {
+        validate(&set, rules)?;
+        let snapshot = Arc::new(derive(&identity, set, 1, &default));
+        let cell = CardCell::new((*snapshot.card).clone());
+        let (changes, _) = watch::channel(1);
+        Ok(Self {
+            inner: Arc::new(Inner {
+                identity,
+                rules,
+                default,
+                current: RwLock::new(snapshot),
+                save_lock: Mutex::new(()),
+                cell,
+                changes,
+            }),
+        })
+    }
+
+    /// The card the agent's A2A server serves; it changes with every save.
+    pub fn card_cell(&self) -> CardCell {
+        self.inner.cell.clone()
+    }
+
+    pub fn current(&self) -> Arc<Snapshot> {
+        self.inner.current.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The policy to enforce right now.
+    pub fn policy(&self) -> Arc<Policy> {
+        self.current().policy.clone()
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.inner.rules
+    }
+
+    /// The card a set would produce, without saving anything.
+    pub fn preview(&self, set: &SkillSet) -> Result<AgentCard, Vec<FieldError>> {
+        validate(set, self.inner.rules)?;
+        let next = self.current().revision + 1;
+        Ok(build_card(&self.inner.identity, set, next))
+    }
+
+    /// Saves `set` if the editor started from the current revision. Configuration,
+    /// policy and served card change together: a reader of the card never sees the new
+    /// card with the old policy.
+    pub fn save(&self, base_revision: u64, set: SkillSet) -> Result<Arc<Snapshot>, SaveError> {
+        let _one_at_a_time = self.inner.save_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let current = self.current();
+        if base_revision != current.revision {
+            return Err(SaveError::Stale { current_revision: current.revision });
+        }
+        validate(&set, self.inner.rules).map_err(SaveError::Invalid)?;
+        let snapshot = Arc::new(derive(&self.inner.identity, set, current.revision + 1, &self.inner.default));
+        self.inner.cell.set_with(|| {
+            *self.inner.current.write().unwrap_or_else(|p| p.into_inner()) = snapshot.clone();
+            (*snapshot.card).clone()
+        });
+        self.inner.changes.send_replace(snapshot.revision);
+        tracing::info!(revision = snapshot.revision, etag = %snapshot.card.etag, "skill settings saved");
+        Ok(snapshot)
+    }
+
+    /// Revisions as they are saved (the current one first).
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.inner.changes.subscribe()
+    }
+}
+
+fn derive(identity: &AgentCard, set: SkillSet, revision: u64, default: &SkillSet) -> Snapshot {
+    let card = Arc::new(CardDoc::new(build_card(identity, &set, revision)));
+    let policy = Arc::new(Policy::from_set(&set, revision));
+    let matches_default = &set == default;
+    Snapshot { revision, set, policy, card, matches_default }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::tests::skill;
+
+    fn settings() -> Settings {
+        let set = SkillSet { skills: vec![skill("a", "alpha")] };
+        Settings::new(a2a::basic_card("A", "d", "http://127.0.0.1:1"), set.clone(), set, Rules::default())
+            .unwrap()
+    }
+
+    #[test]
+    fn save_swaps_card_and_policy_together_and_refuses_stale_editors() {
+        let s = settings();
+        let before = s.card_cell().get().etag.clone();
+        let mut rx = s.subscribe();
+        assert!(s.current().matches_default);
+        let mut next = s.current().set.clone();
+        next.skills.push(skill("b", "beta"));
+        let snap = s.save(1, next.clone()).unwrap();
+        assert_eq!(snap.revision, 2);
+        assert!(!snap.matches_default);
+        assert_ne!(s.card_cell().get().etag, before);
+        assert_eq!(s.card_cell().get().etag, snap.card.etag);
+        assert!(s.policy().skill("b").is_some());
+        assert!(rx.has_changed().unwrap());
+        assert_eq!(*rx.borrow_and_update(), 2);
+        // an editor that started from revision 1 is stale now
+        assert_eq!(s.save(1, next).unwrap_err(), SaveError::Stale { current_revision: 2 });
+        // an invalid set changes nothing
+        let bad = SkillSet { skills: vec![] };
+        assert!(matches!(s.save(2, bad), Err(SaveError::Invalid(_))));
+        assert_eq!(s.current().revision, 2);
+    }
+
+    #[test]
+    fn preview_saves_nothing() {
+        let s = settings();
+        let mut next = s.current().set.clone();
+        next.skills[0].name = "Renamed".into();
+        let card = s.preview(&next).unwrap();
+        assert_eq!(card.skills[0].name, "Renamed");
+        assert_eq!(s.current().revision, 1);
+        assert_eq!(s.card_cell().get().card.skills[0].name, "Skill a");
+    }
+}

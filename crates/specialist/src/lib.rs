@@ -1,0 +1,188 @@
+//! What every specialist agent (Tutor, Library, later the Professor) shares, so each
+//! agent crate holds only its identity, default skills and executor:
+//!
+//! - [`Config`]: built-in defaults, an optional JSON file (`TUTOR_CONFIG`, …), then
+//!   `PORT`, `HUB_URL`, `SPECIALIST_ENABLED`, `HEARTBEAT_INTERVAL_MS`;
+//! - [`serve`]: one guarded server with the A2A endpoint, the settings API
+//!   (`/api/settings`) and the telemetry feed (`/telemetry/events`), plus the Hub link
+//!   (register, heartbeat, card-change notices, sign-out on shutdown).
+
+use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a::client::A2aClient;
+use a2a::server::{A2aServer, AgentExecutor};
+use a2a::wire::AgentCard;
+use conf::{ConfError, check_local_url, env_bool, env_parse, load_file};
+use serde::Deserialize;
+use serde_json::Value;
+use skills::{Rules, Settings, Skill, SkillSet};
+use telemetry::Telemetry;
+use tokio::net::TcpListener;
+
+/// Where the Hub is unless `HUB_URL` says otherwise.
+pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
+
+/// A specialist's configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub bind: SocketAddr,
+    pub hub_url: String,
+    /// `SPECIALIST_ENABLED=0` registers as disabled: the Hub routes nothing here.
+    pub enabled: bool,
+    pub heartbeat_interval: Duration,
+    /// Skills from the file; the agent's built-in default when absent.
+    pub skills: Option<SkillSet>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct File {
+    port: Option<u16>,
+    hub_url: Option<String>,
+    enabled: Option<bool>,
+    heartbeat_interval_ms: Option<u64>,
+    skills: Option<Vec<Skill>>,
+}
+
+impl Config {
+    /// Reads `file_var` (e.g. `TUTOR_CONFIG`) and the overrides; validates the skills with `rules`.
+    pub fn from_env(
+        file_var: &str,
+        default_port: u16,
+        rules: Rules,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfError> {
+        let file: File = load_file(file_var, env)?.unwrap_or_default();
+        let source = env(file_var).map(|p| format!("{file_var}={p}")).unwrap_or_else(|| "defaults".into());
+        let mut c = Config {
+            bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), file.port.unwrap_or(default_port)),
+            hub_url: file.hub_url.unwrap_or_else(|| DEFAULT_HUB_URL.into()),
+            enabled: file.enabled.unwrap_or(true),
+            heartbeat_interval: Duration::from_millis(file.heartbeat_interval_ms.unwrap_or(3_000)),
+            skills: file.skills.map(|skills| SkillSet { skills }),
+        };
+        check_local_url(&source, "hubUrl", &c.hub_url)?;
+        if let Some(Err(errors)) = c.skills.as_ref().map(|set| skills::validate(set, rules)) {
+            let first = &errors[0];
+            return Err(ConfError::new(&source, &first.field, &first.message));
+        }
+        if let Some(port) = env_parse::<u16>("PORT", env, "a port number (0-65535)")? {
+            c.bind.set_port(port);
+        }
+        if let Some(url) = env("HUB_URL") {
+            check_local_url("HUB_URL", "", &url)?;
+            c.hub_url = url.trim_end_matches('/').to_string();
+        }
+        if let Some(enabled) = env_bool("SPECIALIST_ENABLED", env)? {
+            c.enabled = enabled;
+        }
+        if let Some(ms) = env_parse::<u64>("HEARTBEAT_INTERVAL_MS", env, "a number of milliseconds")? {
+            c.heartbeat_interval = Duration::from_millis(ms);
+        }
+        if c.heartbeat_interval.is_zero() {
+            return Err(ConfError::new(&source, "heartbeatIntervalMs", "must be above 0"));
+        }
+        Ok(c)
+    }
+}
+
+/// One specialist agent: who it is and how it answers.
+pub struct Agent<E, F>
+where
+    F: FnOnce(Settings, Telemetry) -> E,
+{
+    /// Registry identity (`tutor`).
+    pub identity: &'static str,
+    /// Its card without skills, for a base URL.
+    pub card: fn(&str) -> AgentCard,
+    pub default_skills: SkillSet,
+    pub rules: Rules,
+    /// Builds the executor from the live settings and the telemetry feed.
+    pub executor: F,
+}
+
+/// Serves a specialist on `listener` until `shutdown` completes, then signs out from
+/// the Hub before the server stops.
+pub async fn serve<E, F>(
+    listener: TcpListener,
+    agent: Agent<E, F>,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()>
+where
+    E: AgentExecutor,
+    F: FnOnce(Settings, Telemetry) -> E,
+{
+    let addr = listener.local_addr()?;
+    let base = format!("http://{addr}");
+    let identity_card = (agent.card)(&base);
+    let set = config.skills.clone().unwrap_or_else(|| agent.default_skills.clone());
+    let settings =
+        Settings::new(identity_card, set, agent.default_skills.clone(), agent.rules).map_err(|errors| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("invalid skills: {}: {}", errors[0].field, errors[0].message),
+            )
+        })?;
+    let telemetry = Telemetry::new(agent.identity);
+    let executor = (agent.executor)(settings.clone(), telemetry.clone());
+    let app = A2aServer::new(executor, settings.card_cell())
+        .router()
+        .merge(skills::router(settings.clone()))
+        .merge(telemetry.router());
+    let app = guard::protect(app, guard::LocalPolicy::new(addr));
+
+    let (stop_link, link_stopped) = tokio::sync::oneshot::channel::<()>();
+    let tel = telemetry.clone();
+    let events: hublink::LinkEvents = Arc::new(move |kind: &str, data: Value| {
+        if kind == "heartbeat_sent" {
+            tel.emit_transient(kind, data);
+        } else {
+            tel.emit(kind, data);
+        }
+    });
+    let link_cfg = hublink::LinkConfig {
+        hub_url: config.hub_url.clone(),
+        identity: agent.identity.to_string(),
+        endpoint: base.clone(),
+        card_url: format!("{base}{}", a2a::CARD_PATH),
+        enabled: config.enabled,
+        heartbeat_interval: config.heartbeat_interval,
+    };
+    let client =
+        A2aClient::new(a2a::client::ClientConfig { timeout: Duration::from_secs(3), ..Default::default() });
+    let link = tokio::spawn(hublink::run_link(link_cfg, client, settings.subscribe(), events, async move {
+        let _ = link_stopped.await;
+    }));
+    let feed = telemetry.clone();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = stop_link.send(());
+            let _ = tokio::time::timeout(Duration::from_secs(2), link).await;
+            feed.disconnect_all();
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_and_errors() {
+        let env = |k: &str| match k {
+            "PORT" => Some("0".to_string()),
+            "HUB_URL" => Some("http://127.0.0.1:9/".to_string()),
+            "SPECIALIST_ENABLED" => Some("0".to_string()),
+            _ => None,
+        };
+        let c = Config::from_env("X_CONFIG", 41241, Rules::default(), &env).unwrap();
+        assert_eq!((c.bind.port(), c.hub_url.as_str(), c.enabled), (0, "http://127.0.0.1:9", false));
+        let env = |k: &str| (k == "HUB_URL").then(|| "http://hub.example:1".to_string());
+        assert_eq!(Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap_err().source, "HUB_URL");
+    }
+}
