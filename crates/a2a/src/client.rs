@@ -206,10 +206,10 @@ impl A2aClient {
         if envelope.jsonrpc != Some("2.0") {
             return Err(invalid("jsonrpc is not \"2.0\"".into()));
         }
+        let result = envelope.result.ok_or_else(|| invalid("neither result nor error".into()))?;
         if envelope.id.as_ref().and_then(Value::as_i64) != Some(id) {
             return Err(invalid("the response id does not match the request".into()));
         }
-        let result = envelope.result.ok_or_else(|| invalid("neither result nor error".into()))?;
         serde_json::from_str(result.get())
             .map_err(|e| invalid(format!("unexpected result: {}", first_line(&e.to_string()))))
     }

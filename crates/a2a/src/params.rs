@@ -140,7 +140,10 @@ pub(crate) fn list_tasks(params: Option<Value>) -> Result<ListTasksRequest, RpcE
     if let Some(size) = req.page_size
         && !(0..=MAX_PAGE_SIZE).contains(&size)
     {
-        return Err(RpcError::invalid_params("pageSize", format!("must be between 1 and {MAX_PAGE_SIZE}")));
+        return Err(RpcError::invalid_params(
+            "pageSize",
+            format!("must be between 1 and {MAX_PAGE_SIZE} (0 or absent means {DEFAULT_PAGE_SIZE})"),
+        ));
     }
     check_history("historyLength", req.history_length)?;
     if req.page_token.as_ref().is_some_and(|t| t.len() > MAX_ID_LEN) {

@@ -22,6 +22,10 @@ impl AgentExecutor for Scripted {
             "task" => Reply::task(TaskState::InputRequired, vec![Part::text("which course?")]),
             "done" => Reply::task(TaskState::Completed, vec![Part::text("enrolled")]),
             "reject" => return Err(RpcError::invalid_params("message.parts", "not today")),
+            "seam" => Reply::text(
+                json!({"extensions": ctx.extensions, "metadata": ctx.metadata, "context": ctx.context_id})
+                    .to_string(),
+            ),
             _ => Reply::text(format!("echo: {text}")),
         })
     }
@@ -433,5 +437,58 @@ async fn client_errors_are_typed() {
     {
         let err = client.connect(&format!("{odd_url}/{path}")).await.unwrap_err();
         assert!(err.to_string().contains(want), "{path}: {err}");
+    }
+}
+
+#[tokio::test]
+async fn extensions_and_metadata_reach_the_executor() {
+    let s = start(None).await;
+    let agent = connect(&s).await;
+    let req = a2a::wire::SendMessageRequest {
+        message: msg("seam", None, Some("ctx-seam")),
+        configuration: None,
+        metadata: Some([("requestId".to_string(), json!("r-1"))].into_iter().collect()),
+        tenant: None,
+    };
+    let exts = vec!["urn:a".to_string(), "urn:b".to_string()];
+    let SendMessageResponse::Message(m) = agent.send(&req, &exts).await.unwrap() else {
+        panic!("expected a message")
+    };
+    let seen: Value = serde_json::from_str(m.parts[0].as_text().unwrap()).unwrap();
+    assert_eq!(
+        seen["extensions"],
+        json!(["urn:a", "urn:b"]),
+        "the client sends A2A-Extensions and the layer passes them on"
+    );
+    assert_eq!(seen["metadata"]["requestId"], "r-1");
+    assert_eq!(seen["context"], "ctx-seam");
+}
+
+#[tokio::test]
+async fn malformed_answers_are_invalid_responses() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let card = serde_json::to_string(&card(&base, None)).unwrap();
+    let answers = std::sync::Arc::new(std::sync::Mutex::new(vec![
+        "not json".to_string(),
+        json!({"jsonrpc": "2.0", "id": 1}).to_string(),
+        json!({"jsonrpc": "2.0", "id": 999_999, "result": {"message": {}}}).to_string(),
+    ]));
+    let app = axum::Router::new()
+        .route("/.well-known/agent-card.json", axum::routing::get(move || async move { card }))
+        .route(
+            "/a2a/jsonrpc",
+            axum::routing::post(move || {
+                let answers = answers.clone();
+                async move { answers.lock().unwrap().pop().unwrap_or_default() }
+            }),
+        );
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let agent = A2aClient::default().connect(&base).await.unwrap();
+    for want in ["does not match", "neither result nor error", "not a json-rpc response"] {
+        match agent.send_message(msg("x", None, None), &[]).await.unwrap_err() {
+            ClientError::InvalidResponse { reason, .. } => assert!(reason.contains(want), "{reason}"),
+            other => panic!("{want}: {other}"),
+        }
     }
 }

@@ -159,7 +159,8 @@ async fn run_student(text: Option<String>) -> anyhow::Result<()> {
         _ => ex.agent.clone(),
     };
     println!("{who}: {}", ex.reply_text);
-    println!("sent  messageId={} contextId={}", ex.sent_message_id, ex.context_id);
+    let sent_context = ex.sent_context_id.as_deref().unwrap_or("(new)");
+    println!("sent  messageId={} contextId={sent_context}", ex.sent_message_id);
     println!("reply messageId={} contextId={}", ex.reply_message_id, ex.context_id);
     if let Some(outcome) = &ex.outcome {
         println!("outcome {outcome}");

@@ -81,9 +81,9 @@ pub fn build(config: Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> H
     let tel = telemetry.clone();
     let emit: Emit = Arc::new(move |kind: &str, data: Value| {
         if kind == "heartbeat" {
-            tel.emit_transient(kind, data);
+            tel.record_transient(kind, data);
         } else {
-            tel.emit(kind, data);
+            tel.record(kind, data);
         }
     });
     let client =

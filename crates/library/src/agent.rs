@@ -66,7 +66,7 @@ impl AgentExecutor for Library {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
         let question = ctx.text();
         tracing::info!(message_id = %ctx.message.message_id, context_id = %ctx.context_id, "received message");
-        self.telemetry.emit(
+        self.telemetry.record(
             "message_received",
             json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "text": question}),
         );
@@ -99,7 +99,7 @@ impl AgentExecutor for Library {
             outcome,
             "publishing reply"
         );
-        self.telemetry.emit(
+        self.telemetry.record(
             "reply_published",
             json!({"messageId": reply.message_id(), "contextId": ctx.context_id, "outcome": outcome,
                    "skill": skill, "revision": policy.revision, "mode": "mock", "text": text}),

@@ -139,9 +139,9 @@ where
     let tel = telemetry.clone();
     let events: hublink::LinkEvents = Arc::new(move |kind: &str, data: Value| {
         if kind == "heartbeat_sent" {
-            tel.emit_transient(kind, data);
+            tel.record_transient(kind, data);
         } else {
-            tel.emit(kind, data);
+            tel.record(kind, data);
         }
     });
     let link_cfg = hublink::LinkConfig {

@@ -32,6 +32,8 @@ pub struct Exchange {
     /// The JSON-RPC endpoint the card named.
     pub endpoint: String,
     pub sent_message_id: String,
+    /// The conversation the question was sent in (`None`: a new one, assigned by the answer).
+    pub sent_context_id: Option<String>,
     pub request_id: String,
     /// Empty when a task's answer came only in artifacts.
     pub reply_message_id: String,
@@ -106,7 +108,8 @@ impl Student {
                 return Err(e);
             }
         };
-        let exchange = read_reply(&agent, response, sent_message_id, request_id.to_string())?;
+        let mut exchange = read_reply(&agent, response, sent_message_id, request_id.to_string())?;
+        exchange.sent_context_id = context_id;
         *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = Some(exchange.context_id.clone());
         Ok(exchange)
     }
@@ -149,6 +152,7 @@ fn read_reply(
         outcome,
         endpoint: agent.endpoint.clone(),
         sent_message_id,
+        sent_context_id: None,
         request_id,
         reply_message_id,
         context_id,

@@ -30,7 +30,7 @@ pub(crate) struct Inner {
 
 struct State {
     seq: u64,
-    ring: VecDeque<Event>,
+    ring: VecDeque<Arc<Event>>,
     /// How many kept events have fallen out of the ring: the position of `ring[0]`.
     evicted: u64,
 }
@@ -54,7 +54,7 @@ impl std::fmt::Debug for Telemetry {
 /// What travels on the broadcast channel: the event and, if it is kept, its position.
 #[derive(Clone, Debug)]
 pub(crate) struct Live {
-    pub(crate) event: Event,
+    pub(crate) event: Arc<Event>,
     pub(crate) position: Option<u64>,
 }
 
@@ -93,35 +93,52 @@ impl Telemetry {
     /// JSON object; `null` becomes `{}`.
     pub fn emit(&self, kind: &str, data: Value) -> Event {
         let mut state = self.lock();
-        let event = self.make(&mut state, kind, data);
+        let event = Arc::new(self.make(&mut state, kind, data));
         self.keep(&mut state, event.clone());
-        event
+        drop(state);
+        Arc::unwrap_or_clone(event)
+    }
+
+    /// [`Telemetry::emit`] without handing the event back: nothing is copied, which keeps
+    /// an agent's request path cheap.
+    pub fn record(&self, kind: &str, data: Value) {
+        let mut state = self.lock();
+        let event = Arc::new(self.make(&mut state, kind, data));
+        self.keep(&mut state, event);
+    }
+
+    /// [`Telemetry::emit_transient`] without handing the event back.
+    pub fn record_transient(&self, kind: &str, data: Value) {
+        let mut state = self.lock();
+        let event = Arc::new(self.make(&mut state, kind, data));
+        let _ = self.inner.live.send(Live { event, position: None });
     }
 
     /// Emits an event that is sent to current subscribers but not kept (heartbeats). Its SSE
     /// frame has no `id:` line, so it never becomes a client's resume point.
     pub fn emit_transient(&self, kind: &str, data: Value) -> Event {
         let mut state = self.lock();
-        let event = self.make(&mut state, kind, data);
+        let event = Arc::new(self.make(&mut state, kind, data));
         let _ = self.inner.live.send(Live { event: event.clone(), position: None });
-        event
+        drop(state);
+        Arc::unwrap_or_clone(event)
     }
 
     /// Keeps and sends an event made elsewhere (a relayed one) with its own id, time and agent.
     pub fn publish(&self, event: Event) {
         let mut state = self.lock();
-        self.keep(&mut state, event);
+        self.keep(&mut state, Arc::new(event));
     }
 
     /// Sends an event made elsewhere to current subscribers without keeping it.
     pub fn publish_transient(&self, event: Event) {
         let _state = self.lock();
-        let _ = self.inner.live.send(Live { event, position: None });
+        let _ = self.inner.live.send(Live { event: Arc::new(event), position: None });
     }
 
     /// The kept events, oldest first.
     pub fn history(&self) -> Vec<Event> {
-        self.lock().ring.iter().cloned().collect()
+        self.lock().ring.iter().map(|e| Event::clone(e)).collect()
     }
 
     /// Subscribes after `last_event_id`: the kept events after it, then live ones. With no id
@@ -183,10 +200,10 @@ impl Telemetry {
     /// A [`HISTORY_TRUNCATED`] notice for one subscriber: never kept, never broadcast.
     fn notice(&self, state: &mut State, reason: &str, after: Option<&str>) -> Live {
         let event = self.make(state, HISTORY_TRUNCATED, json!({ "reason": reason, "after": after }));
-        Live { event, position: None }
+        Live { event: Arc::new(event), position: None }
     }
 
-    fn keep(&self, state: &mut State, event: Event) {
+    fn keep(&self, state: &mut State, event: Arc<Event>) {
         let position = state.end();
         // sent under the lock, so a subscriber's snapshot and its receiver never overlap or gap
         let _ = self.inner.live.send(Live { event: event.clone(), position: Some(position) });
@@ -232,19 +249,19 @@ impl Subscription {
 
     /// The next event, waiting for one if need be.
     pub async fn recv(&mut self) -> Event {
-        self.recv_live().await.event
+        Arc::unwrap_or_clone(self.recv_live().await.event)
     }
 
     /// The next event if one is ready.
     pub fn try_recv(&mut self) -> Option<Event> {
         loop {
             if let Some(live) = self.queue.pop_front() {
-                return Some(self.hand_out(live).event);
+                return Some(Arc::unwrap_or_clone(self.hand_out(live).event));
             }
             match self.receiver.try_recv() {
                 Ok(live) => {
                     if let Some(live) = self.accept(live) {
-                        return Some(self.hand_out(live).event);
+                        return Some(Arc::unwrap_or_clone(self.hand_out(live).event));
                     }
                 }
                 Err(broadcast::error::TryRecvError::Lagged(_)) => self.catch_up(),

@@ -55,7 +55,7 @@ async fn events(
 
 /// `id: <id>` (kept events only), `event: <kind>`, `data: <the event as one line of JSON>`.
 fn frame(live: &Live) -> sse::Event {
-    let event = &live.event;
+    let event: &crate::Event = &live.event;
     let mut frame = sse::Event::default();
     // a relayed id or kind could carry anything; the JSON keeps the original either way
     if live.position.is_some() && !event.id.contains(['\r', '\n', '\0']) {
@@ -91,7 +91,7 @@ mod tests {
             data: json!({"text": "a\nb"}),
             relayed_from: None,
         };
-        Live { event, position: kept.then_some(0) }
+        Live { event: std::sync::Arc::new(event), position: kept.then_some(0) }
     }
 
     #[test]

@@ -28,7 +28,7 @@ impl Tutor {
 impl AgentExecutor for Tutor {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
         tracing::info!(message_id = %ctx.message.message_id, context_id = %ctx.context_id, "received message");
-        self.telemetry.emit(
+        self.telemetry.record(
             "message_received",
             json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "text": ctx.text()}),
         );
@@ -43,7 +43,7 @@ impl AgentExecutor for Tutor {
             outcome,
             "publishing reply"
         );
-        self.telemetry.emit(
+        self.telemetry.record(
             "reply_published",
             json!({"messageId": reply.message_id(), "contextId": ctx.context_id, "outcome": outcome,
                    "revision": policy.revision, "text": text}),

@@ -1,4 +1,5 @@
-//! In-memory tasks, grouped by context, with the state rules the layer enforces.
+//! In-memory tasks, indexed by id and listed by context, with the state rules the layer
+//! enforces.
 //!
 //! A std `Mutex` is enough: every critical section is a few map operations and the
 //! lock is never held across an await.
