@@ -21,7 +21,18 @@ impl Proc {
     /// Starts `campus <args>` with `env` and waits (up to 30 s) for its `listening on` line.
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> Proc {
         let mut cmd = Command::new(BIN);
-        cmd.args(args).env("PORT", "0").env("RUST_LOG", "info").env_remove("TUTOR_URL");
+        cmd.args(args).env("PORT", "0").env("RUST_LOG", "info");
+        for var in [
+            "TUTOR_URL",
+            "LIBRARY_URL",
+            "HUB_URL",
+            "HUB_CONFIG",
+            "TUTOR_CONFIG",
+            "LIBRARY_CONFIG",
+            "ROUTER_MODE",
+        ] {
+            cmd.env_remove(var);
+        }
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -105,4 +116,133 @@ pub fn run(args: &[&str], env: &[(&str, &str)]) -> (bool, String, String) {
 pub fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     let pat = format!("{key}=");
     text.split_whitespace().find_map(|w| w.strip_prefix(pat.as_str())).map(|v| v.trim_matches('"'))
+}
+
+/// A free port on 127.0.0.1 (bound and released; the caller binds it next).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Polls `check` every 20 ms until it returns `Some`, for up to `secs` seconds.
+pub fn poll<T>(secs: u64, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(std::time::Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A whole university: Hub, Tutor and Library as real processes on free ports, with
+/// fast heartbeats.
+pub struct University {
+    pub hub: Option<Proc>,
+    pub tutor: Proc,
+    pub library: Proc,
+    pub hub_url: String,
+    pub hub_port: u16,
+    pub tutor_url: String,
+    pub library_url: String,
+    pub hub_env: Vec<(String, String)>,
+}
+
+pub const FAST: [(&str, &str); 2] = [("HEARTBEAT_INTERVAL_MS", "100"), ("HEARTBEAT_EXPIRY_MS", "600")];
+
+impl University {
+    pub fn start(hub_env: &[(&str, &str)], library_env: &[(&str, &str)]) -> University {
+        let (hub_port, tutor_port, library_port) = (free_port(), free_port(), free_port());
+        let hub_url = format!("http://127.0.0.1:{hub_port}");
+        let tutor_url = format!("http://127.0.0.1:{tutor_port}");
+        let library_url = format!("http://127.0.0.1:{library_port}");
+        let mut henv: Vec<(String, String)> =
+            vec![("TUTOR_URL".into(), tutor_url.clone()), ("LIBRARY_URL".into(), library_url.clone())];
+        henv.extend(FAST.iter().chain(hub_env).map(|(k, v)| (k.to_string(), v.to_string())));
+        let tport = tutor_port.to_string();
+        let lport = library_port.to_string();
+        let tutor = Proc::start(&["tutor"], &[("PORT", &tport), ("HUB_URL", &hub_url), FAST[0]]);
+        let mut lenv = vec![("PORT", lport.as_str()), ("HUB_URL", hub_url.as_str()), FAST[0]];
+        lenv.extend_from_slice(library_env);
+        let library = Proc::start(&["library"], &lenv);
+        let mut u = University {
+            hub: None,
+            tutor,
+            library,
+            hub_url,
+            hub_port,
+            tutor_url,
+            library_url,
+            hub_env: henv,
+        };
+        u.start_hub();
+        u
+    }
+
+    pub fn start_hub(&mut self) {
+        let port = self.hub_port.to_string();
+        let mut env: Vec<(&str, &str)> = vec![("PORT", &port)];
+        env.extend(self.hub_env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        self.hub = Some(Proc::start(&["hub"], &env));
+    }
+
+    pub fn hub(&self) -> &Proc {
+        self.hub.as_ref().expect("hub running")
+    }
+
+    /// `GET /dev/registry` on the Hub.
+    pub fn registry(&self) -> serde_json::Value {
+        http_json("GET", &format!("{}/dev/registry", self.hub_url), None).1
+    }
+
+    pub fn status(&self, id: &str) -> String {
+        let reg = self.registry();
+        reg["specialists"]
+            .as_array()
+            .and_then(|l| l.iter().find(|s| s["id"] == id))
+            .map(|s| s["status"].as_str().unwrap_or("").to_string())
+            .unwrap_or_default()
+    }
+
+    pub fn specialist(&self, id: &str) -> serde_json::Value {
+        let reg = self.registry();
+        reg["specialists"]
+            .as_array()
+            .and_then(|l| l.iter().find(|s| s["id"] == id))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    pub fn wait_status(&self, id: &str, want: &str) {
+        poll(15, &format!("{id} to be {want}"), || (self.status(id) == want).then_some(()));
+    }
+
+    pub fn wait_ready(&self) {
+        self.wait_status("tutor", "ready");
+        self.wait_status("library", "ready");
+    }
+}
+
+/// Lines in a process's stderr that record a received message.
+pub fn received(p: &Proc) -> usize {
+    p.stderr().iter().filter(|l| l.contains("received message")).count()
+}
+
+/// A blocking HTTP call with a JSON body: (status, JSON answer or Null).
+pub fn http_json(method: &str, url: &str, body: Option<serde_json::Value>) -> (u16, serde_json::Value) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let client = reqwest::Client::new();
+        let mut req = client.request(method.parse().unwrap(), url);
+        if let Some(b) = body {
+            req = req.header("content-type", "application/json").body(b.to_string());
+        }
+        match req.send().await {
+            Ok(r) => {
+                let status = r.status().as_u16();
+                (status, r.json().await.unwrap_or(serde_json::Value::Null))
+            }
+            Err(_) => (0, serde_json::Value::Null),
+        }
+    })
 }
