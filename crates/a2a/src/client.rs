@@ -175,6 +175,21 @@ impl A2aClient {
         params: &P,
         extensions: &[String],
     ) -> Result<R, ClientError> {
+        let url = reqwest::Url::parse(endpoint)
+            .map_err(|e| ClientError::BadUrl { url: endpoint.into(), reason: e.to_string() })?;
+        self.call_url(url, method, params, extensions).await
+    }
+
+    /// [`A2aClient::call`] with the endpoint already parsed (a handle parses it once).
+    async fn call_url<P: Serialize, R: DeserializeOwned>(
+        &self,
+        url: reqwest::Url,
+        method: &str,
+        params: &P,
+        extensions: &[String],
+    ) -> Result<R, ClientError> {
+        let endpoint = url.as_str().to_string();
+        let endpoint = endpoint.as_str();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let body = serde_json::to_vec(&RpcRequest { jsonrpc: "2.0", id, method, params }).map_err(|e| {
             ClientError::InvalidResponse {
@@ -184,7 +199,7 @@ impl A2aClient {
         })?;
         let mut req = self
             .http
-            .post(endpoint)
+            .post(url)
             .header(header::CONTENT_TYPE, "application/json")
             .header(headers::VERSION, headers::SUPPORTED_VERSION)
             .body(body);
@@ -298,6 +313,7 @@ pub struct AgentHandle {
     pub card: AgentCard,
     pub etag: Option<String>,
     pub endpoint: String,
+    url: reqwest::Url,
 }
 
 impl AgentHandle {
@@ -314,13 +330,16 @@ impl AgentHandle {
             reason: "no JSONRPC 1.0 entry in supportedInterfaces".into(),
         })?;
         let endpoint = iface.url.clone();
-        if !(endpoint.starts_with("http://") || endpoint.starts_with("https://")) {
-            return Err(ClientError::BadCard {
-                url: card_url,
-                reason: "the JSONRPC interface url is not http(s)".into(),
-            });
-        }
-        Ok(Self { client, base_url: base_url.to_string(), card, etag, endpoint })
+        let url = match reqwest::Url::parse(&endpoint) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") => u,
+            _ => {
+                return Err(ClientError::BadCard {
+                    url: card_url,
+                    reason: "the JSONRPC interface url is not an http(s) url".into(),
+                });
+            }
+        };
+        Ok(Self { client, base_url: base_url.to_string(), card, etag, endpoint, url })
     }
 
     pub async fn send_message(
@@ -337,20 +356,20 @@ impl AgentHandle {
         req: &SendMessageRequest,
         extensions: &[String],
     ) -> Result<SendMessageResponse, ClientError> {
-        self.client.call(&self.endpoint, "SendMessage", req, extensions).await
+        self.client.call_url(self.url.clone(), "SendMessage", req, extensions).await
     }
 
     pub async fn get_task(&self, id: &str, history_length: Option<i32>) -> Result<Task, ClientError> {
         let req = GetTaskRequest { id: id.into(), history_length, tenant: None };
-        self.client.call(&self.endpoint, "GetTask", &req, &[]).await
+        self.client.call_url(self.url.clone(), "GetTask", &req, &[]).await
     }
 
     pub async fn list_tasks(&self, req: &ListTasksRequest) -> Result<ListTasksResponse, ClientError> {
-        self.client.call(&self.endpoint, "ListTasks", req, &[]).await
+        self.client.call_url(self.url.clone(), "ListTasks", req, &[]).await
     }
 
     pub async fn cancel_task(&self, id: &str) -> Result<Task, ClientError> {
         let req = CancelTaskRequest { id: id.into(), metadata: None, tenant: None };
-        self.client.call(&self.endpoint, "CancelTask", &req, &[]).await
+        self.client.call_url(self.url.clone(), "CancelTask", &req, &[]).await
     }
 }

@@ -1,6 +1,7 @@
-//! `campus bench`: SendMessage round trips from our client to a fixed Tutor running as a
-//! child process, at several concurrency levels. Prints messages/s, p50/p99 latency and
-//! the Tutor's resident memory. A benchmark, not a test: it asserts nothing.
+//! `campus bench`: SendMessage round trips from our client to a fixed Tutor, directly and
+//! routed through the Hub, with every agent in its own child process, at several
+//! concurrency levels. Prints messages/s, p50/p99 latency, the latency the Hub adds and
+//! resident memory. A benchmark, not a test: it asserts nothing.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -33,13 +34,14 @@ pub(crate) struct ChildAgent {
 }
 
 impl ChildAgent {
-    /// Starts `campus <subcommand>` on a free port and waits for its ready line.
-    pub(crate) async fn start(subcommand: &str, log: &str) -> anyhow::Result<Self> {
+    /// Starts `campus <subcommand>` with `env` and waits for its ready line.
+    pub(crate) async fn start(subcommand: &str, log: &str, env: &[(&str, String)]) -> anyhow::Result<Self> {
         let exe = std::env::current_exe().context("could not find the campus binary")?;
         let mut child = Command::new(exe)
             .arg(subcommand)
             .env("PORT", "0")
             .env("RUST_LOG", log)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .kill_on_drop(true)
@@ -69,6 +71,30 @@ impl ChildAgent {
     }
 }
 
+/// CPU time (user + system, in clock ticks) a process has used, from /proc (Linux).
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+}
+
+/// Waits until the agents are idle (no CPU used over 200 ms; at most 10 s), so one
+/// phase's leftovers (the Hub relaying telemetry) do not run into the next.
+async fn settle(pids: &[(&str, u32)]) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let total = || pids.iter().filter_map(|(_, p)| cpu_ticks(*p)).sum::<u64>();
+    let mut last = total();
+    while tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let now = total();
+        if now == last {
+            return;
+        }
+        last = now;
+    }
+}
+
 /// Resident memory of a process in KiB, from /proc (Linux).
 pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -76,8 +102,15 @@ pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// A question the Hub's mock router sends to the Tutor.
+const QUESTION: &str = "How do I find the derivative of x^2?";
+
 fn message(text: &str) -> Message {
     Message::new(Role::User, vec![Part::text(text)])
+}
+
+fn free_port() -> anyhow::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
 /// Latencies of `total` round trips made by `concurrency` workers.
@@ -96,7 +129,7 @@ pub(crate) async fn measure(
             let mut lat = Vec::with_capacity(total / concurrency + 1);
             while next.fetch_add(1, Ordering::Relaxed) < total {
                 let t = Instant::now();
-                agent.send_message(message("bench"), &[]).await?;
+                agent.send_message(message(QUESTION), &[]).await?;
                 lat.push(t.elapsed());
             }
             Ok::<_, a2a::client::ClientError>(lat)
@@ -123,18 +156,104 @@ pub(crate) fn ms(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64() * 1000.0)
 }
 
+struct Level {
+    concurrency: usize,
+    rate: f64,
+    p50: Duration,
+    p99: Duration,
+    max: Duration,
+}
+
+async fn levels(agent: &AgentHandle, args: &Args) -> anyhow::Result<Vec<Level>> {
+    measure(agent, 500, 16).await?; // warm up connections and allocators
+    let mut out = Vec::new();
+    for &c in &args.concurrency {
+        let (elapsed, lat) = measure(agent, args.requests, c).await?;
+        out.push(Level {
+            concurrency: c,
+            rate: lat.len() as f64 / elapsed.as_secs_f64(),
+            p50: percentile(&lat, 0.50),
+            p99: percentile(&lat, 0.99),
+            max: lat.last().copied().unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}
+
+fn print_levels(title: &str, levels: &[Level]) {
+    println!("{title}");
+    println!("{:>11} {:>12} {:>10} {:>10} {:>10}", "concurrency", "messages/s", "p50 ms", "p99 ms", "max ms");
+    for l in levels {
+        println!(
+            "{:>11} {:>12.0} {:>10} {:>10} {:>10}",
+            l.concurrency,
+            l.rate,
+            ms(l.p50),
+            ms(l.p99),
+            ms(l.max)
+        );
+    }
+}
+
+fn mb(kib: Option<u64>) -> String {
+    kib.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_else(|| "unknown".into())
+}
+
 pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
     if args.requests == 0 || args.concurrency.contains(&0) {
         bail!("--requests and every --concurrency level must be at least 1");
     }
-    let tutor = ChildAgent::start("tutor", &args.tutor_log).await?;
+    let (hub_port, tutor_port, library_port) = (free_port()?, free_port()?, free_port()?);
+    let url = |p: u16| format!("http://127.0.0.1:{p}");
+    let tutor = ChildAgent::start(
+        "tutor",
+        &args.tutor_log,
+        &[("PORT", tutor_port.to_string()), ("HUB_URL", url(hub_port))],
+    )
+    .await?;
+    let library = ChildAgent::start(
+        "library",
+        "warn",
+        &[("PORT", library_port.to_string()), ("HUB_URL", url(hub_port))],
+    )
+    .await?;
+    let hub = ChildAgent::start(
+        "hub",
+        &args.tutor_log,
+        &[
+            ("PORT", hub_port.to_string()),
+            ("TUTOR_URL", tutor.url.clone()),
+            ("LIBRARY_URL", library.url.clone()),
+            ("ROUTER_MODE", "mock".into()),
+        ],
+    )
+    .await?;
     let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(10), ..Default::default() });
-    let agent = client.connect(&tutor.url).await?;
-    let pid = tutor.pid().context("tutor has no pid")?;
-    let idle_before = rss_kib(pid);
-    measure(&agent, 500, 16).await?; // warm up connections and allocators
+    let direct = client.connect(&tutor.url).await?;
+    let routed = client.connect(&hub.url).await?;
+    // The Hub routes only to registered specialists: wait until the Tutor is ready.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let resp = routed.send_message(message(QUESTION), &[]).await?;
+        let a2a::wire::SendMessageResponse::Message(m) = resp else { bail!("the hub answered with a task") };
+        let outcome =
+            m.metadata.as_ref().and_then(|md| md.get("outcome")).and_then(|v| v.as_str()).map(str::to_string);
+        if outcome.as_deref() == Some("route") {
+            break;
+        }
+        if tokio::time::Instant::now() > deadline {
+            bail!("the hub did not route to the tutor within 20 s (last outcome: {outcome:?})");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await; // poll interval while the tutor registers
+    }
+    let pids: Vec<(&str, u32)> = [("hub", &hub), ("tutor", &tutor), ("library", &library)]
+        .iter()
+        .filter_map(|(n, c)| c.pid().map(|p| (*n, p)))
+        .collect();
+    let idle_before: Vec<(&str, Option<u64>)> = pids.iter().map(|(n, p)| (*n, rss_kib(*p))).collect();
+
     println!(
-        "campus bench: SendMessage round trips, our client -> fixed Tutor (child process, RUST_LOG={})",
+        "campus bench: SendMessage round trips from our client; agents in child processes (RUST_LOG={} for tutor and hub)",
         args.tutor_log
     );
     println!(
@@ -142,27 +261,41 @@ pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
         args.requests,
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0)
     );
-    println!("{:>11} {:>12} {:>10} {:>10} {:>10}", "concurrency", "messages/s", "p50 ms", "p99 ms", "max ms");
-    for &c in &args.concurrency {
-        let (elapsed, lat) = measure(&agent, args.requests, c).await?;
-        let rate = lat.len() as f64 / elapsed.as_secs_f64();
-        println!(
-            "{:>11} {:>12.0} {:>10} {:>10} {:>10}",
-            c,
-            rate,
-            ms(percentile(&lat, 0.50)),
-            ms(percentile(&lat, 0.99)),
-            ms(lat.last().copied().unwrap_or_default())
-        );
+    settle(&pids).await;
+    let direct_levels = levels(&direct, &args).await?;
+    print_levels("\ndirect: client -> tutor", &direct_levels);
+    settle(&pids).await;
+    let routed_levels = levels(&routed, &args).await?;
+    print_levels("\nrouted: client -> hub (mock router) -> tutor", &routed_levels);
+    settle(&pids).await;
+    println!("\nlatency the hub adds (routed minus direct)");
+    println!("{:>11} {:>10} {:>10}", "concurrency", "p50 ms", "p99 ms");
+    for (d, r) in direct_levels.iter().zip(&routed_levels) {
+        let add = |a: Duration, b: Duration| format!("{:+.3}", (a.as_secs_f64() - b.as_secs_f64()) * 1000.0);
+        println!("{:>11} {:>10} {:>10}", d.concurrency, add(r.p50, d.p50), add(r.p99, d.p99));
     }
-    let idle_after = rss_kib(pid);
-    let show = |v: Option<u64>| {
-        v.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_else(|| "unknown".into())
-    };
+
+    let me = std::process::id();
+    println!("\nresident memory, idle (before the load / after it)");
+    let mut total_before = 0;
+    let mut total_after = 0;
+    for (name, pid) in pids.iter().copied().chain(std::iter::once(("bench client", me))) {
+        let before = idle_before.iter().find(|(n, _)| *n == name).and_then(|(_, k)| *k);
+        let after = rss_kib(pid);
+        total_before += before.unwrap_or(0);
+        total_after += after.unwrap_or(0);
+        println!("{name:>13} {:>9} / {:>9}", mb(before), mb(after));
+    }
     println!(
-        "tutor resident memory: {} idle at start, {} idle after the load",
-        show(idle_before),
-        show(idle_after)
+        "{:>13} {:>9} / {:>9}  (the three agents; the bench client is not idle before)",
+        "agents total",
+        mb(Some(total_before)),
+        mb(Some(total_after - rss_kib(me).unwrap_or(0)))
+    );
+    println!(
+        "{:>13} {:>9}  (four processes: hub, tutor, library and the client as the student)",
+        "all four",
+        mb(Some(total_after))
     );
     Ok(())
 }

@@ -20,8 +20,10 @@ use crate::router::{Outcome, validate};
 
 /// Longest question accepted, in characters.
 pub const MAX_QUESTION: usize = 4_000;
-const LEDGER_CAPACITY: usize = 10_000;
-const CONTEXTS_CAPACITY: usize = 10_000;
+/// Requests remembered for retries, and conversations remembered for their specialist
+/// contexts; the oldest are forgotten first.
+const LEDGER_CAPACITY: usize = 4_096;
+const CONTEXTS_CAPACITY: usize = 4_096;
 
 pub struct HubExecutor {
     inner: Arc<Inner>,

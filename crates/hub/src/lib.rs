@@ -35,7 +35,7 @@ use tokio::sync::watch;
 pub use config::{Capability, Config, DEFAULT_PORT, RouterMode, SpecialistConf};
 pub use executor::{HubExecutor, MAX_QUESTION};
 pub use registry::{Registry, SpecialistView, Status, validate_card};
-pub use router::{Decision, Outcome, validate};
+pub use router::{Decision, Outcome, SkillIndex, index, validate, words};
 
 /// Where the Hub's components report events.
 pub type Emit = Arc<dyn Fn(&str, Value) + Send + Sync>;

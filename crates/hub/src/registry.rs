@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use a2a::client::{A2aClient, AgentHandle, CardFetch};
-use a2a::wire::{AgentCard, AgentSkill};
+use a2a::wire::AgentCard;
 use hublink::{Ack, CardChanged, Heartbeat, Register, ack_codes};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -20,6 +20,7 @@ use tokio::sync::Notify;
 use crate::Emit;
 use crate::bounded::BoundedMap;
 use crate::config::SpecialistConf;
+use crate::router::{SkillIndex, index};
 
 /// A specialist's state, as the router and the developer view see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -47,6 +48,9 @@ struct Instance {
 #[derive(Debug, Clone)]
 pub(crate) struct GoodCard {
     pub(crate) card: AgentCard,
+    /// Built once per accepted card: the router's view and the client handle.
+    index: Arc<Vec<SkillIndex>>,
+    handle: Arc<AgentHandle>,
     pub(crate) etag: Option<String>,
     /// Unix ms of the last successful fetch (200 or 304).
     pub(crate) fetched_at: u64,
@@ -69,7 +73,7 @@ pub struct SpecialistView {
     pub name: String,
     pub capability: String,
     pub status: Status,
-    pub skills: Vec<AgentSkill>,
+    pub skills: Arc<Vec<SkillIndex>>,
 }
 
 const SEEN_NOTICES: usize = 1024;
@@ -307,22 +311,20 @@ impl Registry {
                     .unwrap_or_else(|| e.conf.card_name.clone()),
                 capability: e.conf.capability.id.clone(),
                 status: self.status_of(e),
-                skills: e.card.as_ref().map(|c| c.card.skills.clone()).unwrap_or_default(),
+                skills: e.card.as_ref().map(|c| c.index.clone()).unwrap_or_default(),
             })
             .collect()
     }
 
     /// A client handle built from the validated card, for a ready specialist only.
-    pub fn handle(&self, id: &str) -> Result<AgentHandle, Status> {
+    pub fn handle(&self, id: &str) -> Result<Arc<AgentHandle>, Status> {
         let entries = self.lock();
         let e = entries.get(id).ok_or(Status::Disconnected)?;
         let status = self.status_of(e);
         if status != Status::Ready {
             return Err(status);
         }
-        let card = e.card.as_ref().ok_or(Status::InvalidCard)?;
-        AgentHandle::from_card(self.client.clone(), &e.conf.endpoint, card.card.clone(), card.etag.clone())
-            .map_err(|_| Status::InvalidCard)
+        e.card.as_ref().map(|c| c.handle.clone()).ok_or(Status::InvalidCard)
     }
 
     /// Records that a call could (not) connect.
@@ -377,9 +379,19 @@ impl Registry {
                 e.card_error = None;
                 "not_modified".to_string()
             }
-            Ok(CardFetch::Fresh { card, etag }) => match validate_card(&conf, &card) {
-                Ok(()) => {
-                    e.card = Some(GoodCard { card: *card, etag, fetched_at: now_ms() });
+            Ok(CardFetch::Fresh { card, etag }) => match validate_card(&conf, &card).and_then(|()| {
+                AgentHandle::from_card(self.client.clone(), &conf.endpoint, (*card).clone(), etag.clone())
+                    .map_err(|e| e.to_string())
+            }) {
+                Ok(handle) => {
+                    let index = Arc::new(index(&card.skills));
+                    e.card = Some(GoodCard {
+                        card: *card,
+                        etag,
+                        fetched_at: now_ms(),
+                        index,
+                        handle: Arc::new(handle),
+                    });
                     e.card_error = None;
                     "updated".to_string()
                 }

@@ -62,7 +62,7 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 /// Lowercase words without punctuation, naive plural stemming, stop words dropped.
-pub(crate) fn words(text: &str) -> Vec<String> {
+pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| {
@@ -76,14 +76,31 @@ pub(crate) fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A skill as the router matches it, tokenized once when its card is accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillIndex {
+    pub id: String,
+    /// Each tag's words (a multi-word tag matches when all its words are asked).
+    pub tags: Vec<Vec<String>>,
+    pub name_words: Vec<String>,
+}
+
+/// Indexes a card's skills for routing.
+pub fn index(skills: &[a2a::wire::AgentSkill]) -> Vec<SkillIndex> {
+    skills
+        .iter()
+        .map(|s| SkillIndex {
+            id: s.id.clone(),
+            tags: s.tags.iter().map(|t| words(t)).filter(|w| !w.is_empty()).collect(),
+            name_words: words(&s.name),
+        })
+        .collect()
+}
+
 /// How well a question matches a skill: tags count most, name words less.
-fn score(question: &[String], skill: &a2a::wire::AgentSkill) -> usize {
-    let has = |phrase: &str| {
-        let p = words(phrase);
-        !p.is_empty() && p.iter().all(|w| question.contains(w))
-    };
-    let tags = skill.tags.iter().filter(|t| has(t)).count() * 3;
-    let name = words(&skill.name).iter().filter(|w| question.contains(w)).count() * 2;
+fn score(question: &[String], skill: &SkillIndex) -> usize {
+    let tags = skill.tags.iter().filter(|t| t.iter().all(|w| question.contains(w))).count() * 3;
+    let name = skill.name_words.iter().filter(|w| question.contains(w)).count() * 2;
     tags + name
 }
 
@@ -180,6 +197,7 @@ pub fn validate(decision: Decision, view: &[SpecialistView]) -> Outcome {
 mod tests {
     use super::*;
     use a2a::wire::AgentSkill;
+    use std::sync::Arc;
 
     fn skill(id: &str, tags: &[&str]) -> AgentSkill {
         AgentSkill {
@@ -194,6 +212,10 @@ mod tests {
         }
     }
 
+    fn skills(list: Vec<AgentSkill>) -> Arc<Vec<SkillIndex>> {
+        Arc::new(index(&list))
+    }
+
     fn view() -> Vec<SpecialistView> {
         vec![
             SpecialistView {
@@ -201,17 +223,20 @@ mod tests {
                 name: "Tutor Agent".into(),
                 capability: "tutoring".into(),
                 status: Status::Ready,
-                skills: vec![skill("calculus-tutoring", &["calculus", "derivative", "integral", "limit"])],
+                skills: skills(vec![skill(
+                    "calculus-tutoring",
+                    &["calculus", "derivative", "integral", "limit"],
+                )]),
             },
             SpecialistView {
                 id: "library".into(),
                 name: "Library Agent".into(),
                 capability: "library".into(),
                 status: Status::Ready,
-                skills: vec![
+                skills: skills(vec![
                     skill("library-hours", &["hours", "opening"]),
                     skill("printing", &["print", "price"]),
-                ],
+                ]),
             },
         ]
     }

@@ -1,0 +1,81 @@
+//! `campus demo`: every agent as a child process; a child that dies is reported; one
+//! SIGINT stops them all, and the specialists sign out from the Hub first.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::{BIN, free_port, http_json, poll};
+
+#[test]
+fn demo_runs_reports_and_stops_everything() {
+    let (hub, tutor, library) = (free_port(), free_port(), free_port());
+    let mut demo = Command::new(BIN)
+        .arg("demo")
+        .env("HUB_PORT", hub.to_string())
+        .env("TUTOR_PORT", tutor.to_string())
+        .env("LIBRARY_PORT", library.to_string())
+        .env("HEARTBEAT_INTERVAL_MS", "100")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = mpsc::channel::<String>();
+    let out = demo.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut lines = Vec::new();
+    let mut wait_line = |pred: &dyn Fn(&str) -> bool, what: &str| -> String {
+        loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no line {what}: {lines:?}"));
+            lines.push(line.clone());
+            if pred(&line) {
+                return line;
+            }
+        }
+    };
+    let ready = wait_line(&|l| l.contains("all agents ready"), "all agents ready");
+    let hub_url = format!("http://127.0.0.1:{hub}");
+    assert!(ready.contains(&hub_url), "{ready}");
+    poll(15, "both specialists ready", || {
+        let (_, reg) = http_json("GET", &format!("{hub_url}/dev/registry"), None);
+        let ready = reg["specialists"].as_array()?.iter().filter(|s| s["status"] == "ready").count();
+        (ready == 2).then_some(())
+    });
+    let (ok, out, _) =
+        common::run(&["student", "What are the library hours on Monday?"], &[("HUB_URL", &hub_url)]);
+    assert!(ok && out.contains("Monday"), "{out}");
+
+    // a child that dies is reported, and the others keep running
+    let library_pid = ready
+        .split("library ")
+        .nth(1)
+        .and_then(|s| s.split("(pid ").nth(1))
+        .and_then(|s| s.split(')').next())
+        .unwrap()
+        .to_string();
+    assert!(Command::new("kill").args(["-KILL", &library_pid]).status().unwrap().success());
+    let died = wait_line(&|l| l.contains("library exited on its own"), "the library's death");
+    assert!(died.contains("[   demo]"), "{died}");
+
+    // one SIGINT to the launcher: the tutor signs out, the hub stops last, all exit
+    assert!(Command::new("kill").args(["-INT", &demo.id().to_string()]).status().unwrap().success());
+    wait_line(
+        &|l| l.contains("[    hub]") && l.contains("specialist signed out") && l.contains("tutor"),
+        "the tutor's sign-out",
+    );
+    wait_line(&|l| l.contains("all agents stopped"), "the end");
+    let status = demo.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let (code, _) = http_json("GET", &format!("{hub_url}/dev/registry"), None);
+    assert_eq!(code, 0, "the hub is gone");
+}
