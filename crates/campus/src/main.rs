@@ -6,7 +6,6 @@ mod demo;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use tokio::net::TcpListener;
@@ -157,16 +156,10 @@ where
 }
 
 async fn run_student(text: Option<String>) -> anyhow::Result<()> {
-    let url =
-        env("TUTOR_URL").or_else(|| env("HUB_URL")).unwrap_or_else(|| student::DEFAULT_HUB_URL.to_string());
-    let timeout_ms = match env("STUDENT_TIMEOUT_MS") {
-        None => 35_000,
-        Some(v) => v
-            .parse::<u64>()
-            .map_err(|_| anyhow::anyhow!("STUDENT_TIMEOUT_MS: {v:?} is not a number of milliseconds"))?,
-    };
+    let config = student::Config::from_env(&env)?;
+    let url = config.url.clone();
     let client = a2a::client::A2aClient::new(a2a::client::ClientConfig {
-        timeout: Duration::from_millis(timeout_ms),
+        timeout: config.timeout,
         ..Default::default()
     });
     let text = text.unwrap_or_else(|| student::DEFAULT_QUESTION.to_string());

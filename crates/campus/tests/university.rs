@@ -483,3 +483,54 @@ fn a_bad_config_file_stops_the_process_with_one_clear_message() {
     assert!(!ok && err.contains("skills[0].answerContent"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_example_config_files_start_every_agent() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../config");
+    let file = |name: &str| format!("{root}/{name}.example.json");
+    // each example is valid: the process gets as far as binding (its port is taken here,
+    // so it then stops with a bind error, not a configuration error)
+    for (agent, var) in [("hub", "HUB_CONFIG"), ("tutor", "TUTOR_CONFIG"), ("library", "LIBRARY_CONFIG")] {
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = taken.local_addr().unwrap().port().to_string();
+        let (ok, _, err) = run(&[agent], &[(var, &file(agent)), ("PORT", &port)]);
+        assert!(!ok, "{agent} should not be able to bind a taken port");
+        assert!(err.contains("could not bind"), "{agent}: {err}");
+    }
+    // the student's example names the hub; a bad one names its field
+    let (ok, _, err) = run(
+        &["student"],
+        &[
+            ("STUDENT_CONFIG", &file("student")),
+            ("HUB_URL", "http://127.0.0.1:9"),
+            ("STUDENT_TIMEOUT_MS", "500"),
+        ],
+    );
+    assert!(!ok && err.contains("http://127.0.0.1:9"), "{err}");
+    let dir = std::env::temp_dir().join(format!("campus-student-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("student.json");
+    std::fs::write(&bad, r#"{"hubUrl": "http://university.example:443"}"#).unwrap();
+    let (ok, _, err) = run(&["student"], &[("STUDENT_CONFIG", &bad.to_string_lossy())]);
+    assert!(!ok && err.contains("hubUrl"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_student_finds_the_hub_when_it_appears_and_keeps_its_conversation() {
+    let mut u = University::start(&[], &[]);
+    u.wait_ready();
+    let hub = u.hub.take();
+    drop(hub);
+    let rt = rt();
+    let student = Student::new(A2aClient::default(), u.hub_url.clone());
+    let err = rt.block_on(student.ask("How do I find the derivative of x^2?")).unwrap_err();
+    assert!(matches!(err, a2a::client::ClientError::Refused { .. }), "{err}");
+    u.start_hub();
+    u.wait_ready();
+    let first = rt.block_on(student.ask("How do I find the derivative of x^2?")).unwrap();
+    let second = rt.block_on(student.ask("What are the library hours on Monday?")).unwrap();
+    assert_eq!(first.context_id, second.context_id, "one conversation");
+    assert_eq!(second.sent_context_id.as_deref(), Some(first.context_id.as_str()));
+    assert_eq!(student.conversation().as_deref(), Some(first.context_id.as_str()));
+}
