@@ -65,11 +65,7 @@ impl Library {
 impl AgentExecutor for Library {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
         let question = ctx.text();
-        tracing::info!(message_id = %ctx.message.message_id, context_id = %ctx.context_id, "received message");
-        self.telemetry.record(
-            "message_received",
-            json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "text": question}),
-        );
+        specialist::log_received(&self.telemetry, &ctx);
         // The policy is read once: the whole answer comes from one configuration revision.
         let policy = self.settings.policy();
         let texts: Vec<SkillText<'_>> = policy
@@ -92,18 +88,8 @@ impl AgentExecutor for Library {
             Answer::NotCovered => ("not_covered", None),
         };
         let reply = Reply::text(text.clone());
-        tracing::info!(
-            message_id = %reply.message_id(),
-            in_reply_to = %ctx.message.message_id,
-            context_id = %ctx.context_id,
-            outcome,
-            "publishing reply"
-        );
-        self.telemetry.record(
-            "reply_published",
-            json!({"messageId": reply.message_id(), "contextId": ctx.context_id, "outcome": outcome,
-                   "skill": skill, "revision": policy.revision, "mode": "mock", "text": text}),
-        );
+        let details = json!({"skill": skill, "revision": policy.revision, "mode": "mock"});
+        specialist::log_reply(&self.telemetry, &ctx, &reply, outcome, &text, details);
         Ok(reply)
     }
 }

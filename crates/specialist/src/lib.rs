@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a::client::A2aClient;
-use a2a::server::{A2aServer, AgentExecutor};
+use a2a::server::{A2aServer, AgentExecutor, Reply, RequestContext};
 use a2a::wire::AgentCard;
 use conf::{ConfError, check_local_url, env_bool, env_parse, load_file};
 use serde::Deserialize;
@@ -87,6 +87,41 @@ impl Config {
         }
         Ok(c)
     }
+}
+
+/// Logs and records one received message: one log line with its ids (never its text),
+/// one telemetry event (with the text; the Hub redacts what it relays).
+pub fn log_received(telemetry: &Telemetry, ctx: &RequestContext) {
+    tracing::info!(message_id = %ctx.message.message_id, context_id = %ctx.context_id, "received message");
+    telemetry.record(
+        "message_received",
+        serde_json::json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "text": ctx.text()}),
+    );
+}
+
+/// Logs and records one published reply with its outcome; `details` (an object) is
+/// merged into the telemetry event, which also carries the reply `text`.
+pub fn log_reply(
+    telemetry: &Telemetry,
+    ctx: &RequestContext,
+    reply: &Reply,
+    outcome: &str,
+    text: &str,
+    details: Value,
+) {
+    tracing::info!(
+        message_id = %reply.message_id(),
+        in_reply_to = %ctx.message.message_id,
+        context_id = %ctx.context_id,
+        outcome,
+        "publishing reply"
+    );
+    let mut data = serde_json::json!({"messageId": reply.message_id(), "contextId": ctx.context_id,
+                                      "outcome": outcome, "text": text});
+    if let (Some(obj), Value::Object(more)) = (data.as_object_mut(), details) {
+        obj.extend(more);
+    }
+    telemetry.record("reply_published", data);
 }
 
 /// One specialist agent: who it is and how it answers.

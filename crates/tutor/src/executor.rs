@@ -27,26 +27,18 @@ impl Tutor {
 
 impl AgentExecutor for Tutor {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
-        tracing::info!(message_id = %ctx.message.message_id, context_id = %ctx.context_id, "received message");
-        self.telemetry.record(
-            "message_received",
-            json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "text": ctx.text()}),
-        );
+        specialist::log_received(&self.telemetry, &ctx);
         let policy = self.settings.policy();
         let (text, outcome) =
             if policy.is_empty() { (DECLINE_REPLY, "declined") } else { (FIXED_REPLY, "answered") };
         let reply = Reply::text(text);
-        tracing::info!(
-            message_id = %reply.message_id(),
-            in_reply_to = %ctx.message.message_id,
-            context_id = %ctx.context_id,
+        specialist::log_reply(
+            &self.telemetry,
+            &ctx,
+            &reply,
             outcome,
-            "publishing reply"
-        );
-        self.telemetry.record(
-            "reply_published",
-            json!({"messageId": reply.message_id(), "contextId": ctx.context_id, "outcome": outcome,
-                   "revision": policy.revision, "text": text}),
+            text,
+            json!({"revision": policy.revision}),
         );
         Ok(reply)
     }
