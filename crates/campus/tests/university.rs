@@ -534,3 +534,24 @@ fn the_student_finds_the_hub_when_it_appears_and_keeps_its_conversation() {
     assert_eq!(second.sent_context_id.as_deref(), Some(first.context_id.as_str()));
     assert_eq!(student.conversation().as_deref(), Some(first.context_id.as_str()));
 }
+
+#[test]
+fn an_unreachable_specialist_is_reported_and_not_replaced() {
+    let mut u = University::start(&[("HEARTBEAT_EXPIRY_MS", "60000")], &[]);
+    u.wait_ready();
+    // the Tutor dies without signing out; the Hub still believes in it until it calls
+    let port = u.tutor_url.rsplit(':').next().unwrap().to_string();
+    drop(std::mem::replace(&mut u.tutor, Proc::start(&["library"], &[("HUB_URL", "http://127.0.0.1:9")])));
+    poll(10, "the tutor's port to close", || {
+        std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_err().then_some(())
+    });
+    let l0 = received(&u.library);
+    let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
+    assert_eq!(ex.outcome.as_deref(), Some("unavailable"), "{}", ex.reply_text);
+    assert!(ex.reply_text.contains("unreachable"), "{}", ex.reply_text);
+    assert_eq!(u.status("tutor"), "unreachable");
+    assert_eq!(received(&u.library), l0, "not redirected");
+    // nothing was dispatched, so the same question may be decided again later
+    let again = ask(&u.hub_url, "How do I find the derivative of x^2?");
+    assert_eq!(again.outcome.as_deref(), Some("unavailable"));
+}

@@ -227,6 +227,11 @@ impl Registry {
         {
             Some(inst) => {
                 inst.last_seen = Instant::now();
+                // A specialist we could not reach but that still checks in: try its card
+                // again; a successful fetch makes it reachable.
+                if let Some(e) = entries.get(&h.identity).filter(|e| e.unreachable) {
+                    e.refresh.notify_one();
+                }
                 drop(entries);
                 (self.emit)("heartbeat", json!({"specialist": h.identity}));
                 Ack::ok("alive")
@@ -377,6 +382,7 @@ impl Registry {
                     c.fetched_at = now_ms();
                 }
                 e.card_error = None;
+                e.unreachable = false;
                 "not_modified".to_string()
             }
             Ok(CardFetch::Fresh { card, etag }) => match validate_card(&conf, &card).and_then(|()| {
