@@ -122,6 +122,7 @@ pub async fn run_link(
     let mut interval = link.cfg.heartbeat_interval;
     let mut next = Instant::now();
     card_changes.borrow_and_update();
+    let mut changes_open = true;
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -148,8 +149,11 @@ pub async fn run_link(
                     Outcome::Acked(_) | Outcome::Unreachable(_) => next = Instant::now() + interval,
                 }
             }
-            changed = card_changes.changed() => {
-                let Ok(()) = changed else { std::future::pending::<()>().await; continue };
+            changed = card_changes.changed(), if changes_open => {
+                if changed.is_err() {
+                    changes_open = false; // the settings are gone: no more notices to send
+                    continue;
+                }
                 let revision = *card_changes.borrow_and_update();
                 if !registered {
                     continue; // registering fetches the current card anyway
