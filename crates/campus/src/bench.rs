@@ -22,9 +22,9 @@ pub(crate) struct Args {
     /// Concurrency levels, comma-separated
     #[arg(long, default_value = "1,16,64", value_delimiter = ',')]
     concurrency: Vec<usize>,
-    /// RUST_LOG for the Tutor child (info makes it log two lines per message)
+    /// RUST_LOG for the Tutor and Hub children (info makes each log lines per message)
     #[arg(long, default_value = "warn")]
-    tutor_log: String,
+    agent_log: String,
 }
 
 /// A child `campus` process, killed on drop.
@@ -207,7 +207,7 @@ pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
     let url = |p: u16| format!("http://127.0.0.1:{p}");
     let tutor = ChildAgent::start(
         "tutor",
-        &args.tutor_log,
+        &args.agent_log,
         &[("PORT", tutor_port.to_string()), ("HUB_URL", url(hub_port))],
     )
     .await?;
@@ -219,7 +219,7 @@ pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
     .await?;
     let hub = ChildAgent::start(
         "hub",
-        &args.tutor_log,
+        &args.agent_log,
         &[
             ("PORT", hub_port.to_string()),
             ("TUTOR_URL", tutor.url.clone()),
@@ -254,7 +254,7 @@ pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
 
     println!(
         "campus bench: SendMessage round trips from our client; agents in child processes (RUST_LOG={} for tutor and hub)",
-        args.tutor_log
+        args.agent_log
     );
     println!(
         "{} round trips per level on {} cores",
