@@ -25,6 +25,9 @@ pub(crate) struct Args {
     /// RUST_LOG for the Tutor and Hub children (info makes each log lines per message)
     #[arg(long, default_value = "warn")]
     agent_log: String,
+    /// Run only the Tutor (no Hub, no Library): issue 2's measurement
+    #[arg(long)]
+    tutor_only: bool,
 }
 
 /// A child `campus` process, killed on drop.
@@ -156,6 +159,20 @@ pub(crate) fn ms(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64() * 1000.0)
 }
 
+/// The Tutor alone (its Hub link finds no Hub and keeps retrying quietly).
+async fn tutor_only(args: &Args, port: u16, hub_url: String) -> anyhow::Result<()> {
+    let tutor = ChildAgent::start("tutor", &args.agent_log, &[("PORT", port.to_string()), ("HUB_URL", hub_url)]).await?;
+    let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(10), ..Default::default() });
+    let agent = client.connect(&tutor.url).await?;
+    let pid = tutor.pid().context("the tutor has no pid")?;
+    let before = rss_kib(pid);
+    println!("campus bench --tutor-only: SendMessage round trips, our client -> Tutor (RUST_LOG={})", args.agent_log);
+    let direct = levels(&agent, args).await?;
+    print_levels("\ndirect: client -> tutor (no hub running)", &direct);
+    println!("\ntutor resident memory: {} idle at start, {} idle after the load", mb(before), mb(rss_kib(pid)));
+    Ok(())
+}
+
 struct Level {
     concurrency: usize,
     rate: f64,
@@ -205,6 +222,9 @@ pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
     }
     let (hub_port, tutor_port, library_port) = (free_port()?, free_port()?, free_port()?);
     let url = |p: u16| format!("http://127.0.0.1:{p}");
+    if args.tutor_only {
+        return tutor_only(&args, tutor_port, url(hub_port)).await;
+    }
     let tutor = ChildAgent::start(
         "tutor",
         &args.agent_log,
