@@ -161,15 +161,24 @@ pub(crate) fn ms(d: Duration) -> String {
 
 /// The Tutor alone (its Hub link finds no Hub and keeps retrying quietly).
 async fn tutor_only(args: &Args, port: u16, hub_url: String) -> anyhow::Result<()> {
-    let tutor = ChildAgent::start("tutor", &args.agent_log, &[("PORT", port.to_string()), ("HUB_URL", hub_url)]).await?;
+    let tutor =
+        ChildAgent::start("tutor", &args.agent_log, &[("PORT", port.to_string()), ("HUB_URL", hub_url)])
+            .await?;
     let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(10), ..Default::default() });
     let agent = client.connect(&tutor.url).await?;
     let pid = tutor.pid().context("the tutor has no pid")?;
     let before = rss_kib(pid);
-    println!("campus bench --tutor-only: SendMessage round trips, our client -> Tutor (RUST_LOG={})", args.agent_log);
+    println!(
+        "campus bench --tutor-only: SendMessage round trips, our client -> Tutor (RUST_LOG={})",
+        args.agent_log
+    );
     let direct = levels(&agent, args).await?;
     print_levels("\ndirect: client -> tutor (no hub running)", &direct);
-    println!("\ntutor resident memory: {} idle at start, {} idle after the load", mb(before), mb(rss_kib(pid)));
+    println!(
+        "\ntutor resident memory: {} idle at start, {} idle after the load",
+        mb(before),
+        mb(rss_kib(pid))
+    );
     Ok(())
 }
 

@@ -555,3 +555,132 @@ fn an_unreachable_specialist_is_reported_and_not_replaced() {
     let again = ask(&u.hub_url, "How do I find the derivative of x^2?");
     assert_eq!(again.outcome.as_deref(), Some("unavailable"));
 }
+
+#[test]
+fn a_retry_of_a_first_question_without_a_context_is_not_dispatched_twice() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let t0 = received(&u.tutor);
+    let send = |request_id: &str| {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
+            "message": {"messageId": format!("m-{}", rand_suffix()), "role": "ROLE_USER",
+                        "parts": [{"text": "How do I find the derivative of x^2?"}],
+                        "metadata": {"requestId": request_id}}}});
+        let rt = rt();
+        rt.block_on(async {
+            let resp = reqwest::Client::new()
+                .post(format!("{}/a2a/jsonrpc", u.hub_url))
+                .header("content-type", "application/json")
+                .header("a2a-version", "1.0")
+                .body(body.to_string())
+                .send()
+                .await
+                .unwrap();
+            resp.json::<Value>().await.unwrap()
+        })
+    };
+    let first = send("lost-reply-1");
+    let retry = send("lost-reply-1");
+    assert_eq!(
+        first["result"]["message"]["messageId"], retry["result"]["message"]["messageId"],
+        "{first} {retry}"
+    );
+    poll(5, "the dispatch", || (received(&u.tutor) > t0).then_some(()));
+    assert_eq!(received(&u.tutor), t0 + 1, "dispatched once");
+    // a different request id is a new question
+    let other = send("lost-reply-2");
+    assert_ne!(other["result"]["message"]["messageId"], first["result"]["message"]["messageId"]);
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
+}
+
+#[test]
+fn a_specialist_the_hub_has_never_seen_is_unavailable_not_unsupported() {
+    let hub_port = common::free_port().to_string();
+    let (t, l) = (common::free_port().to_string(), common::free_port().to_string());
+    let tutor_url = format!("http://127.0.0.1:{t}");
+    let library_url = format!("http://127.0.0.1:{l}");
+    let hub = Proc::start(
+        &["hub"],
+        &[("PORT", &hub_port), ("TUTOR_URL", &tutor_url), ("LIBRARY_URL", &library_url)],
+    );
+    let ex = ask(&hub.url, "How do I find the derivative of x^2?");
+    assert_eq!(ex.outcome.as_deref(), Some("unavailable"), "{}", ex.reply_text);
+    assert!(
+        ex.reply_text.contains("Tutoring") && ex.reply_text.contains("not connected"),
+        "{}",
+        ex.reply_text
+    );
+    let ex = ask(&hub.url, "Can you fix the plumbing in my apartment kitchen?");
+    assert_eq!(ex.outcome.as_deref(), Some("unsupported"));
+}
+
+fn log_field(line: &str, key: &str) -> String {
+    common::field(line, key).unwrap_or_default().to_string()
+}
+
+#[test]
+fn each_conversation_has_its_own_context_with_each_specialist() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let rt = rt();
+    let alice = Student::new(A2aClient::default(), u.hub_url.clone());
+    let bob = Student::new(A2aClient::default(), u.hub_url.clone());
+    let a1 = rt.block_on(alice.ask("How do I find the derivative of x^2?")).unwrap();
+    let a2 = rt.block_on(alice.ask("And the integral of x^2?")).unwrap();
+    let b1 = rt.block_on(bob.ask("How do I find the derivative of x^3?")).unwrap();
+    let lines = poll(5, "three tutor log lines", || {
+        let l: Vec<String> =
+            u.tutor.stderr().into_iter().filter(|l| l.contains("received message")).collect();
+        (l.len() >= 3).then_some(l)
+    });
+    let contexts: Vec<String> = lines.iter().map(|l| log_field(l, "context_id")).collect();
+    assert_eq!(contexts[0], contexts[1], "one Hub↔Tutor context per conversation");
+    assert_ne!(contexts[0], contexts[2], "another conversation, another context");
+    for c in &contexts {
+        assert!(*c != a1.context_id && *c != b1.context_id, "the student's context never reaches the tutor");
+    }
+    assert_eq!(a1.context_id, a2.context_id);
+    let ops: Vec<String> = lines.iter().map(|l| log_field(l, "operation_id")).collect();
+    assert!(ops.iter().all(|o| o.len() > 8), "every forward carries the hub's operation id: {ops:?}");
+    assert_ne!(ops[0], ops[1]);
+    // a library question in the same conversation gets a library context of its own
+    rt.block_on(alice.ask("What are the library hours on Monday?")).unwrap();
+    let lib = poll(5, "the library's log line", || {
+        u.library.stderr().into_iter().find(|l| l.contains("received message"))
+    });
+    assert!(!contexts.contains(&log_field(&lib, "context_id")));
+}
+
+#[test]
+fn the_hub_wears_the_local_guard_on_every_route() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let rt = rt();
+    rt.block_on(async {
+        let http = reqwest::Client::new();
+        for path in ["/.well-known/agent-card.json", "/dev/registry", "/telemetry/events"] {
+            let resp = http
+                .get(format!("{}{path}", u.hub_url))
+                .header("host", "attacker.example")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(resp.status(), 403, "{path}");
+        }
+        let resp = http
+            .put(format!("{}/dev/agents/tutor/settings", u.hub_url))
+            .header("origin", "http://evil.example")
+            .header("content-type", "application/json")
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 403);
+        let body: Value = resp.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "origin_not_allowed");
+    });
+    assert_eq!(settings(&u, "tutor")["revision"], 1, "nothing was saved");
+}

@@ -89,7 +89,9 @@ fn default_specialists() -> Vec<SpecialistConf> {
                 id: "tutoring".into(),
                 name: "Tutoring".into(),
                 description: "Help with course subjects, starting with calculus.".into(),
-                tags: vec!["tutoring".into(), "calculus".into()],
+                tags: ["tutoring", "tutor", "calculus", "derivative", "integral", "limit", "math"]
+                    .map(String::from)
+                    .to_vec(),
                 examples: vec!["Can you help me with derivatives?".into()],
             },
         },
@@ -101,7 +103,9 @@ fn default_specialists() -> Vec<SpecialistConf> {
                 id: "library".into(),
                 name: "Library".into(),
                 description: "Library hours, borrowing and renewals, study rooms and printing.".into(),
-                tags: vec!["library".into(), "hours".into(), "borrowing".into()],
+                tags: ["library", "hours", "borrow", "renew", "book", "study room", "printing"]
+                    .map(String::from)
+                    .to_vec(),
                 examples: vec!["When is the library open on Monday?".into()],
             },
         },

@@ -80,12 +80,16 @@ impl AgentExecutor for HubExecutor {
             .filter(|s| !s.is_empty() && s.len() <= 256)
             .unwrap_or(&ctx.message.message_id)
             .to_string();
-        let key: Key = (ctx.context_id.clone(), request_id.clone());
+        // Scoped by the conversation the client named. A first question names none (the
+        // layer assigns one), so its retry is matched by request id alone.
+        let scope = if ctx.new_context { String::new() } else { ctx.context_id.clone() };
+        let key: Key = (scope, request_id.clone());
+        let alias: Option<Key> = ctx.new_context.then(|| (ctx.context_id.clone(), request_id.clone()));
         (self.inner.emit)(
             "message_received",
             json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "requestId": request_id, "textChars": text.chars().count()}),
         );
-        let stored = match self.inner.ledger.begin(key.clone()) {
+        let stored = match self.inner.ledger.begin(key.clone(), alias.clone()) {
             Begin::Existing(rx) => {
                 tracing::info!(request_id = %request_id, context_id = %ctx.context_id, "repeated request answered from the ledger");
                 (self.inner.emit)(
@@ -102,12 +106,12 @@ impl AgentExecutor for HubExecutor {
                     Ok((stored, keep)) => {
                         tx.send_replace(Some(stored.clone()));
                         if !keep {
-                            self.inner.ledger.forget(&key);
+                            self.inner.ledger.forget(&key, alias.as_ref());
                         }
                         stored
                     }
                     Err(_) => {
-                        self.inner.ledger.forget(&key);
+                        self.inner.ledger.forget(&key, alias.as_ref());
                         return Err(RpcError::internal());
                     }
                 }

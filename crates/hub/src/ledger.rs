@@ -37,19 +37,29 @@ impl Ledger {
         Self { inner: Mutex::new(BoundedMap::new(capacity)) }
     }
 
-    pub(crate) fn begin(&self, key: Key) -> Begin {
+    /// Looks a request up under `key`; a new one is also filed under `alias` (the
+    /// conversation the Hub assigned to a first question), so a retry that names it finds
+    /// the same answer.
+    pub(crate) fn begin(&self, key: Key, alias: Option<Key>) -> Begin {
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(rx) = inner.get(&key) {
             return Begin::Existing(rx.clone());
         }
         let (tx, rx) = watch::channel(None);
+        if let Some(alias) = alias {
+            inner.insert(alias, rx.clone());
+        }
         inner.insert(key, rx);
         Begin::New(tx)
     }
 
     /// Drops a request whose outcome is safe to recompute (nothing was dispatched).
-    pub(crate) fn forget(&self, key: &Key) {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+    pub(crate) fn forget(&self, key: &Key, alias: Option<&Key>) {
+        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        inner.remove(key);
+        if let Some(alias) = alias {
+            inner.remove(alias);
+        }
     }
 
     #[cfg(test)]
@@ -71,15 +81,18 @@ mod tests {
     async fn duplicates_wait_for_the_first_answer() {
         let l = Ledger::new(2);
         let key = ("ctx".to_string(), "r1".to_string());
-        let Begin::New(tx) = l.begin(key.clone()) else { panic!("first is new") };
-        let Begin::Existing(rx) = l.begin(key.clone()) else { panic!("second is a duplicate") };
+        let alias = ("assigned".to_string(), "r1".to_string());
+        let Begin::New(tx) = l.begin(key.clone(), Some(alias.clone())) else { panic!("first is new") };
+        let Begin::Existing(rx) = l.begin(key.clone(), None) else { panic!("second is a duplicate") };
+        assert!(matches!(l.begin(alias.clone(), None), Begin::Existing(_)), "the alias finds it too");
         let waiter = tokio::spawn(wait(rx));
         tx.send_replace(Some(Stored { message_id: "m".into(), parts: vec![], metadata: Default::default() }));
         assert_eq!(waiter.await.unwrap().unwrap().message_id, "m");
-        l.forget(&key);
-        assert!(matches!(l.begin(key), Begin::New(_)));
-        l.begin(("a".into(), "1".into()));
-        l.begin(("a".into(), "2".into()));
+        l.forget(&key, Some(&alias));
+        assert!(matches!(l.begin(alias, None), Begin::New(_)));
+        assert!(matches!(l.begin(key, None), Begin::New(_)));
+        l.begin(("a".into(), "1".into()), None);
+        l.begin(("a".into(), "2".into()), None);
         assert_eq!(l.len(), 2, "bounded");
     }
 }

@@ -58,6 +58,9 @@ pub(crate) struct GoodCard {
 
 struct Entry {
     conf: SpecialistConf,
+    /// The configured capability as one pseudo-skill: what the router sees while no card
+    /// has been accepted yet, so a question for it is "unavailable", not "unsupported".
+    fallback: Arc<Vec<SkillIndex>>,
     instance: Option<Instance>,
     card: Option<GoodCard>,
     card_error: Option<String>,
@@ -136,8 +139,18 @@ impl Registry {
         let entries = specialists
             .iter()
             .map(|c| {
+                let fallback = Arc::new(vec![SkillIndex {
+                    id: c.capability.id.clone(),
+                    tags: std::iter::once(&c.capability.id)
+                        .chain(&c.capability.tags)
+                        .map(|t| crate::router::words(t))
+                        .filter(|w| !w.is_empty())
+                        .collect(),
+                    name_words: crate::router::words(&c.capability.name),
+                }]);
                 let entry = Entry {
                     conf: c.clone(),
+                    fallback,
                     instance: None,
                     card: None,
                     card_error: None,
@@ -316,7 +329,7 @@ impl Registry {
                     .unwrap_or_else(|| e.conf.card_name.clone()),
                 capability: e.conf.capability.id.clone(),
                 status: self.status_of(e),
-                skills: e.card.as_ref().map(|c| c.index.clone()).unwrap_or_default(),
+                skills: e.card.as_ref().map(|c| c.index.clone()).unwrap_or_else(|| e.fallback.clone()),
             })
             .collect()
     }

@@ -92,10 +92,23 @@ impl Config {
 /// Logs and records one received message: one log line with its ids (never its text),
 /// one telemetry event (with the text; the Hub redacts what it relays).
 pub fn log_received(telemetry: &Telemetry, ctx: &RequestContext) {
-    tracing::info!(message_id = %ctx.message.message_id, context_id = %ctx.context_id, "received message");
+    let operation = ctx
+        .message
+        .metadata
+        .as_ref()
+        .and_then(|m| m.get("hubOperationId"))
+        .and_then(Value::as_str)
+        .unwrap_or("-");
+    tracing::info!(
+        message_id = %ctx.message.message_id,
+        context_id = %ctx.context_id,
+        operation_id = %operation,
+        "received message"
+    );
     telemetry.record(
         "message_received",
-        serde_json::json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "text": ctx.text()}),
+        serde_json::json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id,
+                           "operationId": operation, "text": ctx.text()}),
     );
 }
 

@@ -16,6 +16,8 @@ pub struct RequestContext {
     pub message: Message,
     /// The conversation this message belongs to (client's, or a new one).
     pub context_id: String,
+    /// Whether the layer made `context_id` up because the client named none.
+    pub new_context: bool,
     /// The task this message continues, as it stood before this message.
     pub task: Option<Task>,
     /// Extension URIs the client activated in `A2A-Extensions`.

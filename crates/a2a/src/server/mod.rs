@@ -292,6 +292,7 @@ async fn send_message<E: AgentExecutor>(
             Some(task)
         }
     };
+    let client_named_context = message.context_id.is_some();
     let context_id = match (&task, &message.context_id) {
         (Some(t), _) => t.context_id.clone(),
         (None, Some(c)) => c.clone(),
@@ -303,6 +304,7 @@ async fn send_message<E: AgentExecutor>(
     }
 
     let ctx = RequestContext {
+        new_context: task.is_none() && !client_named_context,
         message: message.clone(),
         context_id: context_id.clone(),
         task: task.clone(),
