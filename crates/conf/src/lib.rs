@@ -66,7 +66,8 @@ pub fn parse<T: DeserializeOwned>(source: &str, text: &str) -> Result<T, ConfErr
         if let Some(cut) = problem.find(" at line ") {
             problem.truncate(cut);
         }
-        let field = if path == "." { String::new() } else { path };
+        // "." is the root; "?" is where a syntax error left no path.
+        let field = if path == "." || path == "?" { String::new() } else { path };
         let problem = if inner.is_syntax() || inner.is_eof() {
             format!("not valid JSON ({problem}, line {} column {})", inner.line(), inner.column())
         } else {
@@ -150,6 +151,8 @@ mod tests {
         assert!(e.problem.contains("unknown field"), "{e}");
         let e = parse::<C>("f", "{").unwrap_err();
         assert!(e.problem.starts_with("not valid JSON"), "{e}");
+        assert_eq!(e.field, "", "a syntax error names no field");
+        assert!(!e.to_string().contains("field"), "{e}");
     }
 
     #[test]

@@ -166,6 +166,23 @@ impl Config {
             c.show_content = show;
         }
         c.validate(&source)?;
+        // Heartbeat values may come from the file or the environment: name where.
+        let from_env = env("HEARTBEAT_INTERVAL_MS").is_some() || env("HEARTBEAT_EXPIRY_MS").is_some();
+        let (hb_source, interval_field, expiry_field) = if from_env {
+            ("HEARTBEAT_INTERVAL_MS/HEARTBEAT_EXPIRY_MS", "", "")
+        } else {
+            (source.as_str(), "heartbeatIntervalMs", "heartbeatExpiryMs")
+        };
+        if c.heartbeat_interval.is_zero() {
+            return Err(ConfError::new(hb_source, interval_field, "the heartbeat interval must be above 0"));
+        }
+        if c.heartbeat_expiry <= c.heartbeat_interval {
+            return Err(ConfError::new(
+                hb_source,
+                expiry_field,
+                "the expiry must be longer than the heartbeat interval",
+            ));
+        }
         Ok(c)
     }
 
@@ -197,12 +214,6 @@ impl Config {
                 return err(at("capability"), "needs an id and a name");
             }
             check_local_url(source, &at("endpoint"), &s.endpoint)?;
-        }
-        if self.heartbeat_interval.is_zero() {
-            return err("heartbeatIntervalMs".into(), "must be above 0");
-        }
-        if self.heartbeat_expiry <= self.heartbeat_interval {
-            return err("heartbeatExpiryMs".into(), "must be longer than the heartbeat interval");
         }
         Ok(())
     }
@@ -245,6 +256,6 @@ mod tests {
         let e = Config::from_env(&env_of(&[("TUTOR_URL", "http://example.com:80")])).unwrap_err();
         assert_eq!(e.source, "TUTOR_URL");
         let e = Config::from_env(&env_of(&[("HEARTBEAT_INTERVAL_MS", "12000")])).unwrap_err();
-        assert!(e.to_string().contains("heartbeatExpiryMs"), "{e}");
+        assert!(e.to_string().starts_with("HEARTBEAT_INTERVAL_MS/HEARTBEAT_EXPIRY_MS: the expiry"), "{e}");
     }
 }
