@@ -60,7 +60,7 @@ pub async fn follow(
             backoff = MIN_BACKOFF;
         }
         if connected || was_connected {
-            tracing::warn!(%url, error = %ended, "telemetry feed disconnected, reconnecting");
+            tracing::info!(%url, reason = %ended, "telemetry feed disconnected, reconnecting");
         } else {
             tracing::debug!(%url, error = %ended, retry_ms = backoff.as_millis() as u64, "telemetry feed unavailable");
         }
