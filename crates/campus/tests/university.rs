@@ -130,7 +130,7 @@ fn a_stale_or_signed_out_specialist_is_unavailable_and_never_replaced() {
     u.wait_status("tutor", "disconnected");
     let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
     assert_eq!(ex.outcome.as_deref(), Some("unavailable"));
-    assert!(u.hub().stderr().iter().any(|l| l.contains("specialist signed out") && l.contains("tutor")));
+    u.hub().wait_for_log(|l| l.contains("specialist signed out") && l.contains("tutor"));
 }
 
 fn nix_interrupt(pid: u32) {
@@ -220,10 +220,10 @@ fn a_repeated_request_id_is_answered_from_the_ledger() {
     assert_eq!(a.reply_text, b.reply_text);
     poll(5, "the first dispatch", || (received(&u.tutor) > t0).then_some(()));
     assert_eq!(received(&u.tutor), t0 + 1, "one dispatch only");
+    u.hub().wait_for_log(|l| l.contains("answered from the ledger"));
     let routed =
         u.hub().stderr().iter().filter(|l| l.contains("routing decision") && l.contains("req-1")).count();
     assert_eq!(routed, 1, "one routing decision only");
-    assert!(u.hub().stderr().iter().any(|l| l.contains("answered from the ledger")));
 }
 
 fn settings(u: &University, id: &str) -> Value {
@@ -561,10 +561,10 @@ fn a_retry_of_a_first_question_without_a_context_is_not_dispatched_twice() {
     let u = University::start(&[], &[]);
     u.wait_ready();
     let t0 = received(&u.tutor);
-    let send = |request_id: &str| {
+    let send = |request_id: &str, question: &str| {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
             "message": {"messageId": format!("m-{}", rand_suffix()), "role": "ROLE_USER",
-                        "parts": [{"text": "How do I find the derivative of x^2?"}],
+                        "parts": [{"text": question}],
                         "metadata": {"requestId": request_id}}}});
         let rt = rt();
         rt.block_on(async {
@@ -579,17 +579,22 @@ fn a_retry_of_a_first_question_without_a_context_is_not_dispatched_twice() {
             resp.json::<Value>().await.unwrap()
         })
     };
-    let first = send("lost-reply-1");
-    let retry = send("lost-reply-1");
-    assert_eq!(
-        first["result"]["message"]["messageId"], retry["result"]["message"]["messageId"],
-        "{first} {retry}"
-    );
+    let first = send("lost-reply-1", "How do I find the derivative of x^2?");
+    let retry = send("lost-reply-1", "How do I find the derivative of x^2?");
+    let (f, r) = (&first["result"]["message"], &retry["result"]["message"]);
+    assert_eq!(f["messageId"], r["messageId"], "{first} {retry}");
+    assert_eq!(f["contextId"], r["contextId"], "the retry is answered in the first answer's conversation");
     poll(5, "the dispatch", || (received(&u.tutor) > t0).then_some(()));
     assert_eq!(received(&u.tutor), t0 + 1, "dispatched once");
     // a different request id is a new question
-    let other = send("lost-reply-2");
-    assert_ne!(other["result"]["message"]["messageId"], first["result"]["message"]["messageId"]);
+    let other = send("lost-reply-2", "How do I find the derivative of x^2?");
+    assert_ne!(other["result"]["message"]["messageId"], f["messageId"]);
+    // a reused request id with another question is another question, never someone's answer
+    let l0 = received(&u.library);
+    let reused = send("lost-reply-1", "What are the library hours on Monday?");
+    let text = reused["result"]["message"]["parts"][0]["text"].as_str().unwrap_or_default().to_string();
+    assert!(text.starts_with("Monday"), "{reused}");
+    poll(5, "the library's dispatch", || (received(&u.library) == l0 + 1).then_some(()));
 }
 
 fn rand_suffix() -> u128 {

@@ -83,8 +83,9 @@ impl AgentExecutor for HubExecutor {
         // Scoped by the conversation the client named. A first question names none (the
         // layer assigns one), so its retry is matched by request id alone.
         let scope = if ctx.new_context { String::new() } else { ctx.context_id.clone() };
-        let key: Key = (scope, request_id.clone());
-        let alias: Option<Key> = ctx.new_context.then(|| (ctx.context_id.clone(), request_id.clone()));
+        let asked = question_hash(&text);
+        let key: Key = (scope, request_id.clone(), asked);
+        let alias: Option<Key> = ctx.new_context.then(|| (ctx.context_id.clone(), request_id.clone(), asked));
         (self.inner.emit)(
             "message_received",
             json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "requestId": request_id, "textChars": text.chars().count()}),
@@ -103,7 +104,8 @@ impl AgentExecutor for HubExecutor {
                 let (student_ctx, rid) = (ctx.context_id.clone(), request_id.clone());
                 let work = tokio::spawn(async move { inner.answer(&student_ctx, &rid, &text).await });
                 match work.await {
-                    Ok((stored, keep)) => {
+                    Ok((mut stored, keep)) => {
+                        stored.context_id = ctx.context_id.clone();
                         tx.send_replace(Some(stored.clone()));
                         if !keep {
                             self.inner.ledger.forget(&key, alias.as_ref());
@@ -127,8 +129,17 @@ impl AgentExecutor for HubExecutor {
             message_id: stored.message_id,
             parts: stored.parts,
             metadata: Some(stored.metadata.into_iter().collect()),
+            context_id: Some(stored.context_id),
         })
     }
+}
+
+/// A stable hash of a question (the same text always hashes the same within a run).
+fn question_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 fn text_part(text: impl Into<String>) -> Part {
@@ -154,7 +165,12 @@ impl Inner {
         metadata.insert("servedBy".into(), self.served_by_hub());
         metadata.insert("outcome".into(), json!(outcome.kind()));
         metadata.insert("requestId".into(), json!(request_id));
-        Stored { message_id: new_message_id(), parts: vec![text_part(text)], metadata }
+        Stored {
+            message_id: new_message_id(),
+            context_id: String::new(),
+            parts: vec![text_part(text)],
+            metadata,
+        }
     }
 
     fn hub_context(&self, student_ctx: &str, specialist: &str) -> String {
@@ -257,7 +273,12 @@ impl Inner {
         let failure = |kind: &str, text: String, metadata: &mut Map<String, Value>| {
             metadata.insert("outcome".into(), json!(kind));
             metadata.insert("servedBy".into(), self.served_by_hub());
-            Stored { message_id: new_message_id(), parts: vec![text_part(text)], metadata: metadata.clone() }
+            Stored {
+                message_id: new_message_id(),
+                context_id: String::new(),
+                parts: vec![text_part(text)],
+                metadata: metadata.clone(),
+            }
         };
         match result {
             Ok(Ok(resp)) => {
@@ -271,7 +292,7 @@ impl Inner {
                     let text = format!("The {name} service answered without any content.");
                     return (failure("invalid_answer", text, &mut metadata), true);
                 }
-                (Stored { message_id: new_message_id(), parts, metadata }, true)
+                (Stored { message_id: new_message_id(), context_id: String::new(), parts, metadata }, true)
             }
             Ok(Err(ClientError::Refused { .. } | ClientError::Connect { .. })) => {
                 self.registry.mark_reachable(specialist, false);

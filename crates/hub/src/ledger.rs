@@ -15,11 +15,15 @@ use crate::bounded::BoundedMap;
 #[derive(Debug, Clone)]
 pub(crate) struct Stored {
     pub(crate) message_id: String,
+    /// The Student conversation it was answered in (a retry is answered in it too).
+    pub(crate) context_id: String,
     pub(crate) parts: Vec<Part>,
     pub(crate) metadata: serde_json::Map<String, Value>,
 }
 
-pub(crate) type Key = (String, String);
+/// (conversation the client named, or empty; request id; hash of the question). The
+/// question is part of the key: a reused request id with another question is a new request.
+pub(crate) type Key = (String, String, u64);
 
 pub(crate) enum Begin {
     /// Seen before: wait on this for the answer.
@@ -80,19 +84,24 @@ mod tests {
     #[tokio::test]
     async fn duplicates_wait_for_the_first_answer() {
         let l = Ledger::new(2);
-        let key = ("ctx".to_string(), "r1".to_string());
-        let alias = ("assigned".to_string(), "r1".to_string());
+        let key = ("ctx".to_string(), "r1".to_string(), 7);
+        let alias = ("assigned".to_string(), "r1".to_string(), 7);
         let Begin::New(tx) = l.begin(key.clone(), Some(alias.clone())) else { panic!("first is new") };
         let Begin::Existing(rx) = l.begin(key.clone(), None) else { panic!("second is a duplicate") };
         assert!(matches!(l.begin(alias.clone(), None), Begin::Existing(_)), "the alias finds it too");
         let waiter = tokio::spawn(wait(rx));
-        tx.send_replace(Some(Stored { message_id: "m".into(), parts: vec![], metadata: Default::default() }));
+        tx.send_replace(Some(Stored {
+            message_id: "m".into(),
+            context_id: "ctx".into(),
+            parts: vec![],
+            metadata: Default::default(),
+        }));
         assert_eq!(waiter.await.unwrap().unwrap().message_id, "m");
         l.forget(&key, Some(&alias));
         assert!(matches!(l.begin(alias, None), Begin::New(_)));
         assert!(matches!(l.begin(key, None), Begin::New(_)));
-        l.begin(("a".into(), "1".into()), None);
-        l.begin(("a".into(), "2".into()), None);
+        l.begin(("a".into(), "1".into(), 0), None);
+        l.begin(("a".into(), "2".into(), 0), None);
         assert_eq!(l.len(), 2, "bounded");
     }
 }

@@ -512,13 +512,14 @@ mod tests {
     /// A card server that counts fetches, records `If-None-Match`, answers 304 when it
     /// matches, and holds each fetch until the test releases it.
     async fn card_server(
+        name: &str,
         arrived: Arc<AtomicUsize>,
         conditional: Arc<AtomicUsize>,
         gate: Arc<tokio::sync::Semaphore>,
     ) -> String {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let doc = a2a::CardDoc::new(a2a::basic_card("Tutor Agent", "d", &base));
+        let doc = a2a::CardDoc::new(a2a::basic_card(name, "d", &base));
         let app = axum::Router::new().route(
             "/.well-known/agent-card.json",
             axum::routing::get(move |headers: axum::http::HeaderMap| {
@@ -557,10 +558,38 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_fetched_card_that_fails_validation_is_not_used() {
+        let gate = Arc::new(tokio::sync::Semaphore::new(100));
+        let base = card_server("Library Agent", Arc::default(), Arc::default(), gate).await;
+        let emit: Emit = Arc::new(|_: &str, _: Value| {});
+        let reg = Registry::new(
+            &[conf(&base)],
+            Duration::from_secs(3),
+            Duration::from_secs(10),
+            A2aClient::default(),
+            emit,
+        );
+        assert!(
+            reg.register(&Register {
+                identity: "tutor".into(),
+                instance_id: "i".into(),
+                endpoint: base.clone(),
+                card_url: format!("{base}/.well-known/agent-card.json"),
+                enabled: true,
+            })
+            .ok
+        );
+        until("the fetch", || reg.lock()["tutor"].refreshes == 1).await;
+        assert_eq!(reg.status("tutor"), Some(Status::InvalidCard));
+        assert!(reg.lock()["tutor"].card_error.as_deref().unwrap_or("").contains("name"));
+        assert!(reg.handle("tutor").is_err(), "no work goes to an unverified card");
+    }
+
+    #[tokio::test]
     async fn refreshes_are_conditional_and_coalesce() {
         let (arrived, conditional) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
         let gate = Arc::new(tokio::sync::Semaphore::new(0));
-        let base = card_server(arrived.clone(), conditional.clone(), gate.clone()).await;
+        let base = card_server("Tutor Agent", arrived.clone(), conditional.clone(), gate.clone()).await;
         let emit: Emit = Arc::new(|_: &str, _: Value| {});
         let reg = Registry::new(
             &[conf(&base)],

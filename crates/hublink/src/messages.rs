@@ -152,7 +152,12 @@ impl Ack {
 /// The agent reply carrying an ack.
 pub fn ack_reply(ack: &Ack) -> Reply {
     let part = Part::data(serde_json::to_value(ack).unwrap_or(Value::Null)).with_media_type(ACK);
-    Reply::Message { message_id: a2a::wire::new_message_id(), parts: vec![part], metadata: None }
+    Reply::Message {
+        message_id: a2a::wire::new_message_id(),
+        parts: vec![part],
+        metadata: None,
+        context_id: None,
+    }
 }
 
 /// Reads an ack out of the Hub's response.

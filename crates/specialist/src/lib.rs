@@ -83,7 +83,12 @@ impl Config {
             c.heartbeat_interval = Duration::from_millis(ms);
         }
         if c.heartbeat_interval.is_zero() {
-            return Err(ConfError::new(&source, "heartbeatIntervalMs", "must be above 0"));
+            return Err(match env("HEARTBEAT_INTERVAL_MS") {
+                Some(_) => {
+                    ConfError::new("HEARTBEAT_INTERVAL_MS", "", "the heartbeat interval must be above 0")
+                }
+                None => ConfError::new(&source, "heartbeatIntervalMs", "must be above 0"),
+            });
         }
         Ok(c)
     }
@@ -232,5 +237,8 @@ mod tests {
         assert_eq!((c.bind.port(), c.hub_url.as_str(), c.enabled), (0, "http://127.0.0.1:9", false));
         let env = |k: &str| (k == "HUB_URL").then(|| "http://hub.example:1".to_string());
         assert_eq!(Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap_err().source, "HUB_URL");
+        let env = |k: &str| (k == "HEARTBEAT_INTERVAL_MS").then(|| "0".to_string());
+        let e = Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), ("HEARTBEAT_INTERVAL_MS", ""), "{e}");
     }
 }

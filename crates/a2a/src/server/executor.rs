@@ -40,7 +40,14 @@ impl RequestContext {
 pub enum Reply {
     /// A standalone agent message, outside any task. `message_id` is the id the reply
     /// will carry (made by [`Reply::text`] and friends), so the agent can log it.
-    Message { message_id: String, parts: Vec<Part>, metadata: Option<HashMap<String, Value>> },
+    Message {
+        message_id: String,
+        parts: Vec<Part>,
+        metadata: Option<HashMap<String, Value>>,
+        /// The context to answer in, when not the request's: only for an answer the agent
+        /// gave before (a retry), in the conversation it gave it in.
+        context_id: Option<String>,
+    },
     /// Start a task, or move the task this message continues to `state`.
     Task {
         message_id: String,
@@ -58,6 +65,7 @@ impl Reply {
             message_id: new_message_id(),
             parts: vec![Part::text(text).with_media_type("text/plain")],
             metadata: None,
+            context_id: None,
         }
     }
 

@@ -314,8 +314,9 @@ async fn send_message<E: AgentExecutor>(
     let reply = s.executor.execute(ctx).await?;
 
     match reply {
-        Reply::Message { message_id, parts, metadata } => {
-            Ok(SendMessageResponse::Message(agent_message(message_id, &context_id, None, parts, metadata)))
+        Reply::Message { message_id, parts, metadata, context_id: answered_in } => {
+            let context = answered_in.as_deref().filter(|_| task.is_none()).unwrap_or(&context_id);
+            Ok(SendMessageResponse::Message(agent_message(message_id, context, None, parts, metadata)))
         }
         Reply::Task { message_id, state, parts, artifacts, metadata } => {
             if state == TaskState::Unspecified {
