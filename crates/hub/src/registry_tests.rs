@@ -1,0 +1,154 @@
+//! Registry tests: card validation, and refreshes against a real card server.
+
+use super::*;
+use crate::config::Capability;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn register(reg: &Registry, base: &str) -> Ack {
+    reg.register(&Register {
+        identity: "tutor".into(),
+        instance_id: "i".into(),
+        endpoint: base.into(),
+        card_url: format!("{base}/.well-known/agent-card.json"),
+        enabled: true,
+    })
+}
+
+fn conf(endpoint: &str) -> SpecialistConf {
+    SpecialistConf {
+        id: "tutor".into(),
+        card_name: "Tutor Agent".into(),
+        endpoint: endpoint.into(),
+        capability: Capability {
+            id: "tutoring".into(),
+            name: "Tutoring".into(),
+            description: "d".into(),
+            tags: vec![],
+            examples: vec![],
+        },
+    }
+}
+
+#[test]
+fn card_validation() {
+    let c = conf("http://127.0.0.1:41241");
+    let good = a2a::basic_card("Tutor Agent", "d", "http://127.0.0.1:41241");
+    assert!(validate_card(&c, &good).is_ok());
+    let mut wrong_name = good.clone();
+    wrong_name.name = "Library Agent".into();
+    assert!(validate_card(&c, &wrong_name).unwrap_err().contains("name"));
+    let mut elsewhere = good.clone();
+    elsewhere.supported_interfaces[0].url = "http://127.0.0.1:9/a2a/jsonrpc".into();
+    assert!(validate_card(&c, &elsewhere).unwrap_err().contains("configured endpoint"));
+    let mut two = good.clone();
+    two.supported_interfaces.push(two.supported_interfaces[0].clone());
+    assert!(validate_card(&c, &two).unwrap_err().contains("exactly one"));
+    let mut old = good.clone();
+    old.supported_interfaces[0].protocol_version = "0.3".into();
+    assert!(validate_card(&c, &old).is_err());
+    let mut secured = good.clone();
+    secured.security_requirements = Some(vec![std::collections::HashMap::from([("k".to_string(), vec![])])]);
+    assert!(validate_card(&c, &secured).unwrap_err().contains("security"));
+}
+
+/// A card server that counts fetches, records `If-None-Match`, answers 304 when it
+/// matches, and holds each fetch until the test releases it.
+async fn card_server(
+    name: &str,
+    arrived: Arc<AtomicUsize>,
+    conditional: Arc<AtomicUsize>,
+    gate: Arc<tokio::sync::Semaphore>,
+) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let doc = a2a::CardDoc::new(a2a::basic_card(name, "d", &base));
+    let app = axum::Router::new().route(
+        "/.well-known/agent-card.json",
+        axum::routing::get(move |headers: axum::http::HeaderMap| {
+            let (arrived, conditional, gate, doc) =
+                (arrived.clone(), conditional.clone(), gate.clone(), doc.clone());
+            async move {
+                arrived.fetch_add(1, Ordering::SeqCst);
+                gate.acquire().await.unwrap().forget();
+                let inm = headers.get("if-none-match").and_then(|v| v.to_str().ok()).map(str::to_string);
+                if inm.as_deref() == Some(doc.etag.as_str()) {
+                    conditional.fetch_add(1, Ordering::SeqCst);
+                    return axum::http::Response::builder()
+                        .status(304)
+                        .body(axum::body::Body::empty())
+                        .unwrap();
+                }
+                axum::http::Response::builder()
+                    .header("etag", doc.etag.clone())
+                    .header("content-type", "application/json")
+                    .body(axum::body::Body::from(doc.json.clone()))
+                    .unwrap()
+            }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+/// Polls (yielding to the registry's tasks) until `done` holds; panics after 5 s.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while !done() {
+        assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_fetched_card_that_fails_validation_is_not_used() {
+    let gate = Arc::new(tokio::sync::Semaphore::new(100));
+    let base = card_server("Library Agent", Arc::default(), Arc::default(), gate).await;
+    let emit: Emit = Arc::new(|_: &str, _: Value| {});
+    let reg = Registry::new(
+        &[conf(&base)],
+        Duration::from_secs(3),
+        Duration::from_secs(10),
+        A2aClient::default(),
+        emit,
+    );
+    assert!(register(&reg, &base).ok);
+    until("the fetch", || reg.lock()["tutor"].refreshes == 1).await;
+    assert_eq!(reg.status("tutor"), Some(Status::InvalidCard));
+    assert!(reg.lock()["tutor"].card_error.as_deref().unwrap_or("").contains("name"));
+    assert!(reg.handle("tutor").is_err(), "no work goes to an unverified card");
+}
+
+#[tokio::test]
+async fn refreshes_are_conditional_and_coalesce() {
+    let (arrived, conditional) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let base = card_server("Tutor Agent", arrived.clone(), conditional.clone(), gate.clone()).await;
+    let emit: Emit = Arc::new(|_: &str, _: Value| {});
+    let reg = Registry::new(
+        &[conf(&base)],
+        Duration::from_secs(3),
+        Duration::from_secs(10),
+        A2aClient::default(),
+        emit,
+    );
+    let refreshes = || reg.lock()["tutor"].refreshes;
+    assert!(register(&reg, &base).ok);
+    gate.add_permits(1);
+    until("the first fetch", || refreshes() == 1).await;
+    assert_eq!(reg.status("tutor"), Some(Status::Ready));
+
+    // a second fetch is held at the server; five more requests meanwhile
+    reg.request_refresh("tutor");
+    until("the second fetch to arrive", || arrived.load(Ordering::SeqCst) == 2).await;
+    for _ in 0..5 {
+        reg.request_refresh("tutor");
+    }
+    gate.add_permits(10);
+    until("the coalesced fetch", || refreshes() == 3).await;
+    for _ in 0..20 {
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(arrived.load(Ordering::SeqCst), 3, "five overlapping requests became one more fetch");
+    assert_eq!(conditional.load(Ordering::SeqCst), 2, "re-fetches send If-None-Match and get 304");
+    assert_eq!(reg.status("tutor"), Some(Status::Ready), "a 304 keeps the card");
+}
