@@ -4,6 +4,12 @@ use super::*;
 use crate::config::Capability;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// A registry for one specialist at `base`, with events going nowhere.
+fn registry(base: &str) -> Arc<Registry> {
+    let emit: Emit = Arc::new(|_: &str, _: Value| {});
+    Registry::new(&[conf(base)], Duration::from_secs(3), Duration::from_secs(10), A2aClient::default(), emit)
+}
+
 fn register(reg: &Registry, base: &str) -> Ack {
     reg.register(&Register {
         identity: "tutor".into(),
@@ -103,14 +109,7 @@ async fn until(what: &str, done: impl Fn() -> bool) {
 async fn a_fetched_card_that_fails_validation_is_not_used() {
     let gate = Arc::new(tokio::sync::Semaphore::new(100));
     let base = card_server("Library Agent", Arc::default(), Arc::default(), gate).await;
-    let emit: Emit = Arc::new(|_: &str, _: Value| {});
-    let reg = Registry::new(
-        &[conf(&base)],
-        Duration::from_secs(3),
-        Duration::from_secs(10),
-        A2aClient::default(),
-        emit,
-    );
+    let reg = registry(&base);
     assert!(register(&reg, &base).ok);
     until("the fetch", || reg.lock()["tutor"].refreshes == 1).await;
     assert_eq!(reg.status("tutor"), Some(Status::InvalidCard));
@@ -123,14 +122,7 @@ async fn refreshes_are_conditional_and_coalesce() {
     let (arrived, conditional) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let gate = Arc::new(tokio::sync::Semaphore::new(0));
     let base = card_server("Tutor Agent", arrived.clone(), conditional.clone(), gate.clone()).await;
-    let emit: Emit = Arc::new(|_: &str, _: Value| {});
-    let reg = Registry::new(
-        &[conf(&base)],
-        Duration::from_secs(3),
-        Duration::from_secs(10),
-        A2aClient::default(),
-        emit,
-    );
+    let reg = registry(&base);
     let refreshes = || reg.lock()["tutor"].refreshes;
     assert!(register(&reg, &base).ok);
     gate.add_permits(1);

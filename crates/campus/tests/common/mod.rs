@@ -3,10 +3,15 @@
 #![allow(dead_code, unreachable_pub)]
 
 use std::io::{BufRead, BufReader};
+
+use a2a::client::A2aClient;
+use hublink::{Control, parse_ack};
+use serde_json::Value;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use student::{Exchange, Student};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_campus");
 
@@ -245,4 +250,28 @@ pub fn http_json(method: &str, url: &str, body: Option<serde_json::Value>) -> (u
             Err(_) => (0, serde_json::Value::Null),
         }
     })
+}
+
+pub fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+pub fn ask(url: &str, text: &str) -> Exchange {
+    rt().block_on(async { Student::new(A2aClient::default(), url).ask(text).await }).expect("ask")
+}
+
+/// Sends a control message to the Hub as a specialist would; returns the ack.
+pub fn control(u: &University, c: Control) -> hublink::Ack {
+    rt().block_on(async {
+        let hub = A2aClient::default().connect(&u.hub_url).await.unwrap();
+        let resp = hub.send_message(c.to_message(), &[]).await.unwrap();
+        parse_ack(&resp).expect("an ack")
+    })
+}
+
+/// A specialist's settings through the Hub's developer proxy.
+pub fn settings(u: &University, id: &str) -> Value {
+    let (status, v) = http_json("GET", &format!("{}/dev/agents/{id}/settings", u.hub_url), None);
+    assert_eq!(status, 200, "{v}");
+    v
 }
