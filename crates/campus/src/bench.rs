@@ -172,8 +172,9 @@ async fn tutor_only(args: &Args, port: u16, hub_url: String) -> anyhow::Result<(
         "campus bench --tutor-only: SendMessage round trips, our client -> Tutor (RUST_LOG={})",
         args.agent_log
     );
-    let direct = levels(&agent, args).await?;
-    print_levels("\ndirect: client -> tutor (no hub running)", &direct);
+    let measured = [("tutor", pid), ("client", std::process::id())];
+    let direct = levels(&agent, args, &measured).await?;
+    print_levels("\ndirect: client -> tutor (no hub running)", &direct, &measured);
     println!(
         "\ntutor resident memory: {} idle at start, {} idle after the load",
         mb(before),
@@ -188,29 +189,48 @@ struct Level {
     p50: Duration,
     p99: Duration,
     max: Duration,
+    /// CPU time each measured process spent per round trip, in microseconds (`None` when
+    /// /proc could not be read).
+    cpu: Vec<Option<f64>>,
 }
 
-async fn levels(agent: &AgentHandle, args: &Args) -> anyhow::Result<Vec<Level>> {
+/// Linux reports process CPU time in ticks of 1/100 s (`USER_HZ`, fixed at 100 for
+/// /proc on every architecture Campus runs on).
+const TICKS_PER_SECOND: f64 = 100.0;
+
+async fn levels(agent: &AgentHandle, args: &Args, pids: &[(&str, u32)]) -> anyhow::Result<Vec<Level>> {
     measure(agent, 500, 16).await?; // warm up connections and allocators
     let mut out = Vec::new();
+    let ticks = || pids.iter().map(|(_, p)| cpu_ticks(*p)).collect::<Vec<_>>();
     for &c in &args.concurrency {
+        let before = ticks();
         let (elapsed, lat) = measure(agent, args.requests, c).await?;
+        let after = ticks();
+        let per_trip = |(b, a): (Option<u64>, Option<u64>)| {
+            let used = a?.checked_sub(b?)?;
+            Some(used as f64 / TICKS_PER_SECOND * 1e6 / lat.len() as f64)
+        };
         out.push(Level {
             concurrency: c,
             rate: lat.len() as f64 / elapsed.as_secs_f64(),
             p50: percentile(&lat, 0.50),
             p99: percentile(&lat, 0.99),
             max: lat.last().copied().unwrap_or_default(),
+            cpu: before.into_iter().zip(after).map(per_trip).collect(),
         });
     }
     Ok(out)
 }
 
-fn print_levels(title: &str, levels: &[Level]) {
+fn print_levels(title: &str, levels: &[Level], pids: &[(&str, u32)]) {
     println!("{title}");
-    println!("{:>11} {:>12} {:>10} {:>10} {:>10}", "concurrency", "messages/s", "p50 ms", "p99 ms", "max ms");
+    print!("{:>11} {:>12} {:>10} {:>10} {:>10}", "concurrency", "messages/s", "p50 ms", "p99 ms", "max ms");
+    for (name, _) in pids {
+        print!(" {:>10}", format!("{name} µs"));
+    }
+    println!();
     for l in levels {
-        println!(
+        print!(
             "{:>11} {:>12.0} {:>10} {:>10} {:>10}",
             l.concurrency,
             l.rate,
@@ -218,6 +238,10 @@ fn print_levels(title: &str, levels: &[Level]) {
             ms(l.p99),
             ms(l.max)
         );
+        for cpu in &l.cpu {
+            print!(" {:>10}", cpu.map(|us| format!("{us:.1}")).unwrap_or_else(|| "unknown".into()));
+        }
+        println!();
     }
 }
 
@@ -290,12 +314,15 @@ pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
         args.requests,
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0)
     );
+    println!("(the µs columns: CPU time each process spent per round trip, user + system)");
+    let measured: Vec<(&str, u32)> =
+        pids.iter().copied().chain(std::iter::once(("client", std::process::id()))).collect();
     settle(&pids).await;
-    let direct_levels = levels(&direct, &args).await?;
-    print_levels("\ndirect: client -> tutor", &direct_levels);
+    let direct_levels = levels(&direct, &args, &measured).await?;
+    print_levels("\ndirect: client -> tutor", &direct_levels, &measured);
     settle(&pids).await;
-    let routed_levels = levels(&routed, &args).await?;
-    print_levels("\nrouted: client -> hub (mock router) -> tutor", &routed_levels);
+    let routed_levels = levels(&routed, &args, &measured).await?;
+    print_levels("\nrouted: client -> hub (mock router) -> tutor", &routed_levels, &measured);
     settle(&pids).await;
     println!("\nlatency the hub adds (routed minus direct)");
     println!("{:>11} {:>10} {:>10}", "concurrency", "p50 ms", "p99 ms");
