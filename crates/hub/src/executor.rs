@@ -9,7 +9,9 @@ use a2a::client::ClientError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use a2a::wire::{Message, Part, PartContent, Role, SendMessageResponse, new_context_id, new_message_id};
 use hublink::{Control, ack_codes, ack_reply, parse_control};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
+use telemetry::Data;
 
 use crate::Emit;
 use crate::bounded::BoundedMap;
@@ -86,17 +88,18 @@ impl AgentExecutor for HubExecutor {
         let asked = question_hash(&text);
         let key: Key = (scope, request_id.clone(), asked);
         let alias: Option<Key> = ctx.new_context.then(|| (ctx.context_id.clone(), request_id.clone(), asked));
-        (self.inner.emit)(
-            "message_received",
-            json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id, "requestId": request_id, "textChars": text.chars().count()}),
-        );
+        let received = Received {
+            message_id: &ctx.message.message_id,
+            context_id: &ctx.context_id,
+            request_id: &request_id,
+            text_chars: text.chars().count(),
+        };
+        self.inner.emit.send("message_received", Data::new(&received));
         let stored = match self.inner.ledger.begin(key.clone(), alias.clone()) {
             Begin::Existing(rx) => {
                 tracing::info!(request_id = %request_id, context_id = %ctx.context_id, "repeated request answered from the ledger");
-                (self.inner.emit)(
-                    "duplicate_request",
-                    json!({"requestId": request_id, "contextId": ctx.context_id}),
-                );
+                let ids = Ids { request_id: &request_id, context_id: &ctx.context_id };
+                self.inner.emit.send("duplicate_request", Data::new(&ids));
                 wait(rx).await.ok_or_else(RpcError::internal)?
             }
             Begin::New(tx) => {
@@ -119,12 +122,14 @@ impl AgentExecutor for HubExecutor {
                 }
             }
         };
-        (self.inner.emit)(
-            "reply_published",
-            json!({"messageId": stored.message_id, "contextId": ctx.context_id, "requestId": request_id,
-                   "servedBy": stored.metadata.get("servedBy").and_then(|s| s.get("id")).cloned().unwrap_or(Value::Null),
-                   "outcome": stored.metadata.get("outcome").cloned().unwrap_or(Value::Null)}),
-        );
+        let published = Published {
+            message_id: &stored.message_id,
+            context_id: &ctx.context_id,
+            request_id: &request_id,
+            served_by: stored.metadata.get("servedBy").and_then(|s| s.get("id")),
+            outcome: stored.metadata.get("outcome"),
+        };
+        self.inner.emit.send("reply_published", Data::new(&published));
         Ok(Reply::Message {
             message_id: stored.message_id,
             parts: stored.parts,
@@ -132,6 +137,64 @@ impl AgentExecutor for HubExecutor {
             context_id: Some(stored.context_id),
         })
     }
+}
+
+// The Hub's per-question telemetry events, serialized straight to JSON text.
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Received<'a> {
+    message_id: &'a str,
+    context_id: &'a str,
+    request_id: &'a str,
+    text_chars: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Ids<'a> {
+    request_id: &'a str,
+    context_id: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Routed<'a> {
+    request_id: &'a str,
+    context_id: &'a str,
+    decision: &'a Outcome,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Forwarded<'a> {
+    specialist: &'a str,
+    operation_id: &'a str,
+    message_id: &'a str,
+    context_id: &'a str,
+    skill: &'a str,
+}
+
+/// `specialist_replied` and `forward_failed` (with a reason, and an error's code).
+#[derive(Serialize, Clone, Copy)]
+#[serde(rename_all = "camelCase")]
+struct Operation<'a> {
+    specialist: &'a str,
+    operation_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<i32>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Published<'a> {
+    message_id: &'a str,
+    context_id: &'a str,
+    request_id: &'a str,
+    served_by: Option<&'a Value>,
+    outcome: Option<&'a Value>,
 }
 
 /// A stable hash of a question (the same text always hashes the same within a run).
@@ -198,10 +261,8 @@ impl Inner {
         let decision = self.config.router.decide(text, &view);
         let outcome = validate(decision, &view);
         tracing::info!(request_id = %request_id, context_id = %student_ctx, outcome = outcome.kind(), "routing decision");
-        (self.emit)(
-            "routed",
-            json!({"requestId": request_id, "contextId": student_ctx, "decision": outcome}),
-        );
+        let routed = Routed { request_id, context_id: student_ctx, decision: &outcome };
+        self.emit.send("routed", Data::new(&routed));
         match &outcome {
             Outcome::Clarify { question } => (self.hub_reply(request_id, &outcome, question.clone()), true),
             Outcome::Unsupported { .. } => {
@@ -255,10 +316,14 @@ impl Inner {
         message.metadata = Some([("hubOperationId".to_string(), json!(operation_id))].into_iter().collect());
         let sent_id = message.message_id.clone();
         tracing::info!(specialist, operation_id = %operation_id, message_id = %sent_id, context_id = %hub_ctx, "forwarding");
-        (self.emit)(
-            "forwarded",
-            json!({"specialist": specialist, "operationId": operation_id, "messageId": sent_id, "contextId": hub_ctx, "skill": skill}),
-        );
+        let forwarded = Forwarded {
+            specialist,
+            operation_id: &operation_id,
+            message_id: &sent_id,
+            context_id: &hub_ctx,
+            skill,
+        };
+        self.emit.send("forwarded", Data::new(&forwarded));
         let result =
             tokio::time::timeout(self.config.forward_timeout, handle.send_message(message, &[])).await;
         let name = self.display_name(specialist);
@@ -280,14 +345,12 @@ impl Inner {
                 metadata: metadata.clone(),
             }
         };
+        let operation = Operation { specialist, operation_id: &operation_id, reason: None, code: None };
         match result {
             Ok(Ok(resp)) => {
                 self.registry.mark_reachable(specialist, true);
                 let parts = reply_parts(resp);
-                (self.emit)(
-                    "specialist_replied",
-                    json!({"specialist": specialist, "operationId": operation_id}),
-                );
+                self.emit.send("specialist_replied", Data::new(&operation));
                 if parts.is_empty() {
                     let text = format!("The {name} service answered without any content.");
                     return (failure("invalid_answer", text, &mut metadata), true);
@@ -296,28 +359,22 @@ impl Inner {
             }
             Ok(Err(ClientError::Refused { .. } | ClientError::Connect { .. })) => {
                 self.registry.mark_reachable(specialist, false);
-                (self.emit)(
-                    "forward_failed",
-                    json!({"specialist": specialist, "operationId": operation_id, "reason": "unreachable"}),
-                );
+                let op = Operation { reason: Some("unreachable"), ..operation };
+                self.emit.send("forward_failed", Data::new(&op));
                 let text = format!(
                     "The {name} service is unavailable right now (unreachable). Your question was not sent anywhere else."
                 );
                 (failure("unavailable", text, &mut metadata), false)
             }
             Ok(Err(ClientError::Rpc { code, .. })) => {
-                (self.emit)(
-                    "forward_failed",
-                    json!({"specialist": specialist, "operationId": operation_id, "reason": "error", "code": code}),
-                );
+                let op = Operation { reason: Some("error"), code: Some(code), ..operation };
+                self.emit.send("forward_failed", Data::new(&op));
                 let text = format!("The {name} service could not answer that request (error {code}).");
                 (failure("failed", text, &mut metadata), true)
             }
             Ok(Err(_)) | Err(_) => {
-                (self.emit)(
-                    "forward_failed",
-                    json!({"specialist": specialist, "operationId": operation_id, "reason": "outcome_unknown"}),
-                );
+                let op = Operation { reason: Some("outcome_unknown"), ..operation };
+                self.emit.send("forward_failed", Data::new(&op));
                 let text = format!(
                     "The {name} service did not answer properly in time, so I can't tell whether it handled your request."
                 );

@@ -27,8 +27,7 @@ use a2a::client::A2aClient;
 use a2a::server::{A2aServer, CardCell};
 use a2a::wire::{AgentProvider, AgentSkill};
 use axum::Router;
-use serde_json::Value;
-use telemetry::Telemetry;
+use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -38,7 +37,22 @@ pub use registry::{Registry, SpecialistView, Status, validate_card};
 pub use router::{Decision, Outcome, SkillIndex, index, validate, words};
 
 /// Where the Hub's components report events.
-pub type Emit = Arc<dyn Fn(&str, Value) + Send + Sync>;
+#[derive(Clone)]
+pub struct Emit(Arc<EmitFn>);
+
+type EmitFn = dyn Fn(&str, Data) + Send + Sync;
+
+impl Emit {
+    pub fn new(f: impl Fn(&str, Data) + Send + Sync + 'static) -> Self {
+        Self(Arc::new(f))
+    }
+
+    /// Reports one event: `data` is a `serde_json::Value`, or [`Data::new`] of anything
+    /// `Serialize` (cheaper: no JSON tree is built).
+    pub fn send(&self, kind: &str, data: impl Into<Data>) {
+        (self.0)(kind, data.into())
+    }
+}
 
 /// The Hub's public card for a Hub reachable at `base_url`.
 pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
@@ -79,7 +93,7 @@ pub fn build(config: Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> H
     let base = format!("http://{addr}");
     let telemetry = Telemetry::new("hub");
     let tel = telemetry.clone();
-    let emit: Emit = Arc::new(move |kind: &str, data: Value| {
+    let emit = Emit::new(move |kind: &str, data: Data| {
         if kind == "heartbeat" {
             tel.record_transient(kind, data);
         } else {
@@ -118,7 +132,7 @@ fn spawn_relay(
         reqwest::Client::builder().no_proxy().build().expect("http client builds with static settings");
     tokio::spawn(async move {
         let on_event = move |event: telemetry::Event| {
-            let mut event = if show_content { event } else { telemetry::redact(&event) };
+            let mut event = if show_content { event } else { telemetry::redact(event) };
             event.relayed_from = Some(id.clone());
             if event.kind == "heartbeat_sent" {
                 tel.publish_transient(event);

@@ -225,7 +225,7 @@ impl Registry {
         entry.refresh.notify_one();
         drop(entries);
         tracing::info!(identity = %r.identity, instance_id = %r.instance_id, enabled = r.enabled, "specialist registered");
-        (self.emit)(
+        self.emit.send(
             "registered",
             json!({"specialist": r.identity, "instanceId": r.instance_id, "enabled": r.enabled}),
         );
@@ -246,7 +246,7 @@ impl Registry {
                     e.refresh.notify_one();
                 }
                 drop(entries);
-                (self.emit)("heartbeat", json!({"specialist": h.identity}));
+                self.emit.send("heartbeat", json!({"specialist": h.identity}));
                 Ack::ok("alive")
             }
             None => Ack::refused(ack_codes::NOT_REGISTERED, "register first"),
@@ -264,7 +264,7 @@ impl Registry {
         entry.instance = None;
         drop(entries);
         tracing::info!(identity = %h.identity, "specialist signed out");
-        (self.emit)("signed_out", json!({"specialist": h.identity}));
+        self.emit.send("signed_out", json!({"specialist": h.identity}));
         Ack::ok("signed_out")
     }
 
@@ -293,7 +293,7 @@ impl Registry {
             }
             seen.insert(key, ());
         }
-        (self.emit)("card_change_notice", json!({"specialist": c.identity, "noticeId": c.notice_id}));
+        self.emit.send("card_change_notice", json!({"specialist": c.identity, "noticeId": c.notice_id}));
         self.request_refresh(&c.identity);
         Ack::ok("refresh_scheduled")
     }
@@ -429,7 +429,7 @@ impl Registry {
         let revision = e.card.as_ref().and_then(|c| scope_revision(&c.card));
         let etag = e.card.as_ref().and_then(|c| c.etag.clone());
         drop(entries);
-        (self.emit)(
+        self.emit.send(
             "card_fetched",
             json!({"specialist": id, "outcome": outcome, "revision": revision, "etag": etag}),
         );

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A registry for one specialist at `base`, with events going nowhere.
 fn registry(base: &str) -> Arc<Registry> {
-    let emit: Emit = Arc::new(|_: &str, _: Value| {});
+    let emit = Emit::new(|_, _| {});
     Registry::new(&[conf(base)], Duration::from_secs(3), Duration::from_secs(10), A2aClient::default(), emit)
 }
 

@@ -89,7 +89,7 @@ impl AgentExecutor for Library {
         };
         let reply = Reply::text(text.clone());
         let details = json!({"skill": skill, "revision": policy.revision, "mode": "mock"});
-        specialist::log_reply(&self.telemetry, &ctx, &reply, outcome, &text, details);
+        specialist::log_reply(&self.telemetry, &ctx, &reply, outcome, &text, &details);
         Ok(reply)
     }
 }

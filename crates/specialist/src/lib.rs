@@ -16,10 +16,10 @@ use a2a::client::A2aClient;
 use a2a::server::{A2aServer, AgentExecutor, Reply, RequestContext};
 use a2a::wire::AgentCard;
 use conf::{ConfError, check_local_url, env_bool, env_parse, load_file};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use skills::{Rules, Settings, Skill, SkillSet};
-use telemetry::Telemetry;
+use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 
 /// Where the Hub is unless `HUB_URL` says otherwise.
@@ -110,14 +110,24 @@ pub fn log_received(telemetry: &Telemetry, ctx: &RequestContext) {
         operation_id = %operation,
         "received message"
     );
-    telemetry.record(
-        "message_received",
-        serde_json::json!({"messageId": ctx.message.message_id, "contextId": ctx.context_id,
-                           "operationId": operation, "text": ctx.text()}),
-    );
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Received<'a> {
+        message_id: &'a str,
+        context_id: &'a str,
+        operation_id: &'a str,
+        text: String,
+    }
+    let received = Received {
+        message_id: &ctx.message.message_id,
+        context_id: &ctx.context_id,
+        operation_id: operation,
+        text: ctx.text(),
+    };
+    telemetry.record("message_received", Data::new(&received));
 }
 
-/// Logs and records one published reply with its outcome; `details` (an object) is
+/// Logs and records one published reply with its outcome; `details` (a struct or map) is
 /// merged into the telemetry event, which also carries the reply `text`.
 pub fn log_reply(
     telemetry: &Telemetry,
@@ -125,7 +135,7 @@ pub fn log_reply(
     reply: &Reply,
     outcome: &str,
     text: &str,
-    details: Value,
+    details: &impl Serialize,
 ) {
     tracing::info!(
         message_id = %reply.message_id(),
@@ -134,12 +144,19 @@ pub fn log_reply(
         outcome,
         "publishing reply"
     );
-    let mut data = serde_json::json!({"messageId": reply.message_id(), "contextId": ctx.context_id,
-                                      "outcome": outcome, "text": text});
-    if let (Some(obj), Value::Object(more)) = (data.as_object_mut(), details) {
-        obj.extend(more);
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Published<'a, D> {
+        message_id: &'a str,
+        context_id: &'a str,
+        outcome: &'a str,
+        text: &'a str,
+        #[serde(flatten)]
+        details: &'a D,
     }
-    telemetry.record("reply_published", data);
+    let published =
+        Published { message_id: reply.message_id(), context_id: &ctx.context_id, outcome, text, details };
+    telemetry.record("reply_published", Data::new(&published));
 }
 
 /// One specialist agent: who it is and how it answers.

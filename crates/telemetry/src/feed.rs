@@ -3,10 +3,11 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::{broadcast, watch};
 
 use crate::Event;
+use crate::event::Data;
 use crate::event::{HISTORY_TRUNCATED, new_boot, now_ms};
 
 /// How many kept events a feed remembers unless told otherwise.
@@ -19,7 +20,7 @@ pub struct Telemetry {
 }
 
 pub(crate) struct Inner {
-    agent: String,
+    agent: Arc<str>,
     boot: String,
     capacity: usize,
     state: Mutex<State>,
@@ -74,7 +75,7 @@ impl Telemetry {
         let state = State { seq: 0, ring: VecDeque::with_capacity(capacity.min(4096)), evicted: 0 };
         Self {
             inner: Arc::new(Inner {
-                agent: agent.to_owned(),
+                agent: agent.into(),
                 boot: new_boot(),
                 capacity,
                 state: Mutex::new(state),
@@ -90,8 +91,9 @@ impl Telemetry {
     }
 
     /// Emits an event: kept in the history and sent to every subscriber. `data` should be a
-    /// JSON object; `null` becomes `{}`.
-    pub fn emit(&self, kind: &str, data: Value) -> Event {
+    /// JSON object (a [`Value`], or any `Serialize` through [`Data::new`]); `null` becomes `{}`.
+    pub fn emit(&self, kind: &str, data: impl Into<Data>) -> Event {
+        let data = data.into();
         let mut state = self.lock();
         let event = Arc::new(self.make(&mut state, kind, data));
         self.keep(&mut state, event.clone());
@@ -101,14 +103,16 @@ impl Telemetry {
 
     /// [`Telemetry::emit`] without handing the event back: nothing is copied, which keeps
     /// an agent's request path cheap.
-    pub fn record(&self, kind: &str, data: Value) {
+    pub fn record(&self, kind: &str, data: impl Into<Data>) {
+        let data = data.into();
         let mut state = self.lock();
         let event = Arc::new(self.make(&mut state, kind, data));
         self.keep(&mut state, event);
     }
 
     /// [`Telemetry::emit_transient`] without handing the event back.
-    pub fn record_transient(&self, kind: &str, data: Value) {
+    pub fn record_transient(&self, kind: &str, data: impl Into<Data>) {
+        let data = data.into();
         let mut state = self.lock();
         let event = Arc::new(self.make(&mut state, kind, data));
         let _ = self.inner.live.send(Live { event, position: None });
@@ -116,7 +120,8 @@ impl Telemetry {
 
     /// Emits an event that is sent to current subscribers but not kept (heartbeats). Its SSE
     /// frame has no `id:` line, so it never becomes a client's resume point.
-    pub fn emit_transient(&self, kind: &str, data: Value) -> Event {
+    pub fn emit_transient(&self, kind: &str, data: impl Into<Data>) -> Event {
+        let data = data.into();
         let mut state = self.lock();
         let event = Arc::new(self.make(&mut state, kind, data));
         let _ = self.inner.live.send(Live { event: event.clone(), position: None });
@@ -185,21 +190,21 @@ impl Telemetry {
         self.inner.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn make(&self, state: &mut State, kind: &str, data: Value) -> Event {
+    fn make(&self, state: &mut State, kind: &str, data: Data) -> Event {
         state.seq += 1;
         Event {
             id: format!("{}:{}", self.inner.boot, state.seq),
             ts: now_ms(),
             agent: self.inner.agent.clone(),
             kind: kind.to_owned(),
-            data: if data.is_null() { Value::Object(Default::default()) } else { data },
+            data,
             relayed_from: None,
         }
     }
 
     /// A [`HISTORY_TRUNCATED`] notice for one subscriber: never kept, never broadcast.
     fn notice(&self, state: &mut State, reason: &str, after: Option<&str>) -> Live {
-        let event = self.make(state, HISTORY_TRUNCATED, json!({ "reason": reason, "after": after }));
+        let event = self.make(state, HISTORY_TRUNCATED, json!({ "reason": reason, "after": after }).into());
         Live { event: Arc::new(event), position: None }
     }
 
@@ -339,14 +344,14 @@ mod tests {
     fn ids_count_up_from_one_under_one_boot() {
         let t = Telemetry::new("tutor");
         let a = t.emit("registered", json!({"skill": "calculus"}));
-        let b = t.emit_transient("heartbeat", Value::Null);
+        let b = t.emit_transient("heartbeat", serde_json::Value::Null);
         let c = t.emit("message_received", json!({}));
         let (boot, seq) = a.id.split_once(':').unwrap();
         assert_eq!(seq, "1");
         assert_eq!(b.id, format!("{boot}:2"));
         assert_eq!(c.id, format!("{boot}:3"));
-        assert_eq!((a.agent.as_str(), a.kind.as_str()), ("tutor", "registered"));
-        assert_eq!(b.data, json!({}));
+        assert_eq!((&*a.agent, a.kind.as_str()), ("tutor", "registered"));
+        assert_eq!(b.data.value(), json!({}));
         assert!(a.ts > 1_600_000_000_000);
         assert_ne!(boot, Telemetry::new("tutor").emit("x", json!({})).id.split_once(':').unwrap().0);
     }
@@ -387,7 +392,7 @@ mod tests {
         assert!(sub.truncated());
         let got = drain(&mut sub);
         assert_eq!(got[0].kind, HISTORY_TRUNCATED);
-        assert_eq!(got[0].data, json!({"reason": "evicted", "after": events[1].id}));
+        assert_eq!(got[0].data.value(), json!({"reason": "evicted", "after": events[1].id}));
         assert_eq!(ids(&got[1..]), ids(&events[3..]));
         assert!(!t.history().iter().any(|e| e.kind == HISTORY_TRUNCATED));
     }
@@ -411,7 +416,7 @@ mod tests {
         let events: Vec<Event> = (0..20).map(|i| t.emit("e", json!({ "i": i }))).collect();
         let got = drain(&mut sub);
         assert_eq!(got[0].kind, HISTORY_TRUNCATED);
-        assert_eq!(got[0].data, json!({"reason": "lagged", "after": first.id}));
+        assert_eq!(got[0].data.value(), json!({"reason": "lagged", "after": first.id}));
         assert_eq!(ids(&got[1..]), ids(&events[15..]));
         let later = t.emit("e", json!({}));
         assert_eq!(drain(&mut sub), vec![later]);

@@ -56,7 +56,7 @@ mod parser;
 mod redact;
 mod serve;
 
-pub use event::{Event, HISTORY_TRUNCATED};
+pub use event::{Data, Event, HISTORY_TRUNCATED};
 pub use feed::{DEFAULT_CAPACITY, Subscription, Telemetry};
 pub use follow::{IDLE_TIMEOUT, MAX_BACKOFF, MIN_BACKOFF, follow};
 pub use parser::{MAX_FRAME, SseFrame, SseParser};

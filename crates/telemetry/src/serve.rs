@@ -62,9 +62,13 @@ fn frame(live: &Live) -> sse::Event {
         frame = frame.id(&event.id);
     }
     let kind: String = event.kind.chars().map(|c| if c.is_control() { '_' } else { c }).collect();
-    // serializing a `Value`-backed struct to a string cannot fail
-    let json = serde_json::to_string(event).unwrap_or_default();
-    frame.event(kind).data(json)
+    // serialized straight into the frame; a relayed `data` may span lines, which become
+    // several `data:` lines that a reader joins back with `\n`
+    // (cannot fail: strings, numbers and JSON text always serialize)
+    frame
+        .event(kind)
+        .json_data(event)
+        .unwrap_or_else(|_| sse::Event::default().comment("unserializable event"))
 }
 
 #[cfg(test)]
@@ -88,7 +92,7 @@ mod tests {
             ts: 1,
             agent: "tutor".into(),
             kind: kind.into(),
-            data: json!({"text": "a\nb"}),
+            data: json!({"text": "a\nb"}).into(),
             relayed_from: None,
         };
         Live { event: std::sync::Arc::new(event), position: kept.then_some(0) }

@@ -153,7 +153,7 @@ async fn an_id_older_than_the_ring_gets_history_truncated_first() {
     let (frame, notice) = reader.event().await;
     assert_eq!((frame.id, frame.event.as_deref()), (None, Some(HISTORY_TRUNCATED)));
     assert_eq!(notice.kind, HISTORY_TRUNCATED);
-    assert_eq!(notice.data["after"], events[0].id.as_str());
+    assert_eq!(notice.data.value()["after"], events[0].id.as_str());
     assert_eq!(reader.ids(3).await, ids(&events[3..]));
     server.stop(&t).await;
 }

@@ -2,7 +2,7 @@
 
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
-use serde_json::json;
+use serde::Serialize;
 use skills::Settings;
 use telemetry::Telemetry;
 
@@ -25,6 +25,12 @@ impl Tutor {
     }
 }
 
+/// What a reply's telemetry event adds: the skill configuration it was answered under.
+#[derive(Serialize)]
+struct Revision {
+    revision: u64,
+}
+
 impl AgentExecutor for Tutor {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
         specialist::log_received(&self.telemetry, &ctx);
@@ -38,7 +44,7 @@ impl AgentExecutor for Tutor {
             &reply,
             outcome,
             text,
-            json!({"revision": policy.revision}),
+            &Revision { revision: policy.revision },
         );
         Ok(reply)
     }
