@@ -3,15 +3,18 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
+use std::sync::Arc;
 
+/// Each key is stored once and shared by the map and the age queue (an insert clones no
+/// key, only a pointer).
 #[derive(Debug)]
 pub(crate) struct BoundedMap<K, V> {
-    map: HashMap<K, V>,
-    order: VecDeque<K>,
+    map: HashMap<Arc<K>, V>,
+    order: VecDeque<Arc<K>>,
     capacity: usize,
 }
 
-impl<K: Eq + Hash + Clone, V> BoundedMap<K, V> {
+impl<K: Eq + Hash, V> BoundedMap<K, V> {
     pub(crate) fn new(capacity: usize) -> Self {
         Self { map: HashMap::new(), order: VecDeque::new(), capacity: capacity.max(1) }
     }
@@ -22,19 +25,20 @@ impl<K: Eq + Hash + Clone, V> BoundedMap<K, V> {
 
     /// Inserts a new key (an existing key keeps its place), dropping the oldest past capacity.
     pub(crate) fn insert(&mut self, key: K, value: V) {
+        let key = Arc::new(key);
         if self.map.insert(key.clone(), value).is_none() {
             self.order.push_back(key);
         }
         while self.order.len() > self.capacity {
             if let Some(old) = self.order.pop_front() {
-                self.map.remove(&old);
+                self.map.remove(&*old);
             }
         }
     }
 
     pub(crate) fn remove(&mut self, key: &K) {
         if self.map.remove(key).is_some() {
-            self.order.retain(|k| k != key);
+            self.order.retain(|k| **k != *key);
         }
     }
 
