@@ -109,7 +109,53 @@ impl Link {
     }
 }
 
+/// What sending a card-change notice came to.
+enum Notified {
+    Delivered,
+    /// The Hub no longer knows this instance: register again (which fetches the card).
+    NotRegistered,
+    /// The Hub refused it for good.
+    Rejected,
+    /// No answer: send the same notice again once the Hub answers a heartbeat.
+    Pending(CardChanged),
+}
+
+impl Link {
+    /// Sends one card-change notice (3 s at most). A retry keeps the notice id, so a Hub
+    /// that did get the first one answers `duplicate_notice` and refreshes only once.
+    async fn notify(&mut self, notice: CardChanged, attempt: u32) -> Notified {
+        let revision = notice.revision;
+        let control = Control::CardChanged(notice.clone());
+        let (notified, outcome) = match timeout(NOTICE_TIMEOUT, self.send(&control)).await {
+            Ok(Outcome::Acked(ack)) if ack.ok => (Notified::Delivered, "delivered".to_string()),
+            Ok(Outcome::Acked(ack)) => {
+                let code = ack.code.unwrap_or_default();
+                let notified = if code == ack_codes::NOT_REGISTERED {
+                    Notified::NotRegistered
+                } else {
+                    Notified::Rejected
+                };
+                (notified, format!("rejected: {code}"))
+            }
+            Ok(Outcome::Unreachable(_)) | Err(_) => (Notified::Pending(notice), "pending".to_string()),
+        };
+        tracing::info!(revision, attempt, outcome = %outcome, "card change notice sent");
+        self.emit(
+            "card_change_notice",
+            json!({"revision": revision, "attempt": attempt, "outcome": outcome}),
+        );
+        notified
+    }
+}
+
+/// How long one card-change notice may take.
+const NOTICE_TIMEOUT: Duration = Duration::from_secs(3);
+
 /// Runs the link until `shutdown` completes, then signs out (one attempt, 1 s).
+///
+/// A card-change notice the Hub did not answer is sent again after each heartbeat the Hub
+/// answers, until it is acknowledged, refused, or replaced by a newer change; registering
+/// again makes it moot (the Hub fetches the card on registration).
 pub async fn run_link(
     cfg: LinkConfig,
     client: A2aClient,
@@ -123,6 +169,8 @@ pub async fn run_link(
     let mut next = Instant::now();
     card_changes.borrow_and_update();
     let mut changes_open = true;
+    // an unanswered card-change notice and how many times it was sent
+    let mut pending: Option<(CardChanged, u32)> = None;
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -130,7 +178,12 @@ pub async fn run_link(
             _ = sleep_until(next) => {
                 if !registered {
                     match link.register().await {
-                        Ok(every) => { registered = true; interval = every; next = Instant::now() + interval; }
+                        Ok(every) => {
+                            registered = true;
+                            pending = None; // the Hub fetches the card on registration
+                            interval = every;
+                            next = Instant::now() + interval;
+                        }
                         Err(wait) => next = Instant::now() + wait,
                     }
                     continue;
@@ -140,6 +193,13 @@ pub async fn run_link(
                     Outcome::Acked(ack) if ack.ok => {
                         link.emit("heartbeat_sent", json!({}));
                         next = Instant::now() + interval;
+                        if let Some((notice, sent)) = pending.take() {
+                            match link.notify(notice, sent + 1).await {
+                                Notified::Pending(notice) => pending = Some((notice, sent + 1)),
+                                Notified::NotRegistered => { registered = false; next = Instant::now(); }
+                                Notified::Delivered | Notified::Rejected => {}
+                            }
+                        }
                     }
                     Outcome::Acked(ack) if ack.code.as_deref() == Some(ack_codes::NOT_REGISTERED) => {
                         tracing::info!("the hub does not know this instance; registering again");
@@ -155,22 +215,21 @@ pub async fn run_link(
                     continue;
                 }
                 let revision = *card_changes.borrow_and_update();
+                pending = None; // a newer change replaces an unanswered notice
                 if !registered {
                     continue; // registering fetches the current card anyway
                 }
-                let notice = Control::CardChanged(CardChanged {
+                let notice = CardChanged {
                     identity: link.cfg.identity.clone(),
                     instance_id: link.instance_id.clone(),
                     notice_id: new_message_id(),
                     revision: Some(revision),
-                });
-                let outcome = match timeout(Duration::from_secs(3), link.send(&notice)).await {
-                    Ok(Outcome::Acked(ack)) if ack.ok => "delivered".to_string(),
-                    Ok(Outcome::Acked(ack)) => format!("rejected: {}", ack.code.unwrap_or_default()),
-                    Ok(Outcome::Unreachable(_)) | Err(_) => "pending".to_string(),
                 };
-                tracing::info!(revision, outcome = %outcome, "card change notice sent");
-                link.emit("card_change_notice", json!({"revision": revision, "outcome": outcome}));
+                match link.notify(notice, 1).await {
+                    Notified::Pending(notice) => pending = Some((notice, 1)),
+                    Notified::NotRegistered => { registered = false; next = Instant::now(); }
+                    Notified::Delivered | Notified::Rejected => {}
+                }
             }
         }
     }
