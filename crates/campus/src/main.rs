@@ -12,9 +12,11 @@ use tokio::net::TcpListener;
 
 /// mimalloc instead of glibc's allocator: an agent's request path is many small, short-lived
 /// allocations (JSON, headers, ids), and glibc's malloc and free were over a quarter of the
-/// Hub's CPU time per routed question (perf). Built without transparent huge pages
-/// (`no_thp`): with them, on a kernel whose THP setting is `always`, each process's resident
-/// memory doubled at idle. Figures in the README, Performance.
+/// Hub's CPU time per routed question (perf). Built with `no_thp`, so mimalloc does not ask
+/// the kernel for transparent huge pages (`madvise(MADV_HUGEPAGE)`): where THP is set to
+/// `madvise` (this machine, and most distributions' default), that request doubled each
+/// process's idle resident memory. A kernel set to `always` uses huge pages whatever a
+/// process asks. Figures in the README, Performance.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
