@@ -14,9 +14,9 @@ use tokio::net::TcpListener;
 /// allocations (JSON, headers, ids), and glibc's malloc and free were over a quarter of the
 /// Hub's CPU time per routed question (perf). Built with `no_thp`, so mimalloc does not ask
 /// the kernel for transparent huge pages (`madvise(MADV_HUGEPAGE)`): where THP is set to
-/// `madvise` (this machine, and most distributions' default), that request doubled each
-/// process's idle resident memory. A kernel set to `always` uses huge pages whatever a
-/// process asks. Figures in the README, Performance.
+/// `madvise` (this machine), that request doubled each process's idle resident memory. A
+/// kernel set to `always` uses huge pages unless a process opts out, which this build does
+/// not do. Figures in the README, Performance.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
