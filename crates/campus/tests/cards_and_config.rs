@@ -11,7 +11,7 @@ use a2a::client::A2aClient;
 use a2a::wire::SendMessageResponse;
 use common::{Proc, University, ask, control, http_json, poll, rt, run, settings};
 use hublink::{Control, parse_ack};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[test]
 fn saving_skills_changes_the_card_and_the_hub_routes_by_the_new_card() {
@@ -213,6 +213,54 @@ fn relayed_telemetry_is_redacted_unless_asked() {
         }
         assert!(!u.hub().stderr().iter().any(|l| l.contains(secret)), "the hub logs no message text");
     }
+}
+
+#[test]
+fn a_routed_question_leaves_one_correlated_trail_in_the_hubs_feed() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let question = "How do I find the derivative of x^2?";
+    let ex = ask(&u.hub_url, question);
+    assert_eq!(ex.outcome.as_deref(), Some("route"));
+    let events = poll(10, "the hub's and the tutor's events for the question", || {
+        let events: Vec<Value> = feed_snapshot(&u.hub_url)?
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str(d).ok())
+            .collect();
+        let done = |agent: &str| events.iter().any(|e| e["agent"] == agent && e["kind"] == "reply_published");
+        (done("hub") && done("tutor")).then_some(events)
+    });
+    let kinds = ["message_received", "routed", "forwarded", "specialist_replied", "reply_published"];
+    let own: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["agent"] == "hub" && kinds.contains(&e["kind"].as_str().unwrap()))
+        .collect();
+    let trail: Vec<&str> = own.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(trail, kinds, "one question, one trail, in order");
+    let data = |i: usize| &own[i]["data"];
+    for i in [0, 1, 4] {
+        assert_eq!(data(i)["requestId"], ex.request_id.as_str(), "{}", own[i]);
+    }
+    assert_eq!(data(0)["textChars"], question.chars().count());
+    assert!(data(0).get("text").is_none(), "the hub's own events carry no message text");
+    assert_eq!(data(1)["decision"]["kind"], "route");
+    assert_eq!(data(1)["decision"]["specialist"], "tutor");
+    assert_eq!((&data(2)["specialist"], &data(2)["skill"]), (&json!("tutor"), &data(1)["decision"]["skill"]));
+    let operation = data(2)["operationId"].as_str().expect("an operation id");
+    assert_eq!(data(3)["operationId"], operation);
+    assert_eq!((&data(4)["servedBy"], &data(4)["outcome"]), (&json!("tutor"), &json!("route")));
+    // the tutor's relayed event names the hop it received: the same operation and context
+    let hop = events
+        .iter()
+        .find(|e| e["relayedFrom"] == "tutor" && e["kind"] == "message_received")
+        .expect("the tutor's relayed message_received");
+    assert_eq!(hop["data"]["operationId"], operation);
+    assert_eq!(hop["data"]["contextId"], data(2)["contextId"]);
+    assert_eq!(hop["data"]["messageId"], data(2)["messageId"]);
+    // every event, own or relayed, kept or transient, has an id no other event has
+    let ids: std::collections::HashSet<&str> = events.iter().filter_map(|e| e["id"].as_str()).collect();
+    assert_eq!(ids.len(), events.len());
 }
 
 /// Reads the Hub's feed until its backlog is drained (the history is replayed first).
