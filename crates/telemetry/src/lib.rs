@@ -47,7 +47,8 @@
 //! `answer`, `reply`, `content`, `values`, `value`, `form`, `notes`, `error_detail`,
 //! `message_text`, matched ignoring case, `_` and `-` — replaces a string with
 //! `"[N chars redacted]"` (N counts chars) and any other non-null value with
-//! `"[redacted]"`. Everything else (ids, kinds, states, counts, agent and skill ids) stays.
+//! `"[redacted]"`. Everything else (ids, kinds, states, counts, agent and skill ids) stays,
+//! as written. Details that are not one JSON value become `{}`.
 
 mod event;
 mod feed;

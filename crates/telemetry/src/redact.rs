@@ -1,7 +1,5 @@
 //! What the Hub strips from a specialist's events before relaying them.
 
-use serde_json::Value;
-
 use crate::{Data, Event};
 
 /// Keys whose values are content (what people wrote), compared after lowercasing and
@@ -23,14 +21,170 @@ const CONTENT_KEYS: &[&str] = &[
 /// `event` with `data` carrying no content: under a content key (see the crate docs) a
 /// string becomes `"[N chars redacted]"`, any other value but `null` becomes
 /// `"[redacted]"`. Everything else is kept. Details that cannot hold a content key are
-/// passed on as they are, without being parsed.
+/// passed on as they are; the others are rewritten in one pass, without a tree. Details
+/// that cannot be read become `{}`.
 pub fn redact(mut event: Event) -> Event {
     if may_name_content(event.data.json()) {
-        let mut value = event.data.value();
-        redact_value(&mut value);
-        event.data = Data::new(&value);
+        event.data = redact_json(event.data.json()).and_then(Data::from_json).unwrap_or_default();
     }
     event
+}
+
+/// `json` with every content value redacted, written in one pass over the text (no tree):
+/// whitespace outside strings is dropped, everything else (numbers as written, key order,
+/// repeated keys) is copied as it is. `None` if the text is not one JSON value.
+fn redact_json(json: &str) -> Option<String> {
+    let mut r = Redactor { src: json, pos: 0, out: String::with_capacity(json.len() + 16) };
+    r.value()?;
+    r.whitespace();
+    (r.pos == json.len()).then_some(r.out)
+}
+
+struct Redactor<'a> {
+    src: &'a str,
+    pos: usize,
+    out: String,
+}
+
+impl<'a> Redactor<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.src.as_bytes().get(self.pos).copied()
+    }
+
+    fn whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Consumes `byte` (after whitespace) and writes it.
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        self.whitespace();
+        (self.peek()? == byte).then(|| {
+            self.pos += 1;
+            self.out.push(char::from(byte));
+        })
+    }
+
+    fn value(&mut self) -> Option<()> {
+        self.whitespace();
+        match self.peek()? {
+            b'{' => self.object(),
+            b'[' => self.array(),
+            b'"' => {
+                let raw = self.string()?;
+                self.out.push_str(raw);
+                Some(())
+            }
+            _ => {
+                let raw = self.scalar()?;
+                self.out.push_str(raw);
+                Some(())
+            }
+        }
+    }
+
+    fn object(&mut self) -> Option<()> {
+        self.sequence(b'{', b'}', Self::member)
+    }
+
+    fn array(&mut self) -> Option<()> {
+        self.sequence(b'[', b']', Self::value)
+    }
+
+    /// `open`, then `item`s separated by commas, then `close`.
+    fn sequence(&mut self, open: u8, close: u8, item: fn(&mut Self) -> Option<()>) -> Option<()> {
+        self.expect(open)?;
+        self.whitespace();
+        if self.peek()? == close {
+            return self.expect(close);
+        }
+        loop {
+            item(self)?;
+            self.whitespace();
+            match self.peek()? {
+                b',' => self.expect(b',')?,
+                b if b == close => return self.expect(close),
+                _ => return None,
+            }
+        }
+    }
+
+    /// `"key": value`, the value redacted when the key names content.
+    fn member(&mut self) -> Option<()> {
+        self.whitespace();
+        let raw = self.string()?;
+        let key = decode(raw)?;
+        self.out.push_str(raw);
+        self.expect(b':')?;
+        if is_content_key(&key) { self.content() } else { self.value() }
+    }
+
+    /// A content value: a string becomes `"[N chars redacted]"`, `null` stays, anything
+    /// else becomes `"[redacted]"` (read through to find its end, then dropped).
+    fn content(&mut self) -> Option<()> {
+        self.whitespace();
+        match self.peek()? {
+            b'"' => {
+                let chars = decode(self.string()?)?.chars().count();
+                self.out.push_str(&format!("\"[{chars} chars redacted]\""));
+            }
+            b'n' => {
+                let raw = self.scalar()?;
+                (raw == "null").then_some(())?;
+                self.out.push_str(raw);
+            }
+            _ => {
+                let mark = self.out.len();
+                self.value()?;
+                self.out.truncate(mark);
+                self.out.push_str("\"[redacted]\"");
+            }
+        }
+        Some(())
+    }
+
+    /// A string token, quotes included, as written.
+    fn string(&mut self) -> Option<&'a str> {
+        let bytes = self.src.as_bytes();
+        let start = self.pos;
+        (bytes.get(start) == Some(&b'"')).then_some(())?;
+        let mut i = start + 1;
+        loop {
+            match *bytes.get(i)? {
+                b'"' => break,
+                b'\\' => i += 2,
+                _ => i += 1,
+            }
+        }
+        self.pos = i + 1;
+        self.src.get(start..self.pos)
+    }
+
+    /// A number, `true`, `false` or `null`, as written.
+    fn scalar(&mut self) -> Option<&'a str> {
+        let start = self.pos;
+        while let Some(b) = self.peek() {
+            if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'{' | b'[' | b':') {
+                break;
+            }
+            self.pos += 1;
+        }
+        let raw = self.src.get(start..self.pos)?;
+        let valid = matches!(raw, "true" | "false" | "null")
+            || (!raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)));
+        valid.then_some(raw)
+    }
+}
+
+/// A string token's text: borrowed when it has no escapes, decoded by serde_json when it has.
+fn decode(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
+    if inner.contains('\\') {
+        serde_json::from_str::<String>(raw).ok().map(std::borrow::Cow::Owned)
+    } else {
+        Some(std::borrow::Cow::Borrowed(inner))
+    }
 }
 
 /// Whether any object key in `json`, at any depth, is a content key. Scans the text once
@@ -126,33 +280,35 @@ pub fn is_content_key(key: &str) -> bool {
     CONTENT_KEYS.iter().any(|k| normal().eq(k.chars()))
 }
 
-fn redact_value(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            for (key, value) in map.iter_mut() {
-                if is_content_key(key) {
-                    redact_content(value);
-                } else {
-                    redact_value(value);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(redact_value),
-        _ => {}
-    }
-}
-
-fn redact_content(value: &mut Value) {
-    match value {
-        Value::Null => {}
-        Value::String(s) => *value = Value::String(format!("[{} chars redacted]", s.chars().count())),
-        _ => *value = Value::String("[redacted]".into()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
+
+    // The tree-based redaction the one-pass rewrite must agree with.
+    fn redact_value(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, value) in map.iter_mut() {
+                    if is_content_key(key) {
+                        redact_content(value);
+                    } else {
+                        redact_value(value);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(redact_value),
+            _ => {}
+        }
+    }
+
+    fn redact_content(value: &mut Value) {
+        match value {
+            Value::Null => {}
+            Value::String(s) => *value = Value::String(format!("[{} chars redacted]", s.chars().count())),
+            _ => *value = Value::String("[redacted]".into()),
+        }
+    }
     use serde_json::json;
 
     fn event(data: Value) -> Event {
@@ -242,6 +398,63 @@ mod tests {
         // a non-ASCII key is compared char by char after Unicode lowercasing
         for key in ["téxt", "text\u{200b}", "İtext", "ｔｅｘｔ"] {
             assert!(!is_content_key(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn the_one_pass_rewrite_agrees_with_the_tree_on_every_combination() {
+        let keys =
+            ["text", "Message-Text", "te_xt", "\\u0074ext", "contextId", "values", "a", "notes", "ʞind"];
+        let values = [
+            r#""héllo\n\u00e9""#,
+            "null",
+            "-42",
+            "1.5e3",
+            "true",
+            r#"[1, "x", {"reply": "hi", "n": null}]"#,
+            r#"{"form": {"v": 1}, "k": "v", "inner": {"answer": false}}"#,
+            r#""""#,
+            r#""\ud83d\ude00 x""#,
+            "[]",
+            "{}",
+        ];
+        let mut checked = 0;
+        for (i, k1) in keys.iter().enumerate() {
+            for k2 in &keys[i + 1..] {
+                for v1 in values {
+                    for v2 in values {
+                        for json in [
+                            format!(r#"{{"{k1}":{v1},"{k2}":{v2}}}"#),
+                            format!("[ {{ \"{k1}\" :\n{v1} }} , {{\"{k2}\":{v2}}} ]"),
+                        ] {
+                            let mut expected: Value = serde_json::from_str(&json).unwrap();
+                            redact_value(&mut expected);
+                            let got = redact_json(&json).unwrap_or_else(|| panic!("{json}"));
+                            assert_eq!(serde_json::from_str::<Value>(&got).unwrap(), expected, "{json}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 36 * 11 * 11 * 2);
+    }
+
+    #[test]
+    fn the_rewrite_copies_what_it_does_not_redact_as_written() {
+        // a number no f64 holds, key order and a repeated key survive; whitespace goes
+        let json = "{\"z\": 1e400, \"a\": [ 1.50 ],\n \"text\": \"ab\", \"text\": {\"x\": 1}}";
+        assert_eq!(
+            redact_json(json).unwrap(),
+            r#"{"z":1e400,"a":[1.50],"text":"[2 chars redacted]","text":"[redacted]"}"#
+        );
+        let e = redact(Event { data: Data::from_json(json.into()).unwrap(), ..event(json!({})) });
+        assert!(e.data.json().starts_with(r#"{"z":1e400,"#), "{:?}", e.data);
+        // what is not one JSON value is refused, and an event's details then become {}
+        for bad in
+            ["", "{", r#"{"text":"x""#, r#"{"a":1}}"#, r#"{"a" 1}"#, "[1,]", r#"{"a":tru}"#, r#""open"#]
+        {
+            assert_eq!(redact_json(bad), None, "{bad}");
         }
     }
 
