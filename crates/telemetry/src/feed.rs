@@ -91,7 +91,7 @@ impl Telemetry {
     }
 
     /// Emits an event: kept in the history and sent to every subscriber. `data` should be a
-    /// JSON object (a [`Value`], or any `Serialize` through [`Data::new`]); `null` becomes `{}`.
+    /// JSON object (a [`serde_json::Value`], or any `Serialize` through [`Data::new`]); `null` becomes `{}`.
     pub fn emit(&self, kind: &str, data: impl Into<Data>) -> Event {
         let data = data.into();
         let mut state = self.lock();
