@@ -34,15 +34,21 @@ pub fn redact(mut event: Event) -> Event {
 /// whitespace outside strings is dropped, everything else (numbers as written, key order,
 /// repeated keys) is copied as it is. `None` if the text is not one JSON value.
 fn redact_json(json: &str) -> Option<String> {
-    let mut r = Redactor { src: json, pos: 0, out: String::with_capacity(json.len() + 16) };
+    let mut r = Redactor { src: json, pos: 0, depth: 0, out: String::with_capacity(json.len() + 16) };
     r.value()?;
     r.whitespace();
     (r.pos == json.len()).then_some(r.out)
 }
 
+/// How deeply objects and arrays may nest (serde_json's own limit): the rewrite recurses
+/// once per level, and a relayed event must not be able to exhaust the Hub's stack.
+const MAX_DEPTH: usize = 128;
+
 struct Redactor<'a> {
     src: &'a str,
     pos: usize,
+    /// Objects and arrays open around `pos`.
+    depth: usize,
     out: String,
 }
 
@@ -94,20 +100,25 @@ impl<'a> Redactor<'a> {
 
     /// `open`, then `item`s separated by commas, then `close`.
     fn sequence(&mut self, open: u8, close: u8, item: fn(&mut Self) -> Option<()>) -> Option<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
         self.expect(open)?;
         self.whitespace();
-        if self.peek()? == close {
-            return self.expect(close);
-        }
-        loop {
-            item(self)?;
-            self.whitespace();
-            match self.peek()? {
-                b',' => self.expect(b',')?,
-                b if b == close => return self.expect(close),
-                _ => return None,
+        if self.peek()? != close {
+            loop {
+                item(self)?;
+                self.whitespace();
+                match self.peek()? {
+                    b',' => self.expect(b',')?,
+                    b if b == close => break,
+                    _ => return None,
+                }
             }
         }
+        self.depth -= 1;
+        self.expect(close)
     }
 
     /// `"key": value`, the value redacted when the key names content.
@@ -456,6 +467,27 @@ mod tests {
         {
             assert_eq!(redact_json(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn nesting_deeper_than_the_limit_is_refused_not_recursed_into() {
+        let nested = |depth: usize, open: &str, close: &str| {
+            format!(r#"{}{{"text":"secret"}}{}"#, open.repeat(depth - 1), close.repeat(depth - 1))
+        };
+        let ok = nested(MAX_DEPTH, "[", "]");
+        assert!(redact_json(&ok).unwrap().contains("[6 chars redacted]"));
+        assert_eq!(redact_json(&nested(MAX_DEPTH + 1, "[", "]")), None);
+        assert_eq!(redact_json(&nested(MAX_DEPTH + 1, r#"{"a":"#, "}")), None);
+        // far deeper than any stack could recurse: refused at once, and the event's
+        // details become {} (Data itself accepts any depth)
+        for (open, close) in [("[", "]"), (r#"{"a":"#, "}")] {
+            let deep = nested(200_000, open, close);
+            let e = redact(Event { data: Data::from_json(deep).unwrap(), ..event(json!({})) });
+            assert_eq!(e.data.json(), "{}");
+        }
+        // siblings do not add up: depth is nesting, not count
+        let wide = format!("[{}]", vec![r#"[{"text":"x"}]"#; 1000].join(","));
+        assert_eq!(redact_json(&wide).unwrap().matches("[1 chars redacted]").count(), 1000);
     }
 
     #[test]
