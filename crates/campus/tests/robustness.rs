@@ -10,23 +10,22 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::Proc;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use serde_json::{Map, Value, json};
 
 const BODIES: usize = 10_000;
 const WORKERS: usize = 8;
 
-/// xorshift64*: small, fast, reproducible.
-struct Rng(u64);
+/// A seeded generator (reproducible runs) with the few draws the generators below use.
+struct Rng(StdRng);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.random()
     }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.random_range(0..n)
     }
     fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
@@ -238,7 +237,8 @@ async fn ten_thousand_hostile_bodies() {
     for w in 0..WORKERS {
         let (http, endpoint, next) = (http.clone(), endpoint.clone(), next.clone());
         workers.push(tokio::spawn(async move {
-            let mut rng = Rng((seed ^ (w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1);
+            let mut rng =
+                Rng(StdRng::seed_from_u64(seed ^ (w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
             let mut failures = Vec::new();
             let mut errors = 0usize;
             while next.fetch_add(1, Ordering::Relaxed) < BODIES {
