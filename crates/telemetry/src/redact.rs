@@ -20,24 +20,33 @@ const CONTENT_KEYS: &[&str] = &[
 
 /// `event` with `data` carrying no content: under a content key (see the crate docs) a
 /// string becomes `"[N chars redacted]"`, any other value but `null` becomes
-/// `"[redacted]"`. Everything else is kept. Details that cannot hold a content key are
-/// passed on as they are; the others are rewritten in one pass, without a tree. Details
-/// that cannot be read become `{}`.
+/// `"[redacted]"`. Everything else is kept. The details are read in one pass, without a
+/// tree; when no key names content they are passed on exactly as they were. Details that
+/// cannot be read become `{}`.
 pub fn redact(mut event: Event) -> Event {
-    if may_name_content(event.data.json()) {
-        event.data = redact_json(event.data.json()).and_then(Data::from_json).unwrap_or_default();
+    match rewrite(event.data.json()) {
+        Some((_, false)) => {}
+        Some((json, true)) => event.data = Data::from_json(json).unwrap_or_default(),
+        None => event.data = Data::default(),
     }
     event
 }
 
 /// `json` with every content value redacted, written in one pass over the text (no tree):
 /// whitespace outside strings is dropped, everything else (numbers as written, key order,
-/// repeated keys) is copied as it is. `None` if the text is not one JSON value.
-fn redact_json(json: &str) -> Option<String> {
-    let mut r = Redactor { src: json, pos: 0, depth: 0, out: String::with_capacity(json.len() + 16) };
+/// repeated keys) is copied as it is; and whether any value was redacted. `None` if the
+/// text is not one JSON value.
+fn rewrite(json: &str) -> Option<(String, bool)> {
+    let mut r = Redactor {
+        src: json,
+        pos: 0,
+        depth: 0,
+        out: String::with_capacity(json.len() + 16),
+        redacted: false,
+    };
     r.value()?;
     r.whitespace();
-    (r.pos == json.len()).then_some(r.out)
+    (r.pos == json.len()).then_some((r.out, r.redacted))
 }
 
 /// How deeply objects and arrays may nest (serde_json's own limit): the rewrite recurses
@@ -50,6 +59,8 @@ struct Redactor<'a> {
     /// Objects and arrays open around `pos`.
     depth: usize,
     out: String,
+    /// Whether a content value was met.
+    redacted: bool,
 }
 
 impl<'a> Redactor<'a> {
@@ -134,6 +145,7 @@ impl<'a> Redactor<'a> {
     /// A content value: a string becomes `"[N chars redacted]"`, `null` stays, anything
     /// else becomes `"[redacted]"` (read through to find its end, then dropped).
     fn content(&mut self) -> Option<()> {
+        self.redacted = true;
         self.whitespace();
         match self.peek()? {
             b'"' => {
@@ -196,87 +208,6 @@ fn decode(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
     } else {
         Some(std::borrow::Cow::Borrowed(inner))
     }
-}
-
-/// Whether any object key in `json`, at any depth, is a content key. Scans the text once
-/// without building a tree (keys without escapes are not even copied); anything it cannot
-/// read counts as content.
-fn may_name_content(json: &str) -> bool {
-    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-
-    /// A JSON value; yields whether a content key occurs in it.
-    struct Scan;
-    /// An object key; yields whether it is a content key.
-    struct Key;
-
-    impl<'de> DeserializeSeed<'de> for Scan {
-        type Value = bool;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for Scan {
-        type Value = bool;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-            while let Some(content) = map.next_key_seed(Key)? {
-                if content || map.next_value_seed(Scan)? {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
-            while let Some(found) = seq.next_element_seed(Scan)? {
-                if found {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_unit<E>(self) -> Result<bool, E> {
-            Ok(false)
-        }
-    }
-
-    impl<'de> DeserializeSeed<'de> for Key {
-        type Value = bool;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
-            d.deserialize_str(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for Key {
-        type Value = bool;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("an object key")
-        }
-        fn visit_str<E>(self, key: &str) -> Result<bool, E> {
-            Ok(is_content_key(key))
-        }
-    }
-
-    // stops at the first content key; serde_json then reports the unread rest as an
-    // error, which counts as content too
-    Scan.deserialize(&mut serde_json::Deserializer::from_str(json)).unwrap_or(true)
 }
 
 /// Whether `key` names content that [`redact`] removes.
@@ -373,29 +304,40 @@ mod tests {
         );
     }
 
+    /// A relayed event whose details are `json` as written.
+    fn relayed(json: &str) -> Event {
+        Event { data: Data::from_json(json.into()).unwrap(), ..event(json!({})) }
+    }
+
+    /// The rewritten text alone.
+    fn redact_json(json: &str) -> Option<String> {
+        rewrite(json).map(|(text, _)| text)
+    }
+
     #[test]
-    fn only_details_that_may_name_content_are_parsed() {
+    fn details_without_content_keys_pass_as_they_are() {
         for json in [
             r#"{"messageId":"m","outcome":"route"}"#,
             r#"{"textLength":3}"#,
             r#"{"contextId":"c","skill":"calculus","count":2}"#,
         ] {
-            let e = redact(Event { data: Data::from_json(json.into()).unwrap(), ..event(json!({})) });
+            let e = redact(relayed(json));
             assert_eq!(e.data.json(), json, "passed on as it is");
         }
-        // every spelling of a content key, at any depth, is found by the scan and redacted
+        // every spelling of a content key, at any depth, is found and redacted
         for key in ["te_xt", "Message-Text", "ERROR_DETAIL", "e-r-r-o-r-d-e-t-a-i-l", "Values", "notes"] {
             let json = format!(r#"{{"a":1,"b":[{{"c":{{}}}},{{"{key}":"secret"}}],"d":2}}"#);
-            assert!(may_name_content(&json), "{key}");
-            let e = redact(Event { data: Data::from_json(json).unwrap(), ..event(json!({})) });
+            let e = redact(relayed(&json));
             assert_eq!(e.data.value()["b"][1][key], "[6 chars redacted]", "{key}");
         }
         // a key written with escapes is read as the key it spells
         let escaped = r#"{"\u0074ext":"secret"}"#;
-        let e = redact(Event { data: Data::from_json(escaped.into()).unwrap(), ..event(json!({})) });
+        let e = redact(relayed(escaped));
         assert_eq!(e.data.value()["text"], "[6 chars redacted]");
         // content words inside values, or inside longer keys, are not keys
-        assert!(!may_name_content(r#"{"contextId":"text","kind":["reply","notes"]}"#));
+        let words = r#"{"contextId": "text", "kind": ["reply", "notes"]}"#;
+        let e = redact(relayed(words));
+        assert_eq!(e.data.json(), words);
     }
 
     #[test]
@@ -459,7 +401,7 @@ mod tests {
             redact_json(json).unwrap(),
             r#"{"z":1e400,"a":[1.50],"text":"[2 chars redacted]","text":"[redacted]"}"#
         );
-        let e = redact(Event { data: Data::from_json(json.into()).unwrap(), ..event(json!({})) });
+        let e = redact(relayed(json));
         assert!(e.data.json().starts_with(r#"{"z":1e400,"#), "{:?}", e.data);
         // what is not one JSON value is refused, and an event's details then become {}
         for bad in
@@ -482,7 +424,7 @@ mod tests {
         // details become {} (Data itself accepts any depth)
         for (open, close) in [("[", "]"), (r#"{"a":"#, "}")] {
             let deep = nested(200_000, open, close);
-            let e = redact(Event { data: Data::from_json(deep).unwrap(), ..event(json!({})) });
+            let e = redact(relayed(&deep));
             assert_eq!(e.data.json(), "{}");
         }
         // siblings do not add up: depth is nesting, not count
