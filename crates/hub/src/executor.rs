@@ -67,7 +67,8 @@ impl AgentExecutor for HubExecutor {
         if text.trim().is_empty() {
             return Err(RpcError::invalid_params("message.parts", "a question needs a text part"));
         }
-        if text.chars().count() > MAX_QUESTION {
+        let text_chars = text.chars().count();
+        if text_chars > MAX_QUESTION {
             return Err(RpcError::invalid_params(
                 "message.parts",
                 format!("a question is at most {MAX_QUESTION} characters"),
@@ -92,7 +93,7 @@ impl AgentExecutor for HubExecutor {
             message_id: &ctx.message.message_id,
             context_id: &ctx.context_id,
             request_id: &request_id,
-            text_chars: text.chars().count(),
+            text_chars,
         };
         self.inner.emit.send("message_received", Data::new(&received));
         let stored = match self.inner.ledger.begin(key.clone(), alias.clone()) {

@@ -2,7 +2,7 @@
 
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
-use a2a::wire::{AgentCard, AgentProvider};
+use a2a::wire::AgentCard;
 use serde_json::json;
 use skills::{Rules, Settings, Skill, SkillSet};
 use telemetry::Telemetry;
@@ -18,15 +18,11 @@ pub const RULES: Rules = Rules { require_content: true };
 
 /// The card for a Library reachable at `base_url`, without skills.
 pub fn agent_card(base_url: &str) -> AgentCard {
-    let mut card = a2a::basic_card(
+    specialist::identity_card(
         "Library Agent",
         "Answers questions about the library from its saved information: hours, borrowing, study rooms, printing.",
         base_url,
-    );
-    card.version = env!("CARGO_PKG_VERSION").into();
-    card.provider =
-        Some(AgentProvider { organization: "Campus (fictional local demo)".into(), url: base_url.into() });
-    card
+    )
 }
 
 /// The built-in skill set, from the fixtures.

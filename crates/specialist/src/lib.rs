@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use a2a::client::A2aClient;
 use a2a::server::{A2aServer, AgentExecutor, Reply, RequestContext};
-use a2a::wire::AgentCard;
+use a2a::wire::{AgentCard, AgentProvider};
 use conf::{ConfError, check_local_url, env_bool, env_parse, load_file};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -92,6 +92,16 @@ impl Config {
         }
         Ok(c)
     }
+}
+
+/// A specialist's card without skills (they come from its skill settings): its name and
+/// description, this build's version, and Campus as the provider.
+pub fn identity_card(name: &str, description: &str, base_url: &str) -> AgentCard {
+    let mut card = a2a::basic_card(name, description, base_url);
+    card.version = env!("CARGO_PKG_VERSION").into();
+    card.provider =
+        Some(AgentProvider { organization: "Campus (fictional local demo)".into(), url: base_url.into() });
+    card
 }
 
 /// Logs and records one received message: one log line with its ids (never its text),
