@@ -112,11 +112,35 @@ async fn connect(
             }
             match serde_json::from_str::<Event>(&frame.data) {
                 Ok(event) => on_event(event),
-                Err(e) => tracing::warn!(%url, error = %e, "skipped a telemetry frame that is not an event"),
+                Err(e) => {
+                    tracing::warn!(%url, error = %unreadable(&e), "skipped a telemetry frame that is not an event")
+                }
             }
         }
         if parser.dropped() > dropped {
             tracing::warn!(%url, "skipped an oversized telemetry frame");
+        }
+    }
+}
+
+/// Why a frame is not an event, without its text: serde's own message quotes the value it
+/// choked on, which in a relayed frame may be what somebody wrote.
+fn unreadable(e: &serde_json::Error) -> String {
+    format!("{:?} error at line {} column {}", e.classify(), e.line(), e.column()).to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn why_a_frame_is_unreadable_never_quotes_it() {
+        let wrong_type = r#"{"id":"x:1","ts":"SECRET question","agent":"a","kind":"k","data":{}}"#;
+        let e = serde_json::from_str::<Event>(wrong_type).unwrap_err();
+        assert!(e.to_string().contains("SECRET"), "serde's own message quotes the value");
+        for frame in [wrong_type, r#"{"id":"x:1","ts":1,"data":{"text":"SECRET"}"#, "SECRET"] {
+            let why = unreadable(&serde_json::from_str::<Event>(frame).unwrap_err());
+            assert!(!why.contains("secret") && why.contains("error at line 1 column"), "{why}");
         }
     }
 }

@@ -16,8 +16,9 @@
 //!
 //! ```
 //!
-//! `data` is the whole [`Event`] as one line of JSON (camelCase; `relayedFrom` only on
-//! relayed events). Transient events have no `id:` line, so they never become a resume
+//! `data` is the whole [`Event`] as JSON (camelCase; `relayedFrom` only on relayed events).
+//! A relayed event's details are passed on as written, so a line break in them continues
+//! on a further `data:` line, which a reader joins back with `\n`. Transient events have no `id:` line, so they never become a resume
 //! point. An idle feed sends `: keep-alive` every 15 s.
 //!
 //! # Ids and resuming
@@ -48,7 +49,8 @@
 //! `message_text`, matched ignoring case, `_` and `-` — replaces a string with
 //! `"[N chars redacted]"` (N counts chars) and any other non-null value with
 //! `"[redacted]"`. Everything else (ids, kinds, states, counts, agent and skill ids) stays,
-//! as written. Details that are not one JSON value become `{}`.
+//! as written. Details that are not one JSON value, or nest deeper than 128 levels, become
+//! `{}`.
 
 mod event;
 mod feed;
