@@ -17,9 +17,10 @@
 //! ```
 //!
 //! `data` is the whole [`Event`] as JSON (camelCase; `relayedFrom` only on relayed events).
-//! A relayed event's details are passed on as written, so a line break in them continues
-//! on a further `data:` line, which a reader joins back with `\n`. Transient events have no `id:` line, so they never become a resume
-//! point. An idle feed sends `: keep-alive` every 15 s.
+//! A relayed event's details are passed on as the specialist wrote them (compacted only
+//! where redaction rewrote them), so a line break in them continues on a further `data:`
+//! line, which a reader joins back with `\n`. Transient events have no `id:` line, so they
+//! never become a resume point. An idle feed sends `: keep-alive` every 15 s.
 //!
 //! # Ids and resuming
 //!

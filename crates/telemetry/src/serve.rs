@@ -53,7 +53,8 @@ async fn events(
     Sse::new(frames).keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("keep-alive"))
 }
 
-/// `id: <id>` (kept events only), `event: <kind>`, `data: <the event as one line of JSON>`.
+/// `id: <id>` (kept events only), `event: <kind>`, `data: <the event as JSON>` (more
+/// `data:` lines if relayed details hold line breaks).
 fn frame(live: &Live) -> sse::Event {
     let event: &crate::Event = &live.event;
     let mut frame = sse::Event::default();

@@ -199,11 +199,32 @@ async fn follow_reconnects_after_a_restart_without_duplicates_and_stops_on_shutd
     server.stop(&t).await;
 }
 
+/// Log lines written while a test runs (on its own thread: `#[tokio::test]` runs there).
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[tokio::test]
-async fn follow_skips_frames_that_are_not_events() {
+async fn follow_skips_frames_that_are_not_events_and_never_logs_their_text() {
+    let logs = Captured::default();
+    let writer = logs.clone();
+    let subscriber = tracing_subscriber::fmt().with_writer(move || writer.clone()).with_ansi(false).finish();
+    let _logging = tracing::subscriber::set_default(subscriber);
     let listener = TcpListener::bind(any_port()).await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let body = "data: not json\n\n: comment\n\nid: x:1\nevent: e\ndata: {\"id\":\"x:1\",\"ts\":1,\"agent\":\"a\",\"kind\":\"e\",\"data\":{}}\n\n";
+    // not JSON; JSON whose wrongly typed field holds text (serde's own message would quote it)
+    let body = "data: not json SECRET-1\n\n: comment\n\n\
+                data: {\"id\":\"x:0\",\"ts\":\"SECRET-2 my question\",\"agent\":\"a\",\"kind\":\"e\",\"data\":{}}\n\n\
+                id: x:1\nevent: e\ndata: {\"id\":\"x:1\",\"ts\":1,\"agent\":\"a\",\"kind\":\"e\",\"data\":{}}\n\n";
     let app = axum::Router::new().route(
         "/telemetry/events",
         axum::routing::get(move || async move { ([("content-type", "text/event-stream")], body) }),
@@ -224,6 +245,9 @@ async fn follow_skips_frames_that_are_not_events() {
     assert_eq!((event.id.as_str(), event.kind.as_str()), ("x:1", "e"));
     stop.send(()).unwrap();
     within(follower).await.unwrap();
+    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    assert_eq!(logs.matches("skipped a telemetry frame that is not an event").count(), 2, "{logs}");
+    assert!(!logs.contains("SECRET"), "{logs}");
 }
 
 #[tokio::test]
