@@ -61,6 +61,7 @@ impl Store {
             std::fs::create_dir_all(dir)
                 .map_err(|e| StoreError::Folder { path: dir.to_path_buf(), reason: io_reason(&e) })?;
         }
+        forget_deleted(&path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -125,6 +126,27 @@ impl Store {
     }
 }
 
+/// Deleting the file resets the agent: WAL and shared-memory files left beside a deleted
+/// database are removed before a new one is created (defensive: they belong to the old
+/// file and must never be read with the new one).
+fn forget_deleted(path: &Path) -> Result<(), StoreError> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        _ => return Ok(()),
+    }
+    for suffix in ["-wal", "-shm"] {
+        let mut side = path.as_os_str().to_owned();
+        side.push(suffix);
+        match std::fs::remove_file(&side) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(StoreError::Folder { path: PathBuf::from(side), reason: io_reason(&e) });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn io_reason(e: &std::io::Error) -> String {
     e.kind().to_string().to_lowercase()
 }
@@ -186,6 +208,23 @@ mod tests {
         let saved = store.load_settings().unwrap().unwrap();
         assert_eq!((saved.revision, saved.document.as_str()), (2, "{\"skills\":[]}"));
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn deleting_the_file_resets_the_agent() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "tutor");
+        let wal = tmp.path().join("tutor.sqlite3-wal");
+        let store = Store::open(&path).unwrap();
+        store.save_settings(2, "{}").unwrap();
+        // what a killed process leaves: committed frames still in the wal
+        let frames = std::fs::read(&wal).unwrap();
+        assert!(!frames.is_empty());
+        drop(store);
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&wal, frames).unwrap();
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.load_settings().unwrap(), None);
     }
 
     #[test]
