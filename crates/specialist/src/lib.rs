@@ -33,7 +33,7 @@ pub use stored::{StartError, Stored, open_store};
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
 
 /// A specialist's configuration.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     pub bind: SocketAddr,
     pub hub_url: String,
