@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 fn example(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../config").join(format!("{name}.example.json"));
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../config").join(format!("{name}.example.json"));
     path.to_string_lossy().into_owned()
 }
 

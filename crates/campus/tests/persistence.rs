@@ -67,11 +67,7 @@ fn card(base: &str) -> (Value, String) {
 
 fn registry_entry(hub: &str, id: &str) -> Value {
     let (_, reg) = http_json("GET", &format!("{hub}/dev/registry"), None);
-    reg["specialists"]
-        .as_array()
-        .and_then(|l| l.iter().find(|s| s["id"] == id))
-        .cloned()
-        .unwrap_or_default()
+    reg["specialists"].as_array().and_then(|l| l.iter().find(|s| s["id"] == id)).cloned().unwrap_or_default()
 }
 
 fn wait_revision(hub: &str, id: &str, revision: u64, etag: &str) {
@@ -83,7 +79,10 @@ fn wait_revision(hub: &str, id: &str, revision: u64, etag: &str) {
 
 fn revision_of(card: &Value) -> Value {
     let exts = card["capabilities"]["extensions"].as_array().cloned().unwrap_or_default();
-    exts.iter().find(|e| e["uri"] == skills::SCOPE_EXTENSION_URI).map(|e| e["params"]["revision"].clone()).unwrap_or_default()
+    exts.iter()
+        .find(|e| e["uri"] == skills::SCOPE_EXTENSION_URI)
+        .map(|e| e["params"]["revision"].clone())
+        .unwrap_or_default()
 }
 
 #[test]

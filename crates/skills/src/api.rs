@@ -47,7 +47,12 @@ fn error(status: StatusCode, code: &str, message: &str, extra: Value) -> Respons
 
 fn bad_request(rejection: JsonRejection) -> Response {
     if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return error(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the body is over 256 KiB", Value::Null);
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            "the body is over 256 KiB",
+            Value::Null,
+        );
     }
     // The rejection's text names the field and problem, not the submitted values.
     let detail: String = rejection.body_text().chars().take(300).collect();
@@ -246,7 +251,8 @@ mod tests {
     async fn patch_changes_one_skill() {
         let (app, s) = app();
         let (st, v) =
-            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 1, "tags": ["x", "y"]})).await;
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 1, "tags": ["x", "y"]}))
+                .await;
         assert_eq!(st, StatusCode::OK, "{v}");
         assert_eq!(v["revision"], 2);
         assert_eq!(v["etag"], json!(s.card_cell().get().etag), "the served card is the saved one");
@@ -277,19 +283,29 @@ mod tests {
             ("/api/settings/skills/a", json!([1]), 400, "bad_request"),
             // validation as for a whole save: no tags; an enabled library skill needs content
             ("/api/settings/skills/a", json!({"baseRevision": 1, "tags": []}), 422, "invalid_skills"),
-            ("/api/settings/skills/a", json!({"baseRevision": 1, "answerContent": " "}), 422, "invalid_skills"),
+            (
+                "/api/settings/skills/a",
+                json!({"baseRevision": 1, "answerContent": " "}),
+                422,
+                "invalid_skills",
+            ),
         ];
         for (uri, body, status, code) in cases {
             let (st, v) = call(&app, "PATCH", uri, body.clone()).await;
             assert_eq!((st.as_u16(), v["error"]["code"].as_str()), (status, Some(code)), "{body}: {v}");
         }
-        let (_, v) = call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 1, "tags": []})).await;
+        let (_, v) =
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 1, "tags": []})).await;
         assert_eq!(v["error"]["fields"][0]["field"], "skills[0].tags");
-        let (_, v) = call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 9, "name": "N"})).await;
+        let (_, v) =
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 9, "name": "N"})).await;
         assert_eq!(v["error"]["currentRevision"], 1);
         let big = json!({"baseRevision": 1, "answerContent": "x".repeat(BODY_LIMIT)});
         let (st, v) = call(&app, "PATCH", "/api/settings/skills/a", big).await;
-        assert_eq!((st, v["error"]["code"].clone()), (StatusCode::PAYLOAD_TOO_LARGE, json!("body_too_large")));
+        assert_eq!(
+            (st, v["error"]["code"].clone()),
+            (StatusCode::PAYLOAD_TOO_LARGE, json!("body_too_large"))
+        );
         let after = s.current();
         assert_eq!((after.revision, &after.set), (before.revision, &before.set));
         assert_eq!(s.card_cell().get().etag, before.card.etag);
@@ -298,7 +314,8 @@ mod tests {
     #[tokio::test]
     async fn preview_takes_the_body_of_a_save() {
         let (app, s) = app();
-        let skills = json!([{"id": "a", "name": "Shown", "description": "d", "tags": ["t"], "answerContent": "c"}]);
+        let skills =
+            json!([{"id": "a", "name": "Shown", "description": "d", "tags": ["t"], "answerContent": "c"}]);
         let body = json!({"baseRevision": 1, "skills": skills});
         let (st, v) = call(&app, "POST", "/api/settings/preview", body.clone()).await;
         assert_eq!((st, v["card"]["skills"][0]["name"].clone()), (StatusCode::OK, json!("Shown")));
@@ -328,11 +345,13 @@ mod tests {
     async fn a_failed_write_is_not_acknowledged_and_changes_nothing() {
         let set = SkillSet { skills: vec![skill("a", "alpha")] };
         let identity = a2a::basic_card("A", "d", "http://127.0.0.1:1");
-        let s = Settings::resume(identity, set.clone(), 4, set, Rules::default(), Some(Box::new(FailingStore)))
-            .unwrap();
+        let s =
+            Settings::resume(identity, set.clone(), 4, set, Rules::default(), Some(Box::new(FailingStore)))
+                .unwrap();
         let app = router(s.clone());
         let before = s.card_cell().get().etag.clone();
-        let (st, v) = call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 4, "enabled": false})).await;
+        let (st, v) =
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 4, "enabled": false})).await;
         assert_eq!((st, v["error"]["code"].clone()), (StatusCode::INTERNAL_SERVER_ERROR, json!("not_saved")));
         assert!(!v.to_string().contains("disk full"), "the reason stays in the log");
         assert_eq!(s.current().revision, 4);

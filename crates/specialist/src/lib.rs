@@ -221,14 +221,20 @@ where
         None => (1, config.skills.clone().unwrap_or_else(|| agent.default_skills.clone())),
     };
     let persist: Box<dyn skills::Persist> = Box::new(stored::StorePersist(stored.store));
-    let settings =
-        Settings::resume(identity_card, set, revision, agent.default_skills.clone(), agent.rules, Some(persist))
-            .map_err(|errors| {
-                std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    format!("invalid skills: {}: {}", errors[0].field, errors[0].message),
-                )
-            })?;
+    let settings = Settings::resume(
+        identity_card,
+        set,
+        revision,
+        agent.default_skills.clone(),
+        agent.rules,
+        Some(persist),
+    )
+    .map_err(|errors| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("invalid skills: {}: {}", errors[0].field, errors[0].message),
+        )
+    })?;
     let telemetry = Telemetry::new(agent.identity);
     let executor = (agent.executor)(settings.clone(), telemetry.clone());
     let app = A2aServer::new(executor, settings.card_cell())
@@ -289,5 +295,37 @@ mod tests {
         let env = |k: &str| (k == "HEARTBEAT_INTERVAL_MS").then(|| "0".to_string());
         let e = Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap_err();
         assert_eq!((e.source.as_str(), e.field.as_str()), ("HEARTBEAT_INTERVAL_MS", ""), "{e}");
+    }
+
+    #[test]
+    fn the_data_folder_is_data_unless_campus_data_dir_says_otherwise() {
+        let none = |_: &str| None;
+        let c = Config::from_env("X_CONFIG", 1, Rules::default(), &none).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("data"));
+        let env = |k: &str| (k == "CAMPUS_DATA_DIR").then(|| "/tmp/elsewhere".to_string());
+        let c = Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("/tmp/elsewhere"));
+    }
+
+    #[tokio::test]
+    async fn saved_settings_are_read_validated_and_never_replaced_when_bad() {
+        let dir = std::env::temp_dir().join(format!("campus-specialist-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let env = |k: &str| (k == "CAMPUS_DATA_DIR").then(|| dir.to_string_lossy().into_owned());
+        let config = Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap();
+        let rules = Rules { require_content: true };
+        let stored = open_store("agent", &config, rules).await.unwrap();
+        assert!(stored.saved.is_none(), "nothing saved on first start");
+        let skill = |content: &str| serde_json::json!({"skills": [{"id": "a", "name": "A", "description": "d", "tags": ["t"], "answerContent": content}]});
+        stored.store.save_settings(2, &skill("facts").to_string()).unwrap();
+        stored.store.save_settings(3, &skill("").to_string()).unwrap();
+        drop(stored);
+        // revision 3 was written by hand without content: the library rule refuses it
+        let err = open_store("agent", &config, rules).await.unwrap_err();
+        assert_eq!(err.code(), "saved_settings_invalid");
+        assert!(err.to_string().contains("skills[0].answerContent"), "{err}");
+        let stored = open_store("agent", &config, Rules::default()).await.unwrap();
+        assert_eq!(stored.saved.as_ref().map(|(rev, set)| (*rev, set.skills[0].id.as_str())), Some((3, "a")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

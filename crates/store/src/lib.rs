@@ -72,7 +72,10 @@ impl Store {
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
             .map_err(|e| StoreError::open(&path, e))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(StoreError::Unreadable { path, reason: format!("journal mode {mode} instead of wal") });
+            return Err(StoreError::Unreadable {
+                path,
+                reason: format!("journal mode {mode} instead of wal"),
+            });
         }
         // Commits survive a killed process and a power cut (settings are written rarely).
         conn.pragma_update(None, "synchronous", "FULL").map_err(|e| StoreError::open(&path, e))?;
@@ -237,7 +240,9 @@ mod tests {
         drop(conn);
         let err = Store::open(&path).unwrap_err();
         assert_eq!(err.code(), "store_too_new");
-        assert!(matches!(err, StoreError::TooNew { found, known, .. } if found == SCHEMA_VERSION + 1 && known == SCHEMA_VERSION));
+        assert!(
+            matches!(err, StoreError::TooNew { found, known, .. } if found == SCHEMA_VERSION + 1 && known == SCHEMA_VERSION)
+        );
         let line = err.to_string();
         assert!(line.contains("newer") && line.contains("tutor.sqlite3"), "{line}");
     }

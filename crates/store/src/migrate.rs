@@ -29,7 +29,10 @@ pub(crate) fn user_version(conn: &Connection) -> rusqlite::Result<u32> {
 
 /// Brings the file to [`SCHEMA_VERSION`]; refuses a file from a newer build.
 pub(crate) fn apply(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
-    let sqlite = |e: rusqlite::Error| StoreError::Sqlite { path: path.to_path_buf(), reason: e.to_string().to_lowercase() };
+    let sqlite = |e: rusqlite::Error| StoreError::Sqlite {
+        path: path.to_path_buf(),
+        reason: e.to_string().to_lowercase(),
+    };
     let found = user_version(conn).map_err(|e| StoreError::open(path, e))?;
     if found > SCHEMA_VERSION {
         return Err(StoreError::TooNew { path: path.to_path_buf(), found, known: SCHEMA_VERSION });
