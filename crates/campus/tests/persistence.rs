@@ -122,6 +122,15 @@ fn saved_settings_and_revisions_survive_sigkill_and_a_restart() {
     );
     assert_eq!((st, v["revision"].clone()), (200, json!(2)), "{v}");
     let tutor_etag = v["etag"].as_str().unwrap().to_string();
+    for (path, code) in [
+        ("tutor/settings/skills/..%2Fsettings", "unknown_skill"),
+        ("tutor/settings/skills/no-such-skill", "unknown_skill"),
+        ("nobody/settings/skills/a", "unknown_agent"),
+    ] {
+        let body = json!({"baseRevision": 2, "enabled": false});
+        let (st, v) = http_json("PATCH", &format!("{hub_url}/dev/agents/{path}"), Some(body));
+        assert_eq!((st, v["error"]["code"].as_str()), (404, Some(code)), "{path}: {v}");
+    }
     wait_revision(&hub_url, "library", 3, &library_etag);
     wait_revision(&hub_url, "tutor", 2, &tutor_etag);
 

@@ -65,7 +65,15 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let mut conn = Connection::open_with_flags(&path, flags).map_err(|e| StoreError::open(&path, e))?;
+        let existed = path.exists();
+        let mut conn = Connection::open_with_flags(&path, flags).map_err(|e| match path.parent() {
+            // no file yet, and none could be made: the folder is the problem
+            Some(dir) if !existed => StoreError::Folder {
+                path: dir.to_path_buf(),
+                reason: format!("cannot create {} ({})", path.display(), e.to_string().to_lowercase()),
+            },
+            _ => StoreError::open(&path, e),
+        })?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(|e| StoreError::open(&path, e))?;
         // The first statements read the header: a file that is not a database fails here.
         let mode: String = conn
