@@ -159,9 +159,11 @@ where
     F: FnOnce(skills::Settings, telemetry::Telemetry) -> E,
 {
     let config = specialist::Config::from_env(file_var, default_port, agent.rules, &env)?;
+    // An unusable data file or folder stops the agent here, before its ready line (exit 1).
+    let stored = specialist::open_store(agent.identity, &config, agent.rules).await?;
     let listener = bind(config.bind).await?;
     println!("{name} listening on http://{}", listener.local_addr()?);
-    specialist::serve(listener, agent, config, shutdown_signal()).await?;
+    specialist::serve(listener, agent, config, stored, shutdown_signal()).await?;
     Ok(())
 }
 

@@ -13,8 +13,10 @@ use common::{BIN, free_port, http_json, poll};
 #[test]
 fn demo_runs_reports_and_stops_everything() {
     let (hub, tutor, library) = (free_port(), free_port(), free_port());
+    let data = common::TempDir::new();
     let mut demo = Command::new(BIN)
         .arg("demo")
+        .env("CAMPUS_DATA_DIR", data.path())
         .env("HUB_PORT", hub.to_string())
         .env("TUTOR_PORT", tutor.to_string())
         .env("LIBRARY_PORT", library.to_string())

@@ -4,7 +4,8 @@
 //! - `GET /dev/registry` — every specialist's status, card ETag and revision, heartbeat age
 //! - `POST /dev/refresh` — re-fetch every specialist's card (the "Refresh skills" button)
 //! - `GET|PUT /dev/agents/{id}/settings`, `POST /dev/agents/{id}/settings/preview` — a
-//!   proxy to that specialist's own settings API, at its configured endpoint only
+//!   proxy to that specialist's own settings API, at its configured endpoint only;
+//!   `PATCH /dev/agents/{id}/settings/skills/{skill}` likewise (one skill's change)
 //!
 //! Errors: `{"error": {"code", "message"}}` with `unknown_agent` (404) and
 //! `agent_unreachable` (502); the specialist's own answers pass through unchanged.
@@ -16,7 +17,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use axum::{Json, Router};
 use serde_json::json;
 
@@ -86,6 +87,21 @@ async fn settings_preview(State(s): State<DevState>, Path(id): Path<String>, bod
     proxy(&s, &id, Method::POST, "/preview", body).await
 }
 
+async fn settings_patch(
+    State(s): State<DevState>,
+    Path((id, skill)): Path<(String, String)>,
+    body: Bytes,
+) -> Response {
+    // Only a well-formed skill id goes into the forwarded path.
+    let well_formed = !skill.is_empty()
+        && skill.len() <= 64
+        && skill.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !well_formed {
+        return error(StatusCode::NOT_FOUND, "unknown_skill", "no skill with that id");
+    }
+    proxy(&s, &id, Method::PATCH, &format!("/skills/{skill}"), body).await
+}
+
 pub(crate) fn router(config: Arc<Config>, registry: Arc<Registry>) -> Router {
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -98,6 +114,7 @@ pub(crate) fn router(config: Arc<Config>, registry: Arc<Registry>) -> Router {
         .route("/dev/refresh", post(refresh))
         .route("/dev/agents/{id}/settings", get(settings_get).put(settings_put))
         .route("/dev/agents/{id}/settings/preview", post(settings_preview))
+        .route("/dev/agents/{id}/settings/skills/{skill}", patch(settings_patch))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(DevState { config, registry, http })
 }

@@ -1,27 +1,35 @@
 //! The local settings API, served by the agent itself (behind its local guard):
 //!
 //! - `GET /api/settings` → `{revision, etag, matchesDefault, skills, card}`
-//! - `POST /api/settings/preview` `{skills}` → `{card}` or 422
-//! - `PUT /api/settings` `{baseRevision, skills}` → `{revision, etag}`, 409 when stale, 422 when invalid
+//! - `POST /api/settings/preview` `{baseRevision, skills}` → `{card}` (the same body as a
+//!   save; nothing is saved)
+//! - `PUT /api/settings` `{baseRevision, skills}` → `{revision, etag}`
+//! - `PATCH /api/settings/skills/{id}` `{baseRevision, …fields to change}` (any of `name`,
+//!   `description`, `tags`, `examples`, `enabled`, `allowedScope`, `excluded`,
+//!   `answerContent`) → `{revision, etag}`
 //!
-//! Errors: `{"error": {"code", "message", …}}` with codes `bad_request`,
-//! `invalid_skills` (with `fields`) and `stale_revision` (with `currentRevision`).
+//! Errors: `{"error": {"code", "message", …}}` — 400 `bad_request` (malformed JSON,
+//! wrong types, unknown fields, an empty change), 404 `unknown_skill`, 409
+//! `stale_revision` (with `currentRevision`), 413 when the body is over 256 KiB, 422
+//! `invalid_skills` (with `fields`), 500 `not_saved` (the durable write failed; nothing
+//! changed). A saved revision is acknowledged only after it is written.
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::model::{FieldError, SkillSet};
-use crate::settings::{SaveError, Settings};
+use crate::model::{FieldError, SkillPatch, SkillSet};
+use crate::settings::{SaveError, Settings, Snapshot};
 
 /// Largest settings body accepted.
 const BODY_LIMIT: usize = 256 * 1024;
 
+/// The body of a save and of a preview.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct SaveBody {
@@ -38,9 +46,41 @@ fn error(status: StatusCode, code: &str, message: &str, extra: Value) -> Respons
 }
 
 fn bad_request(rejection: JsonRejection) -> Response {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            "the body is over 256 KiB",
+            Value::Null,
+        );
+    }
     // The rejection's text names the field and problem, not the submitted values.
     let detail: String = rejection.body_text().chars().take(300).collect();
     error(StatusCode::BAD_REQUEST, "bad_request", &detail.to_lowercase(), Value::Null)
+}
+
+fn refused(e: SaveError) -> Response {
+    match e {
+        SaveError::Stale { current_revision } => error(
+            StatusCode::CONFLICT,
+            "stale_revision",
+            "the settings changed since this editor loaded them; reload and apply your edit again",
+            json!({ "currentRevision": current_revision }),
+        ),
+        SaveError::Invalid(fields) => invalid(fields),
+        SaveError::UnknownSkill => {
+            error(StatusCode::NOT_FOUND, "unknown_skill", "no skill with that id", Value::Null)
+        }
+        SaveError::NotStored(reason) => {
+            tracing::error!(%reason, "skill settings not saved: the store refused the write");
+            error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "not_saved",
+                "the settings could not be written; nothing changed",
+                Value::Null,
+            )
+        }
+    }
 }
 
 fn invalid(fields: Vec<FieldError>) -> Response {
@@ -50,6 +90,24 @@ fn invalid(fields: Vec<FieldError>) -> Response {
         "the skills did not pass validation",
         json!({ "fields": fields }),
     )
+}
+
+fn saved(result: Result<std::sync::Arc<Snapshot>, SaveError>) -> Response {
+    match result {
+        Ok(snap) => Json(json!({"revision": snap.revision, "etag": snap.card.etag})).into_response(),
+        Err(e) => refused(e),
+    }
+}
+
+/// Runs a save on a blocking thread: it waits for the store's durable write.
+async fn blocking<F>(work: F) -> Response
+where
+    F: FnOnce() -> Result<std::sync::Arc<Snapshot>, SaveError> + Send + 'static,
+{
+    match tokio::task::spawn_blocking(work).await {
+        Ok(result) => saved(result),
+        Err(_) => refused(SaveError::NotStored("the save's worker thread stopped".into())),
+    }
 }
 
 async fn read(State(s): State<Settings>) -> Response {
@@ -64,14 +122,14 @@ async fn read(State(s): State<Settings>) -> Response {
     .into_response()
 }
 
-async fn preview(State(s): State<Settings>, body: Result<Json<SkillSet>, JsonRejection>) -> Response {
-    let Json(set) = match body {
+async fn preview(State(s): State<Settings>, body: Result<Json<SaveBody>, JsonRejection>) -> Response {
+    let Json(body) = match body {
         Ok(b) => b,
         Err(r) => return bad_request(r),
     };
-    match s.preview(&set) {
+    match s.preview(body.base_revision, &SkillSet { skills: body.skills }) {
         Ok(card) => Json(json!({ "card": card })).into_response(),
-        Err(fields) => invalid(fields),
+        Err(e) => refused(e),
     }
 }
 
@@ -80,16 +138,30 @@ async fn save(State(s): State<Settings>, body: Result<Json<SaveBody>, JsonReject
         Ok(b) => b,
         Err(r) => return bad_request(r),
     };
-    match s.save(body.base_revision, SkillSet { skills: body.skills }) {
-        Ok(snap) => Json(json!({"revision": snap.revision, "etag": snap.card.etag})).into_response(),
-        Err(SaveError::Stale { current_revision }) => error(
-            StatusCode::CONFLICT,
-            "stale_revision",
-            "the settings changed since this editor loaded them; reload and apply your edit again",
-            json!({ "currentRevision": current_revision }),
-        ),
-        Err(SaveError::Invalid(fields)) => invalid(fields),
+    blocking(move || s.save(body.base_revision, SkillSet { skills: body.skills })).await
+}
+
+async fn save_skill(
+    State(s): State<Settings>,
+    id: Result<Path<String>, PathRejection>,
+    body: Result<Json<SkillPatch>, JsonRejection>,
+) -> Response {
+    let Ok(Path(id)) = id else {
+        return error(StatusCode::BAD_REQUEST, "bad_request", "the skill id is not valid text", Value::Null);
+    };
+    let Json(patch) = match body {
+        Ok(b) => b,
+        Err(r) => return bad_request(r),
+    };
+    if patch.is_empty() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "the change names no field: send baseRevision and at least one field to change",
+            Value::Null,
+        );
     }
+    blocking(move || s.save_skill(&id, &patch)).await
 }
 
 /// The settings routes.
@@ -97,6 +169,7 @@ pub fn router(settings: Settings) -> Router {
     Router::new()
         .route("/api/settings", get(read).put(save))
         .route("/api/settings/preview", post(preview))
+        .route("/api/settings/skills/{id}", patch(save_skill))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(settings)
 }
@@ -145,7 +218,8 @@ mod tests {
 
         let mut skills = v["skills"].clone();
         skills[0]["name"] = json!("Renamed");
-        let (st, v) = call(&app, "POST", "/api/settings/preview", json!({"skills": skills})).await;
+        let (st, v) =
+            call(&app, "POST", "/api/settings/preview", json!({"baseRevision": 1, "skills": skills})).await;
         assert_eq!((st, v["card"]["skills"][0]["name"].clone()), (StatusCode::OK, json!("Renamed")));
         assert_eq!(s.current().revision, 1, "preview saves nothing");
 
@@ -171,5 +245,118 @@ mod tests {
                 .await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "unknown fields are refused");
         assert_eq!(s.current().revision, 2);
+    }
+
+    #[tokio::test]
+    async fn patch_changes_one_skill() {
+        let (app, s) = app();
+        let (st, v) =
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 1, "tags": ["x", "y"]}))
+                .await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert_eq!(v["revision"], 2);
+        assert_eq!(v["etag"], json!(s.card_cell().get().etag), "the served card is the saved one");
+        let snap = s.current();
+        assert_eq!(snap.set.skills[0].tags, ["x", "y"]);
+        assert_eq!(snap.set.skills[0].name, "Skill a", "fields not named stay");
+        assert_eq!(snap.card.card.skills[0].tags, ["x", "y"]);
+
+        let (st, v) =
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 2, "enabled": false})).await;
+        assert_eq!((st, v["revision"].clone()), (StatusCode::OK, json!(3)));
+        assert!(s.current().card.card.skills.is_empty(), "a disabled skill leaves the card");
+        assert!(s.policy().is_empty());
+    }
+
+    #[tokio::test]
+    async fn patch_refusals_change_nothing() {
+        let (app, s) = app();
+        let before = s.current();
+        let cases = [
+            ("/api/settings/skills/nope", json!({"baseRevision": 1, "enabled": false}), 404, "unknown_skill"),
+            ("/api/settings/skills/a", json!({"baseRevision": 7, "enabled": false}), 409, "stale_revision"),
+            ("/api/settings/skills/a", json!({"baseRevision": 1, "colour": "red"}), 400, "bad_request"),
+            ("/api/settings/skills/a", json!({"baseRevision": 1, "id": "b"}), 400, "bad_request"),
+            ("/api/settings/skills/a", json!({"enabled": false}), 400, "bad_request"),
+            ("/api/settings/skills/a", json!({"baseRevision": 1, "enabled": "no"}), 400, "bad_request"),
+            ("/api/settings/skills/a", json!({"baseRevision": 1}), 400, "bad_request"),
+            ("/api/settings/skills/a", json!([1]), 400, "bad_request"),
+            // validation as for a whole save: no tags; an enabled library skill needs content
+            ("/api/settings/skills/a", json!({"baseRevision": 1, "tags": []}), 422, "invalid_skills"),
+            (
+                "/api/settings/skills/a",
+                json!({"baseRevision": 1, "answerContent": " "}),
+                422,
+                "invalid_skills",
+            ),
+        ];
+        for (uri, body, status, code) in cases {
+            let (st, v) = call(&app, "PATCH", uri, body.clone()).await;
+            assert_eq!((st.as_u16(), v["error"]["code"].as_str()), (status, Some(code)), "{body}: {v}");
+        }
+        let (_, v) =
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 1, "tags": []})).await;
+        assert_eq!(v["error"]["fields"][0]["field"], "skills[0].tags");
+        let (_, v) =
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 9, "name": "N"})).await;
+        assert_eq!(v["error"]["currentRevision"], 1);
+        let big = json!({"baseRevision": 1, "answerContent": "x".repeat(BODY_LIMIT)});
+        let (st, v) = call(&app, "PATCH", "/api/settings/skills/a", big).await;
+        assert_eq!(
+            (st, v["error"]["code"].clone()),
+            (StatusCode::PAYLOAD_TOO_LARGE, json!("body_too_large"))
+        );
+        let after = s.current();
+        assert_eq!((after.revision, &after.set), (before.revision, &before.set));
+        assert_eq!(s.card_cell().get().etag, before.card.etag);
+    }
+
+    #[tokio::test]
+    async fn preview_takes_the_body_of_a_save() {
+        let (app, s) = app();
+        let skills =
+            json!([{"id": "a", "name": "Shown", "description": "d", "tags": ["t"], "answerContent": "c"}]);
+        let body = json!({"baseRevision": 1, "skills": skills});
+        let (st, v) = call(&app, "POST", "/api/settings/preview", body.clone()).await;
+        assert_eq!((st, v["card"]["skills"][0]["name"].clone()), (StatusCode::OK, json!("Shown")));
+        assert_eq!(s.current().revision, 1);
+        // the very body a preview accepted saves
+        let (st, v) = call(&app, "PUT", "/api/settings", body.clone()).await;
+        assert_eq!((st, v["revision"].clone()), (StatusCode::OK, json!(2)));
+        // and both refuse the same way
+        for (method, uri) in [("POST", "/api/settings/preview"), ("PUT", "/api/settings")] {
+            let (st, v) = call(&app, method, uri, body.clone()).await;
+            assert_eq!((st, v["error"]["code"].clone()), (StatusCode::CONFLICT, json!("stale_revision")));
+            let (st, _) = call(&app, method, uri, json!({"skills": skills})).await;
+            assert_eq!(st, StatusCode::BAD_REQUEST, "{method} without baseRevision");
+            let (st, _) = call(&app, method, uri, json!({"baseRevision": 2, "skills": skills, "x": 1})).await;
+            assert_eq!(st, StatusCode::BAD_REQUEST, "{method} with an unknown field");
+        }
+    }
+
+    struct FailingStore;
+    impl crate::Persist for FailingStore {
+        fn persist(&self, _: u64, _: &SkillSet) -> Result<(), String> {
+            Err("disk full".into())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failed_write_is_not_acknowledged_and_changes_nothing() {
+        let set = SkillSet { skills: vec![skill("a", "alpha")] };
+        let identity = a2a::basic_card("A", "d", "http://127.0.0.1:1");
+        let s =
+            Settings::resume(identity, set.clone(), 4, set, Rules::default(), Some(Box::new(FailingStore)))
+                .unwrap();
+        let app = router(s.clone());
+        let before = s.card_cell().get().etag.clone();
+        let (st, v) =
+            call(&app, "PATCH", "/api/settings/skills/a", json!({"baseRevision": 4, "enabled": false})).await;
+        assert_eq!((st, v["error"]["code"].clone()), (StatusCode::INTERNAL_SERVER_ERROR, json!("not_saved")));
+        assert!(!v.to_string().contains("disk full"), "the reason stays in the log");
+        assert_eq!(s.current().revision, 4);
+        assert!(s.current().set.skills[0].enabled);
+        assert_eq!(s.card_cell().get().etag, before);
+        assert_eq!(*s.subscribe().borrow(), 4, "no revision was announced");
     }
 }

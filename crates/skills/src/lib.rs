@@ -11,16 +11,17 @@
 //! Answer content is private: it goes into the policy, never onto the card.
 //!
 //! [`Settings`] holds the live snapshot and swaps configuration, card and policy in one
-//! step; [`router`] serves the local settings API (read, preview, save with the revision
-//! it started from; a stale save gets 409).
+//! step, writing each save through its [`Persist`] (the agent's store) before anything
+//! changes; [`router`] serves the local settings API (read, preview, save the whole set or
+//! change one skill, each with the revision it started from; a stale one gets 409).
 
 mod api;
 mod model;
 mod settings;
 
 pub use api::router;
-pub use model::{FieldError, Policy, PolicySkill, Rules, Skill, SkillSet, build_card, validate};
-pub use settings::{SaveError, Settings, Snapshot};
+pub use model::{FieldError, Policy, PolicySkill, Rules, Skill, SkillPatch, SkillSet, build_card, validate};
+pub use settings::{Persist, SaveError, Settings, Snapshot};
 
 /// The scope extension's URI (documented in ARCHITECTURE.md).
 pub const SCOPE_EXTENSION_URI: &str = "urn:campus:skill-scope:v1";

@@ -31,6 +31,45 @@ fn enabled_by_default() -> bool {
     true
 }
 
+/// A change to one skill: the revision it starts from and the fields to change (the id
+/// stays). The body of `PATCH /api/settings/skills/{id}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SkillPatch {
+    pub base_revision: u64,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub tags: Option<Vec<String>>,
+    pub examples: Option<Vec<String>>,
+    pub enabled: Option<bool>,
+    pub allowed_scope: Option<Vec<String>>,
+    pub excluded: Option<Vec<String>>,
+    pub answer_content: Option<String>,
+}
+
+impl SkillPatch {
+    /// Whether the patch names no field to change.
+    pub fn is_empty(&self) -> bool {
+        *self == SkillPatch { base_revision: self.base_revision, ..Default::default() }
+    }
+
+    pub fn apply(&self, skill: &mut Skill) {
+        fn set<T: Clone>(field: &mut T, value: &Option<T>) {
+            if let Some(v) = value {
+                *field = v.clone();
+            }
+        }
+        set(&mut skill.name, &self.name);
+        set(&mut skill.description, &self.description);
+        set(&mut skill.tags, &self.tags);
+        set(&mut skill.examples, &self.examples);
+        set(&mut skill.enabled, &self.enabled);
+        set(&mut skill.allowed_scope, &self.allowed_scope);
+        set(&mut skill.excluded, &self.excluded);
+        set(&mut skill.answer_content, &self.answer_content);
+    }
+}
+
 /// The editable part of an agent's configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -7,7 +7,7 @@ use a2a::server::CardCell;
 use a2a::wire::AgentCard;
 use tokio::sync::watch;
 
-use crate::model::{FieldError, Policy, Rules, SkillSet, build_card, validate};
+use crate::model::{FieldError, Policy, Rules, SkillPatch, SkillSet, build_card, validate};
 
 /// One configuration revision and everything derived from it.
 #[derive(Debug)]
@@ -27,6 +27,17 @@ pub enum SaveError {
         current_revision: u64,
     },
     Invalid(Vec<FieldError>),
+    /// A change to one skill named a skill the settings do not have.
+    UnknownSkill,
+    /// The durable write failed; nothing was changed. The reason is for the log only.
+    NotStored(String),
+}
+
+/// Where saved settings go before a save is acknowledged (the agent's store).
+pub trait Persist: Send + Sync {
+    /// Writes `set` as `revision` durably, or fails; blocking. Called with saves
+    /// serialized, before anything in memory changes.
+    fn persist(&self, revision: u64, set: &SkillSet) -> Result<(), String>;
 }
 
 /// An agent's skill settings. Cheap to clone; clones share state.
@@ -41,6 +52,7 @@ struct Inner {
     default: SkillSet,
     current: RwLock<Arc<Snapshot>>,
     save_lock: Mutex<()>,
+    persist: Option<Box<dyn Persist>>,
     cell: CardCell,
     changes: watch::Sender<u64>,
 }
@@ -54,10 +66,24 @@ impl Settings {
         default: SkillSet,
         rules: Rules,
     ) -> Result<Self, Vec<FieldError>> {
+        Self::resume(identity, set, 1, default, rules, None)
+    }
+
+    /// Starts at `revision` with `set` (saved settings coming back after a restart), and
+    /// writes every later save through `persist` before acknowledging it.
+    pub fn resume(
+        identity: AgentCard,
+        set: SkillSet,
+        revision: u64,
+        default: SkillSet,
+        rules: Rules,
+        persist: Option<Box<dyn Persist>>,
+    ) -> Result<Self, Vec<FieldError>> {
         validate(&set, rules)?;
-        let snapshot = Arc::new(derive(&identity, set, 1, &default));
+        let revision = revision.max(1);
+        let snapshot = Arc::new(derive(&identity, set, revision, &default));
         let cell = CardCell::new((*snapshot.card).clone());
-        let (changes, _) = watch::channel(1);
+        let (changes, _) = watch::channel(revision);
         Ok(Self {
             inner: Arc::new(Inner {
                 identity,
@@ -65,6 +91,7 @@ impl Settings {
                 default,
                 current: RwLock::new(snapshot),
                 save_lock: Mutex::new(()),
+                persist,
                 cell,
                 changes,
             }),
@@ -89,16 +116,20 @@ impl Settings {
         self.inner.rules
     }
 
-    /// The card a set would produce, without saving anything.
-    pub fn preview(&self, set: &SkillSet) -> Result<AgentCard, Vec<FieldError>> {
-        validate(set, self.inner.rules)?;
-        let next = self.current().revision + 1;
-        Ok(build_card(&self.inner.identity, set, next))
+    /// The card a set would produce if saved on `base_revision`, without saving anything.
+    pub fn preview(&self, base_revision: u64, set: &SkillSet) -> Result<AgentCard, SaveError> {
+        let current = self.current().revision;
+        if base_revision != current {
+            return Err(SaveError::Stale { current_revision: current });
+        }
+        validate(set, self.inner.rules).map_err(SaveError::Invalid)?;
+        Ok(build_card(&self.inner.identity, set, current + 1))
     }
 
-    /// Saves `set` if the editor started from the current revision. Configuration,
-    /// policy and served card change together: a reader of the card never sees the new
-    /// card with the old policy.
+    /// Saves `set` if the editor started from the current revision. With a store, the
+    /// write comes first: if it fails, nothing changes. Configuration, policy and served
+    /// card change together: a reader of the card never sees the new card with the old
+    /// policy. Blocking when the settings have a store: call it from a blocking thread.
     pub fn save(&self, base_revision: u64, set: SkillSet) -> Result<Arc<Snapshot>, SaveError> {
         let _one_at_a_time = self.inner.save_lock.lock().unwrap_or_else(|p| p.into_inner());
         let current = self.current();
@@ -106,7 +137,11 @@ impl Settings {
             return Err(SaveError::Stale { current_revision: current.revision });
         }
         validate(&set, self.inner.rules).map_err(SaveError::Invalid)?;
-        let snapshot = Arc::new(derive(&self.inner.identity, set, current.revision + 1, &self.inner.default));
+        let revision = current.revision + 1;
+        if let Some(persist) = &self.inner.persist {
+            persist.persist(revision, &set).map_err(SaveError::NotStored)?;
+        }
+        let snapshot = Arc::new(derive(&self.inner.identity, set, revision, &self.inner.default));
         self.inner.cell.set_with(|| {
             *self.inner.current.write().unwrap_or_else(|p| p.into_inner()) = snapshot.clone();
             (*snapshot.card).clone()
@@ -114,6 +149,19 @@ impl Settings {
         self.inner.changes.send_replace(snapshot.revision);
         tracing::info!(revision = snapshot.revision, etag = %snapshot.card.etag, "skill settings saved");
         Ok(snapshot)
+    }
+
+    /// Saves a change to the one skill `id`, on `patch.base_revision`, like [`Self::save`].
+    pub fn save_skill(&self, id: &str, patch: &SkillPatch) -> Result<Arc<Snapshot>, SaveError> {
+        let current = self.current();
+        let mut set = current.set.clone();
+        let skill = set.skills.iter_mut().find(|s| s.id == id).ok_or(SaveError::UnknownSkill)?;
+        if patch.base_revision != current.revision {
+            return Err(SaveError::Stale { current_revision: current.revision });
+        }
+        patch.apply(skill);
+        // `save` checks the revision again under its lock: a save in between makes this stale.
+        self.save(patch.base_revision, set)
     }
 
     /// Revisions as they are saved (the current one first).
@@ -169,7 +217,8 @@ mod tests {
         let s = settings();
         let mut next = s.current().set.clone();
         next.skills[0].name = "Renamed".into();
-        let card = s.preview(&next).unwrap();
+        let card = s.preview(1, &next).unwrap();
+        assert_eq!(s.preview(0, &next).unwrap_err(), SaveError::Stale { current_revision: 1 });
         assert_eq!(card.skills[0].name, "Renamed");
         assert_eq!(s.current().revision, 1);
         assert_eq!(s.card_cell().get().card.skills[0].name, "Skill a");

@@ -2,13 +2,18 @@
 //! agent crate holds only its identity, default skills and executor:
 //!
 //! - [`Config`]: built-in defaults, an optional JSON file (`TUTOR_CONFIG`, …), then
-//!   `PORT`, `HUB_URL`, `SPECIALIST_ENABLED`, `HEARTBEAT_INTERVAL_MS`;
+//!   `PORT`, `HUB_URL`, `SPECIALIST_ENABLED`, `HEARTBEAT_INTERVAL_MS`, `CAMPUS_DATA_DIR`;
+//! - [`open_store`]: the agent's SQLite file (`<data dir>/<identity>.sqlite3`) and the
+//!   skill settings saved in it, which win over the file's skills and the defaults;
 //! - [`serve`]: one guarded server with the A2A endpoint, the settings API
 //!   (`/api/settings`) and the telemetry feed (`/telemetry/events`), plus the Hub link
 //!   (register, heartbeat, card-change notices, sign-out on shutdown).
 
 use std::future::Future;
+mod stored;
+
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,19 +27,25 @@ use skills::{Rules, Settings, Skill, SkillSet};
 use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 
+pub use stored::{StartError, Stored, open_store};
+
 /// Where the Hub is unless `HUB_URL` says otherwise.
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
 
 /// A specialist's configuration.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     pub bind: SocketAddr,
     pub hub_url: String,
     /// `SPECIALIST_ENABLED=0` registers as disabled: the Hub routes nothing here.
     pub enabled: bool,
     pub heartbeat_interval: Duration,
-    /// Skills from the file; the agent's built-in default when absent.
+    /// Skills from the file; the agent's built-in default when absent. Settings saved in
+    /// the store win over both.
     pub skills: Option<SkillSet>,
+    /// Where the agent's data file lives (`CAMPUS_DATA_DIR`, default `data`, relative to
+    /// the working directory).
+    pub data_dir: PathBuf,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -63,6 +74,7 @@ impl Config {
             enabled: file.enabled.unwrap_or(true),
             heartbeat_interval: Duration::from_millis(file.heartbeat_interval_ms.unwrap_or(3_000)),
             skills: file.skills.map(|skills| SkillSet { skills }),
+            data_dir: PathBuf::from(env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into())),
         };
         check_local_url(&source, "hubUrl", &c.hub_url)?;
         if let Some(Err(errors)) = c.skills.as_ref().map(|set| skills::validate(set, rules)) {
@@ -185,11 +197,13 @@ where
 }
 
 /// Serves a specialist on `listener` until `shutdown` completes, then signs out from
-/// the Hub before the server stops.
+/// the Hub before the server stops. `stored` comes from [`open_store`]: its saved settings
+/// win over the configured ones, and every save is written to it before it is acknowledged.
 pub async fn serve<E, F>(
     listener: TcpListener,
     agent: Agent<E, F>,
     config: Config,
+    stored: Stored,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()>
 where
@@ -199,14 +213,28 @@ where
     let addr = listener.local_addr()?;
     let base = format!("http://{addr}");
     let identity_card = (agent.card)(&base);
-    let set = config.skills.clone().unwrap_or_else(|| agent.default_skills.clone());
-    let settings =
-        Settings::new(identity_card, set, agent.default_skills.clone(), agent.rules).map_err(|errors| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("invalid skills: {}: {}", errors[0].field, errors[0].message),
-            )
-        })?;
+    let (revision, set) = match stored.saved {
+        Some((revision, set)) => {
+            tracing::info!(revision, file = %stored.store.path().display(), "skill settings loaded from the store");
+            (revision, set)
+        }
+        None => (1, config.skills.clone().unwrap_or_else(|| agent.default_skills.clone())),
+    };
+    let persist: Box<dyn skills::Persist> = Box::new(stored::StorePersist(stored.store));
+    let settings = Settings::resume(
+        identity_card,
+        set,
+        revision,
+        agent.default_skills.clone(),
+        agent.rules,
+        Some(persist),
+    )
+    .map_err(|errors| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("invalid skills: {}: {}", errors[0].field, errors[0].message),
+        )
+    })?;
     let telemetry = Telemetry::new(agent.identity);
     let executor = (agent.executor)(settings.clone(), telemetry.clone());
     let app = A2aServer::new(executor, settings.card_cell())
@@ -267,5 +295,37 @@ mod tests {
         let env = |k: &str| (k == "HEARTBEAT_INTERVAL_MS").then(|| "0".to_string());
         let e = Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap_err();
         assert_eq!((e.source.as_str(), e.field.as_str()), ("HEARTBEAT_INTERVAL_MS", ""), "{e}");
+    }
+
+    #[test]
+    fn the_data_folder_is_data_unless_campus_data_dir_says_otherwise() {
+        let none = |_: &str| None;
+        let c = Config::from_env("X_CONFIG", 1, Rules::default(), &none).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("data"));
+        let env = |k: &str| (k == "CAMPUS_DATA_DIR").then(|| "/tmp/elsewhere".to_string());
+        let c = Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("/tmp/elsewhere"));
+    }
+
+    #[tokio::test]
+    async fn saved_settings_are_read_validated_and_never_replaced_when_bad() {
+        let dir = std::env::temp_dir().join(format!("campus-specialist-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let env = |k: &str| (k == "CAMPUS_DATA_DIR").then(|| dir.to_string_lossy().into_owned());
+        let config = Config::from_env("X_CONFIG", 1, Rules::default(), &env).unwrap();
+        let rules = Rules { require_content: true };
+        let stored = open_store("agent", &config, rules).await.unwrap();
+        assert!(stored.saved.is_none(), "nothing saved on first start");
+        let skill = |content: &str| serde_json::json!({"skills": [{"id": "a", "name": "A", "description": "d", "tags": ["t"], "answerContent": content}]});
+        stored.store.save_settings(2, &skill("facts").to_string()).unwrap();
+        stored.store.save_settings(3, &skill("").to_string()).unwrap();
+        drop(stored);
+        // revision 3 was written by hand without content: the library rule refuses it
+        let err = open_store("agent", &config, rules).await.unwrap_err();
+        assert_eq!(err.code(), "saved_settings_invalid");
+        assert!(err.to_string().contains("skills[0].answerContent"), "{err}");
+        let stored = open_store("agent", &config, Rules::default()).await.unwrap();
+        assert_eq!(stored.saved.as_ref().map(|(rev, set)| (*rev, set.skills[0].id.as_str())), Some((3, "a")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

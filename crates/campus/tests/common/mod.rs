@@ -15,18 +15,61 @@ use student::{Exchange, Student};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_campus");
 
+/// A fresh folder under the system temp dir, removed on drop: a process's data folder.
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    pub fn new() -> TempDir {
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("campus-test-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.0.to_str().expect("a utf-8 temp path")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Gives `cmd` a fresh data folder unless `env` names one (`CAMPUS_DATA_DIR`), so no
+/// test shares state with another or leaves a `data/` folder in the repository.
+fn data_dir(cmd: &mut Command, env: &[(&str, &str)]) -> Option<TempDir> {
+    cmd.env_remove("CAMPUS_DATA_DIR");
+    if env.iter().any(|(k, _)| *k == "CAMPUS_DATA_DIR") {
+        return None;
+    }
+    let dir = TempDir::new();
+    cmd.env("CAMPUS_DATA_DIR", dir.path());
+    Some(dir)
+}
+
 /// A running `campus` child; killed on drop. Its stderr lines are kept for assertions.
 pub struct Proc {
     child: Child,
     pub url: String,
     stderr: Arc<Mutex<Vec<String>>>,
+    // dropped after the child is killed (fields drop after `Drop::drop`)
+    _data: Option<TempDir>,
 }
 
 impl Proc {
     /// Starts `campus <args>` with `env` and waits (up to 30 s) for its `listening on` line.
+    /// Without `CAMPUS_DATA_DIR` in `env`, the process gets its own temp data folder.
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> Proc {
         let mut cmd = Command::new(BIN);
         cmd.args(args).env("PORT", "0").env("RUST_LOG", "info");
+        let data = data_dir(&mut cmd, env);
         for var in [
             "TUTOR_URL",
             "LIBRARY_URL",
@@ -56,7 +99,13 @@ impl Proc {
             let _ = child.kill();
             panic!("campus {args:?} did not print its ready line; stderr: {:?}", stderr.lock().unwrap())
         });
-        Proc { child, url, stderr }
+        Proc { child, url, stderr, _data: data }
+    }
+
+    /// Kills the process with SIGKILL (no graceful path) and waits for it to be gone.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     pub fn stderr(&self) -> Vec<String> {
@@ -102,10 +151,12 @@ fn collect(stream: impl std::io::Read + Send + 'static) -> Arc<Mutex<Vec<String>
     lines
 }
 
-/// Runs `campus <args>` to completion: (exit success, stdout, stderr).
+/// Runs `campus <args>` to completion: (exit success, stdout, stderr). Without
+/// `CAMPUS_DATA_DIR` in `env`, the process gets its own temp data folder.
 pub fn run(args: &[&str], env: &[(&str, &str)]) -> (bool, String, String) {
     let mut cmd = Command::new(BIN);
     cmd.args(args).env("RUST_LOG", "info");
+    let _data = data_dir(&mut cmd, env);
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -1,0 +1,228 @@
+//! Settings survive a restart: the real binary, each agent with its own data folder,
+//! killed with SIGKILL (no graceful path) and started again on the same folders.
+
+mod common;
+
+use common::{FAST, Proc, TempDir, free_port, http_json, poll, run};
+use serde_json::{Value, json};
+
+struct Dirs {
+    hub: TempDir,
+    tutor: TempDir,
+    library: TempDir,
+}
+
+struct Ports {
+    hub: u16,
+    tutor: u16,
+    library: u16,
+}
+
+fn url(port: u16) -> String {
+    format!("http://127.0.0.1:{port}")
+}
+
+/// Starts Hub, Tutor and Library on fixed ports with their own data folders.
+fn start(p: &Ports, d: &Dirs) -> (Proc, Proc, Proc) {
+    let (hub_url, tutor_url, library_url) = (url(p.hub), url(p.tutor), url(p.library));
+    let specialist = |port: u16, dir: &TempDir, agent: &str| {
+        let port = port.to_string();
+        Proc::start(
+            &[agent],
+            &[("PORT", &port), ("HUB_URL", &hub_url), FAST[0], ("CAMPUS_DATA_DIR", dir.as_str())],
+        )
+    };
+    let tutor = specialist(p.tutor, &d.tutor, "tutor");
+    let library = specialist(p.library, &d.library, "library");
+    let port = p.hub.to_string();
+    let hub = Proc::start(
+        &["hub"],
+        &[
+            ("PORT", &port),
+            ("TUTOR_URL", &tutor_url),
+            ("LIBRARY_URL", &library_url),
+            FAST[0],
+            FAST[1],
+            ("CAMPUS_DATA_DIR", d.hub.as_str()),
+        ],
+    );
+    (hub, tutor, library)
+}
+
+fn settings(base: &str) -> Value {
+    let (status, v) = http_json("GET", &format!("{base}/api/settings"), None);
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
+/// The served card and its ETag header.
+fn card(base: &str) -> (Value, String) {
+    let rt = common::rt();
+    rt.block_on(async {
+        let resp = reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap();
+        let etag = resp.headers()["etag"].to_str().unwrap().to_string();
+        (resp.json().await.unwrap(), etag)
+    })
+}
+
+fn registry_entry(hub: &str, id: &str) -> Value {
+    let (_, reg) = http_json("GET", &format!("{hub}/dev/registry"), None);
+    reg["specialists"].as_array().and_then(|l| l.iter().find(|s| s["id"] == id)).cloned().unwrap_or_default()
+}
+
+fn wait_revision(hub: &str, id: &str, revision: u64, etag: &str) {
+    poll(15, &format!("the hub to show {id} at revision {revision}"), || {
+        let e = registry_entry(hub, id);
+        (e["status"] == "ready" && e["cardRevision"] == revision && e["cardEtag"] == etag).then_some(())
+    });
+}
+
+fn revision_of(card: &Value) -> Value {
+    let exts = card["capabilities"]["extensions"].as_array().cloned().unwrap_or_default();
+    exts.iter()
+        .find(|e| e["uri"] == skills::SCOPE_EXTENSION_URI)
+        .map(|e| e["params"]["revision"].clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn saved_settings_and_revisions_survive_sigkill_and_a_restart() {
+    let p = Ports { hub: free_port(), tutor: free_port(), library: free_port() };
+    let d = Dirs { hub: TempDir::new(), tutor: TempDir::new(), library: TempDir::new() };
+    let (hub, tutor, library) = start(&p, &d);
+    let (hub_url, tutor_url, library_url) = (url(p.hub), url(p.tutor), url(p.library));
+    assert!(d.tutor.path().join("tutor.sqlite3").exists(), "created on first start");
+
+    // the Library: two whole saves (revisions 2 and 3)
+    let before = settings(&library_url);
+    assert_eq!((before["revision"].clone(), before["matchesDefault"].clone()), (json!(1), json!(true)));
+    let mut skills = before["skills"].clone();
+    skills[0]["description"] = json!("Opening hours of the main library, saved before a crash.");
+    let (st, v) = http_json(
+        "PUT",
+        &format!("{library_url}/api/settings"),
+        Some(json!({"baseRevision": 1, "skills": skills})),
+    );
+    assert_eq!((st, v["revision"].clone()), (200, json!(2)), "{v}");
+    skills[0]["tags"] = json!(["hours", "opening", "schedule", "weekend"]);
+    let (st, v) = http_json(
+        "PUT",
+        &format!("{library_url}/api/settings"),
+        Some(json!({"baseRevision": 2, "skills": skills})),
+    );
+    assert_eq!((st, v["revision"].clone()), (200, json!(3)), "{v}");
+    let library_etag = v["etag"].as_str().unwrap().to_string();
+
+    // the Tutor: one skill's change, through the Hub's developer proxy
+    let skill = settings(&tutor_url)["skills"][0]["id"].as_str().unwrap().to_string();
+    let (st, v) = http_json(
+        "PATCH",
+        &format!("{hub_url}/dev/agents/tutor/settings/skills/{skill}"),
+        Some(json!({"baseRevision": 1, "excluded": ["home repair"], "tags": ["calculus", "limits"]})),
+    );
+    assert_eq!((st, v["revision"].clone()), (200, json!(2)), "{v}");
+    let tutor_etag = v["etag"].as_str().unwrap().to_string();
+    for (path, code) in [
+        ("tutor/settings/skills/..%2Fsettings", "unknown_skill"),
+        ("tutor/settings/skills/no-such-skill", "unknown_skill"),
+        ("nobody/settings/skills/a", "unknown_agent"),
+    ] {
+        let body = json!({"baseRevision": 2, "enabled": false});
+        let (st, v) = http_json("PATCH", &format!("{hub_url}/dev/agents/{path}"), Some(body));
+        assert_eq!((st, v["error"]["code"].as_str()), (404, Some(code)), "{path}: {v}");
+    }
+    wait_revision(&hub_url, "library", 3, &library_etag);
+    wait_revision(&hub_url, "tutor", 2, &tutor_etag);
+
+    // SIGKILL everyone: nothing gets to flush or sign out
+    for proc in [hub, tutor, library] {
+        proc.kill();
+    }
+    let (_hub, tutor, _library) = start(&p, &d);
+
+    let lib = settings(&library_url);
+    assert_eq!(lib["revision"], 3);
+    assert_eq!(lib["skills"], skills, "the saved skills are back");
+    assert_eq!(lib["etag"], json!(library_etag));
+    let (card_json, etag) = card(&library_url);
+    assert_eq!(etag, library_etag, "the same card, so the same etag");
+    assert_eq!(revision_of(&card_json), json!(3));
+    assert_eq!(card_json["skills"][0]["tags"], json!(["hours", "opening", "schedule", "weekend"]));
+
+    let tut = settings(&tutor_url);
+    assert_eq!((tut["revision"].clone(), tut["matchesDefault"].clone()), (json!(2), json!(false)));
+    assert_eq!(tut["skills"][0]["excluded"], json!(["home repair"]));
+    let (card_json, etag) = card(&tutor_url);
+    assert_eq!((etag.as_str(), revision_of(&card_json)), (tutor_etag.as_str(), json!(2)));
+    assert_eq!(card_json["skills"][0]["tags"], json!(["calculus", "limits"]));
+    let line = tutor.wait_for_log(|l| l.contains("skill settings loaded from the store"));
+    assert!(line.contains("revision=2"), "{line}");
+
+    // the fresh Hub fetched the restored cards on registration
+    wait_revision(&hub_url, "library", 3, &library_etag);
+    wait_revision(&hub_url, "tutor", 2, &tutor_etag);
+
+    // the revision continues from the stored one
+    let (st, v) = http_json(
+        "PATCH",
+        &format!("{tutor_url}/api/settings/skills/{skill}"),
+        Some(json!({"baseRevision": 2, "enabled": false})),
+    );
+    assert_eq!((st, v["revision"].clone()), (200, json!(3)), "{v}");
+    let disabled_etag = v["etag"].as_str().unwrap().to_string();
+    wait_revision(&hub_url, "tutor", 3, &disabled_etag);
+
+    // deleting the Tutor's file resets it to its defaults at revision 1
+    tutor.kill();
+    std::fs::remove_file(d.tutor.path().join("tutor.sqlite3")).unwrap();
+    let tport = p.tutor.to_string();
+    let tutor = Proc::start(
+        &["tutor"],
+        &[("PORT", &tport), ("HUB_URL", &hub_url), FAST[0], ("CAMPUS_DATA_DIR", d.tutor.as_str())],
+    );
+    let tut = settings(&tutor_url);
+    assert_eq!((tut["revision"].clone(), tut["matchesDefault"].clone()), (json!(1), json!(true)));
+    assert!(!tutor.stderr().iter().any(|l| l.contains("loaded from the store")));
+    let reset_etag = tut["etag"].as_str().unwrap().to_string();
+    wait_revision(&hub_url, "tutor", 1, &reset_etag);
+}
+
+#[test]
+fn an_unreadable_data_file_stops_the_agent_with_one_line() {
+    let dir = TempDir::new();
+    std::fs::create_dir_all(dir.path()).unwrap();
+    let file = dir.path().join("library.sqlite3");
+    let garbage = b"not a database at all, but not empty either; ".repeat(200);
+    std::fs::write(&file, &garbage).unwrap();
+    let (ok, out, err) = run(&["library"], &[("CAMPUS_DATA_DIR", dir.as_str())]);
+    assert!(!ok);
+    assert!(!out.contains("listening on"), "it never serves: {out}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(errors[0].contains("library.sqlite3") && errors[0].contains("cannot read"), "{err}");
+    assert_eq!(std::fs::read(&file).unwrap(), garbage, "the file is left as it was");
+
+    // a folder that cannot be created: exit 1 (not configuration), before serving
+    let blocker = dir.path().join("blocker");
+    std::fs::write(&blocker, b"x").unwrap();
+    let status = std::process::Command::new(common::BIN)
+        .arg("tutor")
+        .env("PORT", "0")
+        .env("CAMPUS_DATA_DIR", blocker.join("data"))
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&status.stderr);
+    assert!(err.contains("data folder") && err.contains("blocker"), "{err}");
+}
+
+#[test]
+fn no_test_leaves_a_data_folder_in_the_crate() {
+    // every process the helpers start gets its own temp folder
+    let (ok, _, err) = run(&["tutor"], &[("PORT", "not-a-port")]);
+    assert!(!ok, "{err}");
+    let started = Proc::start(&["tutor"], &[]);
+    drop(started);
+    let crate_data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    assert!(!crate_data.exists(), "a test wrote {}", crate_data.display());
+}

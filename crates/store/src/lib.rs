@@ -1,0 +1,295 @@
+//! Each agent's own SQLite file (`<data dir>/<agent>.sqlite3`), opened once at startup.
+//!
+//! - [`Store::open`] creates the folder and the file on first start, turns on WAL,
+//!   checks the file (an unreadable or corrupt file is refused, never replaced), and
+//!   applies the [migrations](migrate) it has not seen yet, each in its own transaction.
+//!   A file written by a newer build (a higher `PRAGMA user_version` than this code
+//!   knows) is refused with [`StoreError::TooNew`].
+//! - Typed operations per concern live in their own module (today: [`settings`], the
+//!   specialist's saved skill settings); the Hub's ledger, tasks and loans can follow as
+//!   new migrations and modules.
+//! - Every operation is blocking SQLite work: call it on a blocking thread
+//!   ([`Store::run`], or from inside `tokio::task::spawn_blocking`), never on an async
+//!   worker thread.
+//!
+//! Deleting the file resets that agent.
+
+mod error;
+mod migrate;
+pub mod settings;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+pub use error::StoreError;
+pub use migrate::SCHEMA_VERSION;
+
+/// The data folder unless `CAMPUS_DATA_DIR` says otherwise (relative to the working directory).
+pub const DEFAULT_DATA_DIR: &str = "data";
+
+/// The file an agent keeps in `dir`.
+pub fn file_for(dir: &Path, agent: &str) -> PathBuf {
+    dir.join(format!("{agent}.sqlite3"))
+}
+
+/// One agent's open database. Cheap to clone; clones share the connection.
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    path: PathBuf,
+    conn: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.inner.path).finish()
+    }
+}
+
+impl Store {
+    /// Opens (creating folder and file if missing) and migrates the file at `path`.
+    /// Blocking.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let path = path.to_path_buf();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| StoreError::Folder { path: dir.to_path_buf(), reason: io_reason(&e) })?;
+        }
+        forget_deleted(&path)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let existed = path.exists();
+        let mut conn = Connection::open_with_flags(&path, flags).map_err(|e| match path.parent() {
+            // no file yet, and none could be made: the folder is the problem
+            Some(dir) if !existed => StoreError::Folder {
+                path: dir.to_path_buf(),
+                reason: format!("cannot create {} ({})", path.display(), e.to_string().to_lowercase()),
+            },
+            _ => StoreError::open(&path, e),
+        })?;
+        conn.busy_timeout(Duration::from_secs(5)).map_err(|e| StoreError::open(&path, e))?;
+        // The first statements read the header: a file that is not a database fails here.
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(|e| StoreError::open(&path, e))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Unreadable {
+                path,
+                reason: format!("journal mode {mode} instead of wal"),
+            });
+        }
+        // Commits survive a killed process and a power cut (settings are written rarely).
+        conn.pragma_update(None, "synchronous", "FULL").map_err(|e| StoreError::open(&path, e))?;
+        let check: String =
+            conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(|e| StoreError::open(&path, e))?;
+        if check != "ok" {
+            return Err(StoreError::Unreadable { path, reason: "the integrity check failed".into() });
+        }
+        migrate::apply(&mut conn, &path)?;
+        Ok(Store { inner: Arc::new(Inner { path, conn: Mutex::new(conn) }) })
+    }
+
+    /// Opens `<dir>/<agent>.sqlite3` on a blocking thread.
+    pub async fn open_agent(dir: &Path, agent: &str) -> Result<Store, StoreError> {
+        let path = file_for(dir, agent);
+        tokio::task::spawn_blocking(move || Store::open(&path)).await.map_err(|_| StoreError::Worker)?
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Runs blocking store work on tokio's blocking pool.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || work(&store)).await.map_err(|_| StoreError::Worker)?
+    }
+
+    /// The schema version recorded in the file.
+    pub fn schema_version(&self) -> Result<u32, StoreError> {
+        let conn = self.conn();
+        migrate::user_version(&conn).map_err(|e| self.sqlite(e))
+    }
+
+    /// The journal mode in force (`wal`).
+    pub fn journal_mode(&self) -> Result<String, StoreError> {
+        self.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).map_err(|e| self.sqlite(e))
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves no half-done write: transactions roll back.
+        self.inner.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn sqlite(&self, e: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite { path: self.inner.path.clone(), reason: e.to_string().to_lowercase() }
+    }
+}
+
+/// Deleting the file resets the agent: WAL and shared-memory files left beside a deleted
+/// database are removed before a new one is created (defensive: they belong to the old
+/// file and must never be read with the new one).
+fn forget_deleted(path: &Path) -> Result<(), StoreError> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        _ => return Ok(()),
+    }
+    for suffix in ["-wal", "-shm"] {
+        let mut side = path.as_os_str().to_owned();
+        side.push(suffix);
+        match std::fs::remove_file(&side) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(StoreError::Folder { path: PathBuf::from(side), reason: io_reason(&e) });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    e.kind().to_string().to_lowercase()
+}
+
+#[cfg(test)]
+pub(crate) mod testdir {
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    /// A fresh folder under the system temp dir, removed on drop.
+    pub(crate) struct TempDir(PathBuf);
+
+    impl TempDir {
+        pub(crate) fn new() -> TempDir {
+            static N: AtomicU32 = AtomicU32::new(0);
+            let name = format!("campus-store-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed));
+            let dir = std::env::temp_dir().join(name);
+            let _ = std::fs::remove_dir_all(&dir);
+            TempDir(dir)
+        }
+
+        pub(crate) fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testdir::TempDir;
+    use super::*;
+
+    #[test]
+    fn first_open_creates_folder_and_file_migrated_in_wal_mode() {
+        let tmp = TempDir::new();
+        let path = file_for(&tmp.path().join("nested"), "tutor");
+        let store = Store::open(&path).unwrap();
+        assert!(path.exists());
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(store.journal_mode().unwrap(), "wal");
+        assert_eq!(store.load_settings().unwrap(), None);
+    }
+
+    #[test]
+    fn reopening_keeps_data_and_migrates_nothing_twice() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "library");
+        {
+            let store = Store::open(&path).unwrap();
+            store.save_settings(2, "{\"skills\":[]}").unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let saved = store.load_settings().unwrap().unwrap();
+        assert_eq!((saved.revision, saved.document.as_str()), (2, "{\"skills\":[]}"));
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn deleting_the_file_resets_the_agent() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "tutor");
+        let wal = tmp.path().join("tutor.sqlite3-wal");
+        let store = Store::open(&path).unwrap();
+        store.save_settings(2, "{}").unwrap();
+        // what a killed process leaves: committed frames still in the wal
+        let frames = std::fs::read(&wal).unwrap();
+        assert!(!frames.is_empty());
+        drop(store);
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&wal, frames).unwrap();
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.load_settings().unwrap(), None);
+    }
+
+    #[test]
+    fn a_file_from_a_newer_build_is_refused() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "tutor");
+        drop(Store::open(&path).unwrap());
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+        drop(conn);
+        let err = Store::open(&path).unwrap_err();
+        assert_eq!(err.code(), "store_too_new");
+        assert!(
+            matches!(err, StoreError::TooNew { found, known, .. } if found == SCHEMA_VERSION + 1 && known == SCHEMA_VERSION)
+        );
+        let line = err.to_string();
+        assert!(line.contains("newer") && line.contains("tutor.sqlite3"), "{line}");
+    }
+
+    #[test]
+    fn a_corrupt_file_is_refused_and_left_alone() {
+        let tmp = TempDir::new();
+        std::fs::create_dir_all(tmp.path()).unwrap();
+        let path = file_for(tmp.path(), "tutor");
+        let garbage = b"this is not a database, it only looks like a file: 0123456789".repeat(100);
+        std::fs::write(&path, &garbage).unwrap();
+        let err = Store::open(&path).unwrap_err();
+        assert_eq!(err.code(), "store_unreadable", "{err}");
+        assert!(err.to_string().contains("tutor.sqlite3"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), garbage, "the file is not replaced");
+    }
+
+    #[test]
+    fn an_unusable_folder_is_refused() {
+        let tmp = TempDir::new();
+        std::fs::create_dir_all(tmp.path()).unwrap();
+        let not_a_dir = tmp.path().join("file");
+        std::fs::write(&not_a_dir, b"x").unwrap();
+        let err = Store::open(&file_for(&not_a_dir.join("data"), "tutor")).unwrap_err();
+        assert_eq!(err.code(), "store_folder", "{err}");
+    }
+
+    #[tokio::test]
+    async fn work_runs_off_the_async_thread() {
+        let tmp = TempDir::new();
+        let store = Store::open_agent(tmp.path(), "hub").await.unwrap();
+        let rev = store
+            .run(|s| {
+                s.save_settings(2, "{}")?;
+                s.save_settings(3, "{}")?;
+                Ok(s.load_settings()?.map(|x| x.revision))
+            })
+            .await
+            .unwrap();
+        assert_eq!(rev, Some(3));
+    }
+}
