@@ -175,6 +175,8 @@ fn campus_command() -> String {
 struct Stop {
     stopping: bool,
     hub_signalled: bool,
+    /// SIGKILL sent to whoever had not stopped 5 s after the last SIGINT.
+    killed: bool,
 }
 
 pub(crate) async fn run() -> anyhow::Result<()> {
@@ -228,7 +230,7 @@ pub(crate) async fn run() -> anyhow::Result<()> {
     let mut ready: Vec<(&str, String)> = Vec::new();
     let mut running: Vec<&str> = AGENTS.iter().map(|(n, ..)| *n).collect();
     let mut failed: Option<StartFailed> = None;
-    let mut stop = Stop { stopping: false, hub_signalled: false };
+    let mut stop = Stop { stopping: false, hub_signalled: false, killed: false };
     let hub_deadline = tokio::time::sleep(Duration::from_secs(3600));
     tokio::pin!(hub_deadline);
     // Specialists first, so their sign-out reaches a Hub that is still up; the Hub when
@@ -276,6 +278,7 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                     if stop.stopping && !stop.hub_signalled && running == ["hub"] {
                         stop.hub_signalled = true;
                         signal_all(&pids[..1], Signal::SIGINT);
+                        hub_deadline.as_mut().reset(tokio::time::Instant::now() + Duration::from_secs(5));
                     }
                     if running.is_empty() {
                         break;
@@ -287,9 +290,23 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                 say(&format!("{demo} {signal}: stopping every agent (specialists sign out from the hub)"));
                 begin_stop(&mut stop, &running, hub_deadline.as_mut());
             }
-            _ = &mut hub_deadline, if stop.stopping && !stop.hub_signalled => {
-                stop.hub_signalled = true;
-                signal_all(&pids, Signal::SIGINT);
+            _ = &mut hub_deadline, if stop.stopping && !stop.killed => {
+                if stop.hub_signalled {
+                    // still running 5 s after its SIGINT: it does not outlive the demo
+                    say(&format!("{demo} {} did not stop in time; killing it", running.join(", ")));
+                    stop.killed = true;
+                    let left: Vec<Option<u32>> = AGENTS
+                        .iter()
+                        .zip(&pids)
+                        .filter(|(a, _)| running.contains(&a.0))
+                        .map(|(_, p)| *p)
+                        .collect();
+                    signal_all(&left, Signal::SIGKILL);
+                } else {
+                    stop.hub_signalled = true;
+                    signal_all(&pids, Signal::SIGINT);
+                    hub_deadline.as_mut().reset(tokio::time::Instant::now() + Duration::from_secs(5));
+                }
             }
         }
     }

@@ -287,3 +287,18 @@ fn demo_help_lists_the_port_variables() {
         assert!(out.lines().any(|l| l.contains(var) && l.contains(&format!("default {port}"))), "{out}");
     }
 }
+
+#[test]
+fn a_child_that_does_not_stop_is_killed() {
+    let mut demo = Demo::start([free_port(), free_port(), free_port()]);
+    let pids = demo.child_pids();
+    demo.wait_line("all agents ready", |l| l.contains("all agents ready"));
+    // a stopped process acts on no SIGINT; SIGKILL still ends it
+    assert!(Command::new("kill").args(["-STOP", &pids[1].to_string()]).status().unwrap().success());
+    demo.signal("-INT");
+    let status = demo.wait();
+    let out = demo.rest();
+    assert!(status.success(), "{out}");
+    assert!(out.contains("tutor did not stop in time; killing it"), "{out}");
+    assert_all_gone(&pids, &demo.ports);
+}
