@@ -302,3 +302,25 @@ fn a_child_that_does_not_stop_is_killed() {
     assert!(out.contains("tutor did not stop in time; killing it"), "{out}");
     assert_all_gone(&pids, &demo.ports);
 }
+
+#[test]
+fn a_child_with_a_bad_configuration_stops_the_demo_with_78() {
+    let ports = [free_port(), free_port(), free_port()];
+    let out = Command::new(BIN)
+        .arg("demo")
+        .env("HUB_PORT", ports[0].to_string())
+        .env("TUTOR_PORT", ports[1].to_string())
+        .env("LIBRARY_PORT", ports[2].to_string())
+        .env("TUTOR_CONFIG", "/nonexistent/tutor.json")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(78), "{stdout}");
+    assert!(
+        stdout.contains("[  tutor] error: TUTOR_CONFIG=/nonexistent/tutor.json: cannot read the file"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("error: the tutor (port"), "{stdout}");
+    let pids = pids_in(stdout.lines().find(|l| l.contains("[   demo] started")).unwrap());
+    assert_all_gone(&pids, &ports);
+}
