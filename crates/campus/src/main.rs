@@ -189,10 +189,8 @@ where
 /// One question (the words joined by spaces) or, without words, a chat on stdin.
 async fn run_student(words: Vec<String>, verbose: bool) -> anyhow::Result<()> {
     // A question that would be refused is refused before anything else is read or sent.
-    let question = (!words.is_empty()).then(|| words.join(" "));
-    if let Some(q) = &question {
-        student::chat::check_question(q)?;
-    }
+    let joined = (!words.is_empty()).then(|| words.join(" "));
+    let question = joined.as_deref().map(student::chat::check_question).transpose()?;
     let config = student::Config::from_env(&env)?;
     let client = a2a::client::A2aClient::new(a2a::client::ClientConfig {
         timeout: config.timeout,
@@ -206,7 +204,6 @@ async fn run_student(words: Vec<String>, verbose: bool) -> anyhow::Result<()> {
         let mut err = std::io::stderr();
         return Ok(student::chat::chat(&me, stdin.lock(), &mut out, &mut err, opts).await?);
     };
-    let question = student::chat::check_question(&question)?;
     let ex = me
         .ask(question)
         .await
