@@ -152,7 +152,7 @@ peer_checks() {
 # student_against NAME AGENT_NAME REPLY: our Student asks the SDK agent at $URL.
 student_against() {
   local name=$1 agent=$2 reply=$3 out="$WORK/student-$1.out" err="$WORK/student-$1.err" rc=0
-  TUTOR_URL="$URL" timeout "$CHECK_TIMEOUT" "$CAMPUS_BIN" student "$QUESTION" >"$out" 2>"$err" || rc=$?
+  TUTOR_URL="$URL" timeout "$CHECK_TIMEOUT" "$CAMPUS_BIN" student --verbose "$QUESTION" >"$out" 2>"$err" || rc=$?
   local want="$agent: $reply You said: $QUESTION"
   if ((rc != 0)); then
     fail "campus student -> $name: exited $rc: $(grep -m1 '^error:' "$err" || tail -n1 "$err")"

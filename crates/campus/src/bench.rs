@@ -44,6 +44,9 @@ impl ChildAgent {
             .arg(subcommand)
             .env("PORT", "0")
             .env("RUST_LOG", log)
+            // stopped by the kernel if the benchmark is killed (see lifecycle::follow_parent);
+            // spawned from the future block_on polls on the main thread, as that requires
+            .env(crate::lifecycle::PARENT_PID_VAR, std::process::id().to_string())
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -1,9 +1,14 @@
 //! `campus demo`: every agent that exists, each as its own child process (this same
-//! binary), with prefixed and coloured output. Ctrl+C (or SIGINT/SIGTERM to the
-//! launcher) is passed on to every child, so each specialist signs out from the Hub; a
-//! child that exits on its own is reported, never hidden.
+//! binary), with prefixed and coloured output.
+//!
+//! The children never outlive the launcher. Ctrl+C, SIGTERM or SIGHUP to the launcher
+//! stops them in order (specialists first, so their sign-out reaches a Hub still up); a
+//! child that cannot start (a taken port, a bad configuration) stops them all and the
+//! demo exits non-zero; if the launcher is killed outright, each child gets SIGTERM from
+//! the kernel (`CAMPUS_PARENT_PID`, see `lifecycle::follow_parent`) and stops gracefully.
+//! A child that exits on its own after it was ready is reported, never hidden.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
@@ -14,38 +19,83 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 
+use crate::lifecycle::{PARENT_PID_VAR, PORT_VAR_VAR, stop_signal};
+
 /// The agents the demo runs (name, colour, port variable, default port), in start order
-/// (start order does not matter: specialists keep retrying registration).
+/// (start order does not matter: specialists keep retrying registration). The Hub first.
 const AGENTS: [(&str, &str, &str, u16); 3] = [
     ("hub", "35", "HUB_PORT", hub::DEFAULT_PORT),
     ("tutor", "32", "TUTOR_PORT", tutor::DEFAULT_PORT),
     ("library", "36", "LIBRARY_PORT", library::DEFAULT_PORT),
 ];
 
-/// Each child's environment: its own `PORT`, and where the others are.
-fn child_env(name: &str) -> anyhow::Result<Vec<(String, String)>> {
-    let mut ports = Vec::new();
-    for (agent, _, var, default) in AGENTS {
-        let port = match std::env::var(var).ok().filter(|v| !v.is_empty()) {
-            None => default,
-            Some(v) => v.parse::<u16>().map_err(|_| anyhow::anyhow!("{var}: {v:?} is not a port number"))?,
-        };
-        ports.push((agent, port));
+/// The question the ready hint suggests (the mock router sends it to the Tutor).
+const TRY_QUESTION: &str = "what is the derivative of x^2";
+
+/// `campus demo --help`: the port variables and their defaults, and how it stops.
+pub(crate) fn ports_help() -> String {
+    let mut help = String::from("Ports (on 127.0.0.1):\n");
+    for (name, _, var, port) in AGENTS {
+        help.push_str(&format!("  {var:<13} the {name} (default {port})\n"));
     }
-    let url = |agent: &str| {
-        let port = ports.iter().find(|(a, _)| *a == agent).map(|(_, p)| *p).unwrap_or(0);
-        format!("http://127.0.0.1:{port}")
-    };
-    let own = ports.iter().find(|(a, _)| *a == name).map(|(_, p)| *p).unwrap_or(0);
-    let mut env = vec![("PORT".to_string(), own.to_string())];
-    if name == "hub" {
-        env.push(("TUTOR_URL".into(), url("tutor")));
-        env.push(("LIBRARY_URL".into(), url("library")));
-    } else {
-        env.push(("HUB_URL".into(), url("hub")));
-    }
-    Ok(env)
+    help.push_str(
+        "\nCtrl+C, SIGTERM or SIGHUP stops every agent (the specialists sign out from the Hub first);\n\
+         if the demo itself is killed, its agents are stopped by the kernel. A child that cannot\n\
+         start (a taken port, a bad configuration) stops the demo: exit code 1, or 78 for a bad\n\
+         configuration value or file.",
+    );
+    help
 }
+
+/// The demo's ports: `HUB_PORT`, `TUTOR_PORT`, `LIBRARY_PORT` or the defaults.
+fn ports() -> Result<[u16; 3], conf::ConfError> {
+    let mut ports = [0; 3];
+    for (slot, (_, _, var, default)) in ports.iter_mut().zip(AGENTS) {
+        let port =
+            conf::env_parse::<u16>(var, &crate::env, "a port number from 1 to 65535")?.unwrap_or(default);
+        if port == 0 {
+            return Err(conf::ConfError::new(var, "", "0 is not a port number from 1 to 65535"));
+        }
+        *slot = port;
+    }
+    Ok(ports)
+}
+
+/// Each child's environment: its own `PORT`, where the others are, and what ties it to
+/// this launcher.
+fn child_env(index: usize, ports: &[u16; 3]) -> Vec<(&'static str, String)> {
+    let url = |i: usize| format!("http://127.0.0.1:{}", ports[i]);
+    let mut env = vec![
+        ("PORT", ports[index].to_string()),
+        (PORT_VAR_VAR, AGENTS[index].2.to_string()),
+        (PARENT_PID_VAR, std::process::id().to_string()),
+    ];
+    if index == 0 {
+        env.push(("TUTOR_URL", url(1)));
+        env.push(("LIBRARY_URL", url(2)));
+    } else {
+        env.push(("HUB_URL", url(0)));
+    }
+    env
+}
+
+/// A child that could not start: the demo stopped the others and exits non-zero.
+#[derive(Debug)]
+pub(crate) struct StartFailed {
+    agent: &'static str,
+    port: u16,
+    status: ExitStatus,
+    /// The child stopped on a configuration error (its exit code 78): so does the demo.
+    pub(crate) config: bool,
+}
+
+impl std::fmt::Display for StartFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the {} (port {}) exited before it was ready ({})", self.agent, self.port, self.status)
+    }
+}
+
+impl std::error::Error for StartFailed {}
 
 enum Note {
     Ready(&'static str, String),
@@ -54,6 +104,11 @@ enum Note {
 
 fn paint(colour: &str, text: &str) -> String {
     if std::io::stdout().is_terminal() { format!("\x1b[{colour}m{text}\x1b[0m") } else { text.to_string() }
+}
+
+/// Prints a line; a closed terminal (after SIGHUP) or pipe must not stop the shutdown.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stdout(), "{line}");
 }
 
 fn pipe(
@@ -69,27 +124,75 @@ fn pipe(
             if let (Some(tx), Some(url)) = (&notes, line.split(" listening on ").nth(1)) {
                 let _ = tx.send(Note::Ready(name, url.trim().to_string()));
             }
-            println!("{prefix} {line}");
+            say(&format!("{prefix} {line}"));
         }
     });
 }
 
-fn signal_all(children: &[(&str, Option<u32>)], signal: Signal) {
-    for (_, pid) in children {
-        if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
+fn signal_all(pids: &[Option<u32>], signal: Signal) {
+    for pid in pids.iter().flatten() {
+        if let Ok(pid) = i32::try_from(*pid) {
             let _ = kill(Pid::from_raw(pid), signal);
         }
     }
 }
 
+/// A command that asks the demo's Hub, runnable from where the demo was started.
+fn try_hint(hub_port: u16) -> String {
+    let hub_url = if hub_port == hub::DEFAULT_PORT {
+        String::new()
+    } else {
+        format!("HUB_URL=http://127.0.0.1:{hub_port} ")
+    };
+    format!("try: {hub_url}{} student {TRY_QUESTION}", campus_command())
+}
+
+/// `campus` when that name on PATH is this binary; else this binary's path, relative to
+/// the current directory when it is inside it (`./target/release/campus` in a checkout).
+fn campus_command() -> String {
+    let Ok(exe) = std::env::current_exe().and_then(|e| e.canonicalize()) else {
+        return "campus".into();
+    };
+    let on_path = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| dir.join("campus").canonicalize().is_ok_and(|p| p == exe))
+    });
+    if on_path {
+        return "campus".into();
+    }
+    let cwd = std::env::current_dir().and_then(|d| d.canonicalize()).ok();
+    let shown = match cwd.as_ref().and_then(|d| exe.strip_prefix(d).ok()) {
+        Some(rel) => format!("./{}", rel.display()),
+        None => exe.display().to_string(),
+    };
+    if shown.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:,@%=".contains(c)) {
+        shown
+    } else {
+        format!("'{}'", shown.replace('\'', r"'\''"))
+    }
+}
+
+/// Where the launcher is in stopping its children.
+struct Stop {
+    stopping: bool,
+    hub_signalled: bool,
+    /// SIGKILL sent to whoever had not stopped 5 s after the last SIGINT.
+    killed: bool,
+}
+
 pub(crate) async fn run() -> anyhow::Result<()> {
+    let ports = ports()?;
     let exe = std::env::current_exe().context("could not find the campus binary")?;
+    // Before any child exists, so a stop request is never the default (immediate) death.
+    let stop_requested = stop_signal().context("could not listen for signals")?;
+    tokio::pin!(stop_requested);
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut children: Vec<(&'static str, Child)> = Vec::new();
-    for (name, colour, _, _) in AGENTS {
-        let mut child = Command::new(&exe)
+    for (i, (name, colour, _, _)) in AGENTS.into_iter().enumerate() {
+        // Spawned here, on the thread block_on runs (see main): the children's
+        // parent-death signal follows this thread.
+        let spawned = Command::new(&exe)
             .arg(name)
-            .envs(child_env(name)?)
+            .envs(child_env(i, &ports))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -97,14 +200,23 @@ pub(crate) async fn run() -> anyhow::Result<()> {
             // Own process group: a terminal's Ctrl+C reaches only the launcher, which
             // stops the specialists first and the Hub last.
             .process_group(0)
-            .spawn()
-            .with_context(|| format!("could not start campus {name}"))?;
+            .spawn();
+        let mut child = match spawned {
+            Ok(c) => c,
+            Err(e) => {
+                // kill_on_drop stops the ones already started
+                return Err(anyhow::anyhow!("could not start campus {name}: {e}"));
+            }
+        };
         pipe(name, colour, child.stdout.take().context("no stdout")?, Some(tx.clone()));
         pipe(name, colour, child.stderr.take().context("no stderr")?, None);
         children.push((name, child));
     }
-    let pids: Vec<(&str, Option<u32>)> = children.iter().map(|(n, c)| (*n, c.id())).collect();
-    let pid_of = |name: &str| pids.iter().find(|(n, _)| *n == name).and_then(|(_, p)| *p).unwrap_or(0);
+    let pids: Vec<Option<u32>> = children.iter().map(|(_, c)| c.id()).collect();
+    let demo = paint("1", "[   demo]");
+    let started: Vec<String> =
+        children.iter().map(|(n, c)| format!("{n} (pid {})", c.id().unwrap_or(0))).collect();
+    say(&format!("{demo} started {} on mock models; Ctrl+C stops them all", started.join(", ")));
     for (name, mut child) in children {
         let tx = tx.clone();
         tokio::spawn(async move {
@@ -114,43 +226,59 @@ pub(crate) async fn run() -> anyhow::Result<()> {
         });
     }
     drop(tx);
-    let demo = paint("1", "[   demo]");
-    println!("{demo} starting {} agents on mock models; Ctrl+C stops them all", AGENTS.len());
 
-    let mut ready = Vec::new();
+    let mut ready: Vec<(&str, String)> = Vec::new();
     let mut running: Vec<&str> = AGENTS.iter().map(|(n, ..)| *n).collect();
-    let mut stopping = false;
-    let mut hub_signalled = false;
+    let mut failed: Option<StartFailed> = None;
+    let mut stop = Stop { stopping: false, hub_signalled: false, killed: false };
     let hub_deadline = tokio::time::sleep(Duration::from_secs(3600));
     tokio::pin!(hub_deadline);
-    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .context("could not listen for SIGTERM")?;
-    let stop_requested = async move {
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = sigterm.recv() => {}
+    // Specialists first, so their sign-out reaches a Hub that is still up; the Hub when
+    // they are gone (or after 5 s at the latest).
+    let begin_stop = |stop: &mut Stop, running: &[&str], deadline: std::pin::Pin<&mut tokio::time::Sleep>| {
+        stop.stopping = true;
+        signal_all(&pids[1..], Signal::SIGINT);
+        deadline.reset(tokio::time::Instant::now() + Duration::from_secs(5));
+        if running == ["hub"] || running.is_empty() {
+            stop.hub_signalled = true;
+            signal_all(&pids[..1], Signal::SIGINT);
         }
     };
-    tokio::pin!(stop_requested);
     loop {
         tokio::select! {
             note = rx.recv() => match note {
                 Some(Note::Ready(name, url)) => {
-                    ready.push(format!("{name} {url} (pid {})", pid_of(name)));
-                    if ready.len() == AGENTS.len() {
-                        println!("{demo} all agents ready: {}", ready.join(", "));
-                        println!("{demo} try: campus student \"How do I find the derivative of x^2?\"");
+                    let pid = AGENTS.iter().position(|a| a.0 == name).and_then(|i| pids[i]).unwrap_or(0);
+                    ready.push((name, format!("{name} {url} (pid {pid})")));
+                    if ready.len() == AGENTS.len() && !stop.stopping {
+                        ready.sort_by_key(|(n, _)| AGENTS.iter().position(|a| a.0 == *n));
+                        let list: Vec<&str> = ready.iter().map(|(_, r)| r.as_str()).collect();
+                        say(&format!("{demo} all agents ready: {}", list.join(", ")));
+                        say(&format!("{demo} {}", try_hint(ports[0])));
                     }
                 }
                 Some(Note::Exited(name, status)) => {
                     running.retain(|n| *n != name);
-                    if !stopping {
+                    let was_ready = ready.iter().any(|(n, _)| *n == name);
+                    if !stop.stopping && !was_ready {
+                        let i = AGENTS.iter().position(|a| a.0 == name).unwrap_or(0);
+                        let f = StartFailed {
+                            agent: name,
+                            port: ports[i],
+                            status,
+                            config: status.code() == Some(78),
+                        };
+                        say(&format!("{demo} {}", paint("31", &format!("error: {f}; stopping every agent"))));
+                        failed = Some(f);
+                        begin_stop(&mut stop, &running, hub_deadline.as_mut());
+                    } else if !stop.stopping {
                         let msg = format!("{name} exited on its own ({status}); the other agents keep running");
-                        println!("{demo} {}", paint("31", &msg));
+                        say(&format!("{demo} {}", paint("31", &msg)));
                     }
-                    if stopping && !hub_signalled && running == ["hub"] {
-                        hub_signalled = true;
+                    if stop.stopping && !stop.hub_signalled && running == ["hub"] {
+                        stop.hub_signalled = true;
                         signal_all(&pids[..1], Signal::SIGINT);
+                        hub_deadline.as_mut().reset(tokio::time::Instant::now() + Duration::from_secs(5));
                     }
                     if running.is_empty() {
                         break;
@@ -158,24 +286,33 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                 }
                 None => break,
             },
-            _ = &mut stop_requested, if !stopping => {
-                stopping = true;
-                println!("{demo} stopping every agent (specialists sign out from the hub)");
-                // Specialists first, so their sign-out reaches a Hub that is still up;
-                // the Hub when they are gone (or after 5 s at the latest).
-                signal_all(&pids[1..], Signal::SIGINT);
-                hub_deadline.as_mut().reset(tokio::time::Instant::now() + Duration::from_secs(5));
-                if running == ["hub"] {
-                    hub_signalled = true;
-                    signal_all(&pids[..1], Signal::SIGINT);
-                }
+            signal = &mut stop_requested, if !stop.stopping => {
+                say(&format!("{demo} {signal}: stopping every agent (specialists sign out from the hub)"));
+                begin_stop(&mut stop, &running, hub_deadline.as_mut());
             }
-            _ = &mut hub_deadline, if stopping && !hub_signalled => {
-                hub_signalled = true;
-                signal_all(&pids, Signal::SIGINT);
+            _ = &mut hub_deadline, if stop.stopping && !stop.killed => {
+                if stop.hub_signalled {
+                    // still running 5 s after its SIGINT: it does not outlive the demo
+                    say(&format!("{demo} {} did not stop in time; killing it", running.join(", ")));
+                    stop.killed = true;
+                    let left: Vec<Option<u32>> = AGENTS
+                        .iter()
+                        .zip(&pids)
+                        .filter(|(a, _)| running.contains(&a.0))
+                        .map(|(_, p)| *p)
+                        .collect();
+                    signal_all(&left, Signal::SIGKILL);
+                } else {
+                    stop.hub_signalled = true;
+                    signal_all(&pids, Signal::SIGINT);
+                    hub_deadline.as_mut().reset(tokio::time::Instant::now() + Duration::from_secs(5));
+                }
             }
         }
     }
-    println!("{demo} all agents stopped");
-    Ok(())
+    say(&format!("{demo} all agents stopped"));
+    match failed {
+        Some(f) => Err(f.into()),
+        None => Ok(()),
+    }
 }

@@ -1,14 +1,17 @@
 //! `campus`: one binary for every Campus process. Thin on purpose: read configuration,
-//! build the agent, run it until Ctrl+C.
+//! build the agent, run it until Ctrl+C, SIGTERM or SIGHUP.
+//!
+//! Exit codes: 0 done, 1 failure, 2 a question refused before sending (empty, or over
+//! 2,000 characters) or a usage error, 78 a bad configuration value or file.
 
 mod bench;
 mod demo;
+mod lifecycle;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tokio::net::TcpListener;
 
 /// mimalloc instead of glibc's allocator: an agent's request path is many small, short-lived
 /// allocations (JSON, headers, ids), and glibc's malloc and free were over a quarter of the
@@ -30,6 +33,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run every agent as a child process (Hub, Tutor, Library); Ctrl+C stops them all
+    #[command(after_help = demo::ports_help())]
     Demo,
     /// Run the University Hub (127.0.0.1:41243; HUB_CONFIG, PORT, ROUTER_MODE, …)
     Hub,
@@ -37,22 +41,36 @@ enum Command {
     Tutor,
     /// Run the Library agent (127.0.0.1:41242; LIBRARY_CONFIG, PORT, HUB_URL, …)
     Library,
-    /// Ask the university one question from the command line (HUB_URL; TUTOR_URL asks the Tutor directly)
+    /// Ask the university a question, or chat without one (HUB_URL; TUTOR_URL asks the Tutor directly)
+    #[command(after_help = STUDENT_HELP)]
     Student {
-        /// The question (default: the Part 1 greeting)
-        text: Option<String>,
+        /// Also print the ids of each exchange (sent and reply messageId, contextId, outcome, task)
+        #[arg(short, long)]
+        verbose: bool,
+        /// The question, quotes optional; without one, a chat opens in one conversation
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "QUESTION")]
+        words: Vec<String>,
     },
     /// Measure A2A round trips (direct and through the Hub) with agents in child processes
     Bench(bench::Args),
 }
 
+const STUDENT_HELP: &str = "\
+Examples:
+  campus student how do I find the derivative of x^2
+  campus student            (a chat: /new, /help, /quit or Ctrl+D)
+
+A question is at most 2000 characters; an empty or longer one is not sent (exit code 2).";
+
 fn env(key: &str) -> Option<String> {
     std::env::var(key).ok().filter(|v| !v.is_empty())
 }
 
-fn init_logging() {
+/// Logs to stderr at `RUST_LOG`, else at `default` (the Student: warnings only, so its
+/// log does not interleave with the conversation).
+fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -68,13 +86,11 @@ fn init_logging() {
 /// see README), and keeps idle memory low. The benchmark's load generator always uses one
 /// thread, leaving the cores to the agents it measures.
 fn runtime(bench: bool) -> anyhow::Result<tokio::runtime::Runtime> {
-    let threads =
-        match env("CAMPUS_WORKER_THREADS") {
-            None => 1,
-            Some(v) => v.parse::<usize>().ok().filter(|n| (1..=64).contains(n)).ok_or_else(|| {
-                anyhow::anyhow!("CAMPUS_WORKER_THREADS: {v:?} is not a number from 1 to 64")
-            })?,
-        };
+    const VAR: &str = "CAMPUS_WORKER_THREADS";
+    let threads = conf::env_parse::<usize>(VAR, &env, "a number from 1 to 64")?.unwrap_or(1);
+    if !(1..=64).contains(&threads) {
+        return Err(conf::ConfError::new(VAR, "", format!("{threads} is not a number from 1 to 64")).into());
+    }
     let mut builder = if bench || threads == 1 {
         tokio::runtime::Builder::new_current_thread()
     } else {
@@ -82,22 +98,46 @@ fn runtime(bench: bool) -> anyhow::Result<tokio::runtime::Runtime> {
         b.worker_threads(threads);
         b
     };
-    Ok(builder.enable_all().build()?)
+    builder.enable_all().build().map_err(|e| anyhow::anyhow!("could not start the async runtime: {e}"))
 }
 
 /// Exit code for a configuration error (like `EX_CONFIG`).
 const EXIT_CONFIG: u8 = 78;
+/// Exit code for a question refused before sending (as clap's usage errors).
+const EXIT_REFUSED: u8 = 2;
+
+fn exit_code(e: &anyhow::Error) -> ExitCode {
+    if e.downcast_ref::<conf::ConfError>().is_some() {
+        ExitCode::from(EXIT_CONFIG)
+    } else if e.downcast_ref::<student::chat::Refused>().is_some() {
+        ExitCode::from(EXIT_REFUSED)
+    } else if let Some(failed) = e.downcast_ref::<demo::StartFailed>() {
+        ExitCode::from(if failed.config { EXIT_CONFIG } else { 1 })
+    } else {
+        ExitCode::FAILURE
+    }
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging();
+    init_logging(if matches!(cli.command, Command::Student { .. }) { "warn" } else { "info" });
+    let fail = |e: anyhow::Error| {
+        eprintln!("error: {e:#}");
+        exit_code(&e)
+    };
+    match lifecycle::follow_parent(&env) {
+        Ok(true) => {}
+        Ok(false) => {
+            return fail(anyhow::anyhow!("the launcher that started this process is gone; not starting"));
+        }
+        Err(e) => return fail(e.into()),
+    }
     let runtime = match runtime(matches!(cli.command, Command::Bench(_))) {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: could not start the async runtime: {e:#}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(e),
     };
+    // Launchers spawn their children here, in the future block_on polls on this (main)
+    // thread: a child's parent-death signal follows the thread that spawned it.
     let result = runtime.block_on(async {
         match cli.command {
             Command::Demo => demo::run().await,
@@ -108,43 +148,23 @@ fn main() -> ExitCode {
             Command::Library => {
                 run_specialist("library", "LIBRARY_CONFIG", library::DEFAULT_PORT, library::agent()).await
             }
-            Command::Student { text } => run_student(text).await,
+            Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
         }
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            if e.downcast_ref::<conf::ConfError>().is_some() {
-                ExitCode::from(EXIT_CONFIG)
-            } else {
-                ExitCode::FAILURE
-            }
-        }
+        Err(e) => fail(e),
     }
-}
-
-async fn shutdown_signal() {
-    // Without a signal handler we still serve; Ctrl+C then ends the process the hard way.
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
-    }
-    tracing::info!("shutting down");
-}
-
-async fn bind(addr: std::net::SocketAddr) -> anyhow::Result<TcpListener> {
-    TcpListener::bind(addr)
-        .await
-        .map_err(|e| anyhow::anyhow!("could not bind {}: {}", addr, e.kind().to_string().to_lowercase()))
 }
 
 async fn run_hub() -> anyhow::Result<()> {
     let config = hub::Config::from_env(&env)?;
-    let listener = bind(config.bind).await?;
+    let listener = lifecycle::bind("hub", config.bind).await?;
+    let shutdown = lifecycle::shutdown_signal()?;
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
-    hub::serve(listener, config, shutdown_signal()).await?;
+    hub::serve(listener, config, shutdown).await?;
     Ok(())
 }
 
@@ -161,35 +181,35 @@ where
     let config = specialist::Config::from_env(file_var, default_port, agent.rules, &env)?;
     // An unusable data file or folder stops the agent here, before its ready line (exit 1).
     let stored = specialist::open_store(agent.identity, &config, agent.rules).await?;
-    let listener = bind(config.bind).await?;
+    let listener = lifecycle::bind(name, config.bind).await?;
+    let shutdown = lifecycle::shutdown_signal()?;
     println!("{name} listening on http://{}", listener.local_addr()?);
-    specialist::serve(listener, agent, config, stored, shutdown_signal()).await?;
+    specialist::serve(listener, agent, config, stored, shutdown).await?;
     Ok(())
 }
 
-async fn run_student(text: Option<String>) -> anyhow::Result<()> {
+/// One question (the words joined by spaces) or, without words, a chat on stdin.
+async fn run_student(words: Vec<String>, verbose: bool) -> anyhow::Result<()> {
+    // A question that would be refused is refused before anything else is read or sent.
+    let joined = (!words.is_empty()).then(|| words.join(" "));
+    let question = joined.as_deref().map(student::chat::check_question).transpose()?;
     let config = student::Config::from_env(&env)?;
-    let url = config.url.clone();
     let client = a2a::client::A2aClient::new(a2a::client::ClientConfig {
         timeout: config.timeout,
         ..Default::default()
     });
-    let text = text.unwrap_or_else(|| student::DEFAULT_QUESTION.to_string());
-    let me = student::Student::new(client, url.clone());
-    let ex = me.ask(&text).await.map_err(|e| anyhow::anyhow!("could not ask the agent at {url}: {e}"))?;
-    let who = match &ex.served_by {
-        Some(s) if *s != ex.agent => format!("{} · {s}", ex.agent),
-        _ => ex.agent.clone(),
+    let me = student::Student::new(client, config.url.clone());
+    let mut out = std::io::stdout().lock();
+    let Some(question) = question else {
+        let stdin = std::io::stdin();
+        let opts = student::chat::ChatOptions { prompt: stdin.is_terminal(), verbose };
+        let mut err = std::io::stderr();
+        return Ok(student::chat::chat(&me, stdin.lock(), &mut out, &mut err, opts).await?);
     };
-    println!("{who}: {}", ex.reply_text);
-    let sent_context = ex.sent_context_id.as_deref().unwrap_or("(new)");
-    println!("sent  messageId={} contextId={sent_context}", ex.sent_message_id);
-    println!("reply messageId={} contextId={}", ex.reply_message_id, ex.context_id);
-    if let Some(outcome) = &ex.outcome {
-        println!("outcome {outcome}");
-    }
-    if let Some((id, state)) = &ex.task {
-        println!("task  id={id} state={state}");
-    }
+    let ex = me
+        .ask(question)
+        .await
+        .map_err(|e| anyhow::anyhow!("could not ask the agent at {}: {e}", config.url))?;
+    student::chat::write_exchange(&mut out, &ex, verbose)?;
     Ok(())
 }

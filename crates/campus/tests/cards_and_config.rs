@@ -328,7 +328,7 @@ fn the_example_config_files_start_every_agent() {
     }
     // the student's example names the hub; a bad one names its field
     let (ok, _, err) = run(
-        &["student"],
+        &["student", "hello"],
         &[
             ("STUDENT_CONFIG", &file("student")),
             ("HUB_URL", "http://127.0.0.1:9"),

@@ -10,7 +10,8 @@ use common::{Proc, field, run};
 #[test]
 fn student_asks_tutor_and_ids_trace_across_both_logs() {
     let tutor = Proc::start(&["tutor"], &[]);
-    let (ok, out, err) = run(&["student"], &[("TUTOR_URL", &tutor.url)]);
+    let question = "Hello Tutor Agent. Can you help me with calculus?";
+    let (ok, out, err) = run(&["student", "--verbose", question], &[("TUTOR_URL", &tutor.url)]);
     assert!(ok, "student failed: {err}");
     assert!(
         out.starts_with("Tutor Agent: Hello Student Agent. Yes, I can help you with calculus.\n"),
@@ -53,7 +54,7 @@ fn student_reports_a_tutor_that_is_down() {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", l.local_addr().unwrap());
     drop(l);
-    let (ok, out, err) = run(&["student"], &[("TUTOR_URL", &url)]);
+    let (ok, out, err) = run(&["student", "hello"], &[("TUTOR_URL", &url)]);
     assert!(!ok);
     assert!(out.is_empty(), "{out}");
     let line = one_error_line(&err);
@@ -75,7 +76,7 @@ fn student_reports_a_timeout() {
         let _ = sock.read(&mut buf);
         std::thread::park_timeout(std::time::Duration::from_secs(5));
     });
-    let (ok, _, err) = run(&["student"], &[("TUTOR_URL", &url), ("STUDENT_TIMEOUT_MS", "300")]);
+    let (ok, _, err) = run(&["student", "hello"], &[("TUTOR_URL", &url), ("STUDENT_TIMEOUT_MS", "300")]);
     assert!(!ok);
     let line = one_error_line(&err);
     assert!(line.contains("no answer") && line.contains(&url), "{line}");
@@ -97,7 +98,7 @@ fn student_reports_a_bad_card() {
             body.len()
         );
     });
-    let (ok, _, err) = run(&["student"], &[("TUTOR_URL", &url)]);
+    let (ok, _, err) = run(&["student", "hello"], &[("TUTOR_URL", &url)]);
     assert!(!ok);
     let line = one_error_line(&err);
     assert!(line.contains("bad agent card") && line.contains(&url), "{line}");

@@ -4,7 +4,10 @@
 //!
 //! [`Student`] keeps its conversation (the A2A context id the first answer assigned) and
 //! the agent's card; after a connection failure it re-reads the card on the next
-//! question, so it finds the Hub again when the Hub comes back.
+//! question, so it finds the Hub again when the Hub comes back. [`chat`] is the
+//! command-line conversation built on it (local checks, attributed answers, the loop).
+
+pub mod chat;
 
 use std::sync::Mutex;
 
@@ -16,8 +19,6 @@ use serde_json::{Value, json};
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
 /// Where the Tutor is (Part 1, with `TUTOR_URL`).
 pub const DEFAULT_TUTOR_URL: &str = "http://127.0.0.1:41241";
-/// The Part 1 question.
-pub const DEFAULT_QUESTION: &str = "Hello Tutor Agent. Can you help me with calculus?";
 
 /// The command-line Student's configuration: defaults, then an optional `STUDENT_CONFIG`
 /// JSON file (`{"hubUrl": …, "timeoutMs": …}`), then `HUB_URL`, `STUDENT_TIMEOUT_MS`, and
@@ -95,6 +96,11 @@ pub struct Student {
 impl Student {
     pub fn new(client: A2aClient, url: impl Into<String>) -> Self {
         Self { client, url: url.into(), agent: Mutex::new(None), conversation: Mutex::new(None) }
+    }
+
+    /// The base URL of the agent this Student asks.
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// The conversation id, once the first answer assigned one.

@@ -60,3 +60,30 @@ async fn every_reply_shape_reads_as_text() {
     assert_eq!(ex.reply_text, "answer in an artifact");
     assert_eq!(ex.task.as_ref().map(|t| t.1.as_str()), Some("TASK_STATE_COMPLETED"));
 }
+
+#[tokio::test]
+async fn the_chat_loop_prompts_keeps_its_conversation_and_ends_at_quit() {
+    use student::chat::{ChatOptions, chat};
+    let base = start().await;
+    let me = student::Student::new(a2a::client::A2aClient::default(), base.clone());
+    let input = "hi\nagain\n  \n/new\n/help\n/nope\nthird\n/quit\nnever asked\n";
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let opts = ChatOptions { prompt: true, verbose: true };
+    chat(&me, input.as_bytes(), &mut out, &mut err, opts).await.unwrap();
+    let (out, err) = (String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap());
+    assert!(out.starts_with(&format!("asking {base}; /help lists commands")), "{out}");
+    assert_eq!(out.matches("you> ").count(), 8, "a prompt before each line read: {out}");
+    let said: Vec<&str> = out.lines().filter_map(|l| l.split("Shapes: ").nth(1)).collect();
+    assert_eq!(said, ["you said hi", "you said again", "you said third"]);
+    let sent: Vec<&str> = out.lines().filter(|l| l.contains("sent  messageId=")).collect();
+    let replies: Vec<&str> = out.lines().filter(|l| l.contains("reply messageId=")).collect();
+    let ctx = |l: &str| l.split("contextId=").nth(1).unwrap().to_string();
+    assert_eq!(ctx(sent[0]), "(new)");
+    assert_eq!(ctx(sent[1]), ctx(replies[0]), "the second question continues the first's conversation");
+    assert_eq!(ctx(sent[2]), "(new)", "after /new");
+    assert!(out.contains("new conversation") && out.contains("/quit (or Ctrl+D) ends"), "{out}");
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        ["not sent: the question is empty", "unknown command /nope; /help lists the commands"]
+    );
+}
