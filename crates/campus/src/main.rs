@@ -179,9 +179,10 @@ where
     F: FnOnce(skills::Settings, telemetry::Telemetry) -> E,
 {
     let config = specialist::Config::from_env(file_var, default_port, agent.rules, &env)?;
+    // A taken port stops the agent first, before it touches its data file.
+    let listener = lifecycle::bind(name, config.bind).await?;
     // An unusable data file or folder stops the agent here, before its ready line (exit 1).
     let stored = specialist::open_store(agent.identity, &config, agent.rules).await?;
-    let listener = lifecycle::bind(name, config.bind).await?;
     let shutdown = lifecycle::shutdown_signal()?;
     println!("{name} listening on http://{}", listener.local_addr()?);
     specialist::serve(listener, agent, config, stored, shutdown).await?;
