@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use a2a::client::A2aClient;
 use a2a::wire::SendMessageResponse;
-use common::{Proc, University, ask, control, http_json, poll, rt, run, settings};
+use common::{
+    Proc, University, ask, control, feed_events, feed_snapshot, http_json, poll, rt, run, settings,
+};
 use hublink::{Control, parse_ack};
 use serde_json::{Value, json};
 
@@ -223,11 +225,7 @@ fn a_routed_question_leaves_one_correlated_trail_in_the_hubs_feed() {
     let ex = ask(&u.hub_url, question);
     assert_eq!(ex.outcome.as_deref(), Some("route"));
     let events = poll(10, "the hub's and the tutor's events for the question", || {
-        let events: Vec<Value> = feed_snapshot(&u.hub_url)?
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .filter_map(|d| serde_json::from_str(d).ok())
-            .collect();
+        let events = feed_events(&u.hub_url);
         let done = |agent: &str| events.iter().any(|e| e["agent"] == agent && e["kind"] == "reply_published");
         (done("hub") && done("tutor")).then_some(events)
     });
@@ -261,21 +259,6 @@ fn a_routed_question_leaves_one_correlated_trail_in_the_hubs_feed() {
     // every event, own or relayed, kept or transient, has an id no other event has
     let ids: std::collections::HashSet<&str> = events.iter().filter_map(|e| e["id"].as_str()).collect();
     assert_eq!(ids.len(), events.len());
-}
-
-/// Reads the Hub's feed until its backlog is drained (the history is replayed first).
-fn feed_snapshot(hub_url: &str) -> Option<String> {
-    rt().block_on(async {
-        let mut resp = reqwest::get(format!("{hub_url}/telemetry/events")).await.ok()?;
-        // The backlog arrives at once; live heartbeats keep the stream busy, so read for a
-        // bounded time rather than until it goes quiet.
-        let mut text = String::new();
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(500);
-        while let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, resp.chunk()).await {
-            text.push_str(&String::from_utf8_lossy(&chunk));
-        }
-        Some(text)
-    })
 }
 
 #[test]
