@@ -1,6 +1,6 @@
 //! The card-change path and configuration, with real processes: saving skills through
 //! the Hub's proxy, notices as hints, failed refreshes, relayed telemetry, and bad or
-//! example configuration files.
+//! example configuration files; media types and proto field names with every agent.
 
 mod common;
 
@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use a2a::client::A2aClient;
 use a2a::wire::SendMessageResponse;
 use common::{
-    Proc, University, ask, control, feed_events, feed_snapshot, http_json, poll, rt, run, settings,
+    Proc, University, ask, control, feed_events, feed_snapshot, http_json, poll, received, rpc, rt, run,
+    settings,
 };
 use hublink::{Control, parse_ack};
 use serde_json::{Value, json};
@@ -259,6 +260,57 @@ fn a_routed_question_leaves_one_correlated_trail_in_the_hubs_feed() {
     // every event, own or relayed, kept or transient, has an id no other event has
     let ids: std::collections::HashSet<&str> = events.iter().filter_map(|e| e["id"].as_str()).collect();
     assert_eq!(ids.len(), events.len());
+}
+
+#[test]
+fn every_agent_refuses_media_types_its_card_does_not_accept_and_reads_proto_names() {
+    let u = University::start(&[], &[]);
+    // registration and heartbeats are typed data parts: they pass because the Hub's card
+    // declares their media types
+    u.wait_ready();
+    let (_, card) = http_json("GET", &format!("{}/.well-known/agent-card.json", u.hub_url), None);
+    let modes = card["defaultInputModes"].as_array().unwrap();
+    assert_eq!(modes[0], "text/plain");
+    for control in [hublink::REGISTER, hublink::HEARTBEAT, hublink::DEREGISTER, hublink::CARD_CHANGED] {
+        assert!(modes.contains(&json!(control)), "{control}: {modes:?}");
+    }
+    assert!(card["skills"].as_array().unwrap().iter().all(|s| s["inputModes"] == json!(["text/plain"])));
+
+    let t0 = received(&u.tutor);
+    let png = json!({"raw": "iVBORw0KGgo=", "filename": "diagram.png", "mediaType": "image/png"});
+    for url in [&u.hub_url, &u.tutor_url, &u.library_url] {
+        for part in [png.clone(), json!({"data": {"question": "limits"}})] {
+            let params = json!({"message": {"messageId": "m-media", "role": "ROLE_USER",
+                                            "parts": [{"text": "What is in this?"}, part]}});
+            let v = rpc(url, "SendMessage", params);
+            assert_eq!(v["error"]["code"], -32005, "{url}: {v}");
+            assert_eq!(v["error"]["data"][1]["reason"], "CONTENT_TYPE_NOT_SUPPORTED", "{v}");
+            assert_eq!(v["error"]["data"][0]["fieldViolations"][0]["field"], "message.parts[1].mediaType");
+        }
+    }
+    // proto field names: the conversation the student named, metadata keys as sent
+    let params = json!({"message": {"message_id": "snake-1", "context_id": "my-conversation",
+        "role": "ROLE_USER", "parts": [{"text": "How do I find the derivative of x^2?", "media_type": "text/plain"}],
+        "metadata": {"requestId": "snake-req", "client_note": "kept"}}});
+    let v = rpc(&u.hub_url, "SendMessage", params);
+    let reply = &v["result"]["message"];
+    assert_eq!(
+        (&reply["contextId"], &reply["metadata"]["outcome"]),
+        (&json!("my-conversation"), &json!("route")),
+        "{v}"
+    );
+    assert_eq!(reply["metadata"]["requestId"], "snake-req");
+    poll(5, "the one forward", || (received(&u.tutor) == t0 + 1).then_some(()));
+
+    // the Hub's card: a short max-age and a Last-Modified that answers If-Modified-Since
+    rt().block_on(async {
+        let url = format!("{}/.well-known/agent-card.json", u.hub_url);
+        let first = reqwest::get(&url).await.unwrap();
+        assert_eq!(first.headers()["cache-control"], "max-age=5");
+        let last_modified = first.headers()["last-modified"].to_str().unwrap().to_string();
+        let again = reqwest::Client::new().get(&url).header("if-modified-since", &last_modified).send().await;
+        assert_eq!(again.unwrap().status(), 304);
+    });
 }
 
 #[test]
