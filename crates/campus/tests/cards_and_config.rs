@@ -349,6 +349,39 @@ fn a_bad_config_file_stops_the_process_with_one_clear_message() {
 }
 
 #[test]
+fn every_kind_of_unusable_config_file_is_named_in_one_line_with_exit_78() {
+    let dir = std::env::temp_dir().join(format!("campus-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let syntax = dir.join("syntax.json");
+    std::fs::write(&syntax, "{\"port\": 1,\n  \"name\": campus}").unwrap();
+    let snake = dir.join("snake.json");
+    std::fs::write(&snake, r#"{"heartbeat_interval_ms": 500}"#).unwrap();
+    let path = |p: &std::path::Path| p.to_string_lossy().to_string();
+    let cases = [
+        ("/nope.json".to_string(), "HUB_CONFIG=/nope.json: the file does not exist".to_string()),
+        (path(&dir), format!("HUB_CONFIG={}: this is a directory, not a file", path(&dir))),
+        (path(&syntax), format!("HUB_CONFIG={}: not valid JSON at line 2 column 11", path(&syntax))),
+        (
+            path(&snake),
+            "unknown field `heartbeat_interval_ms`: this file spells it `heartbeatIntervalMs`".into(),
+        ),
+    ];
+    for (file, want) in cases {
+        let out = std::process::Command::new(common::BIN)
+            .arg("hub")
+            .env("HUB_CONFIG", &file)
+            .env("PORT", "0")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(78), "{file}: {err}");
+        assert!(err.contains(&want), "{file}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn the_example_config_files_start_every_agent() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../config");
     let file = |name: &str| format!("{root}/{name}.example.json");
