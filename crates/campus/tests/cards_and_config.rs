@@ -313,6 +313,17 @@ fn every_agent_refuses_media_types_its_card_does_not_accept_and_reads_proto_name
     });
 }
 
+/// Runs the Hub with `HUB_CONFIG=path`: its exit code and stderr.
+fn hub_with_config(path: &str) -> (Option<i32>, String) {
+    let out = std::process::Command::new(common::BIN)
+        .arg("hub")
+        .env("HUB_CONFIG", path)
+        .env("PORT", "0")
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 #[test]
 fn a_bad_config_file_stops_the_process_with_one_clear_message() {
     let dir = std::env::temp_dir().join(format!("campus-conf-{}", std::process::id()));
@@ -320,14 +331,8 @@ fn a_bad_config_file_stops_the_process_with_one_clear_message() {
     let bad = dir.join("hub.json");
     std::fs::write(&bad, r#"{"specialists": [{"id": "tutor", "cardName": "Tutor Agent", "endpoint": "http://evil.example:80", "capability": {"id": "t", "name": "T", "description": "d"}}]}"#).unwrap();
     let path = bad.to_string_lossy().to_string();
-    let out = std::process::Command::new(common::BIN)
-        .arg("hub")
-        .env("HUB_CONFIG", &path)
-        .env("PORT", "0")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(78));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (code, err) = hub_with_config(&path);
+    assert_eq!(code, Some(78));
     assert!(
         err.contains(&path) && err.contains("specialists[0].endpoint") && err.contains("this machine"),
         "{err}"
@@ -367,14 +372,8 @@ fn every_kind_of_unusable_config_file_is_named_in_one_line_with_exit_78() {
         ),
     ];
     for (file, want) in cases {
-        let out = std::process::Command::new(common::BIN)
-            .arg("hub")
-            .env("HUB_CONFIG", &file)
-            .env("PORT", "0")
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(78), "{file}: {err}");
+        let (code, err) = hub_with_config(&file);
+        assert_eq!(code, Some(78), "{file}: {err}");
         assert!(err.contains(&want), "{file}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }

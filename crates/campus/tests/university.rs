@@ -251,22 +251,11 @@ fn a_retry_of_a_first_question_without_a_context_is_not_dispatched_twice() {
     u.wait_ready();
     let t0 = received(&u.tutor);
     let send = |request_id: &str, question: &str| {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
+        let params = json!({
             "message": {"messageId": format!("m-{}", rand_suffix()), "role": "ROLE_USER",
                         "parts": [{"text": question}],
-                        "metadata": {"requestId": request_id}}}});
-        let rt = rt();
-        rt.block_on(async {
-            let resp = reqwest::Client::new()
-                .post(format!("{}/a2a/jsonrpc", u.hub_url))
-                .header("content-type", "application/json")
-                .header("a2a-version", "1.0")
-                .body(body.to_string())
-                .send()
-                .await
-                .unwrap();
-            resp.json::<Value>().await.unwrap()
-        })
+                        "metadata": {"requestId": request_id}}});
+        common::rpc(&u.hub_url, "SendMessage", params)
     };
     let first = send("lost-reply-1", "How do I find the derivative of x^2?");
     let retry = send("lost-reply-1", "How do I find the derivative of x^2?");

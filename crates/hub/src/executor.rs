@@ -331,7 +331,7 @@ impl Inner {
                     self.display_name(specialist),
                     status_words(*status)
                 );
-                (self.hub_reply(request_id, &outcome, text), false)
+                (self.hub_reply(request_id, outcome, text), false)
             }
             Outcome::Route { specialist, skill, .. } => {
                 self.forward(student_ctx, request_id, specialist, skill, text, outcome).await
