@@ -28,7 +28,6 @@ use a2a::client::A2aClient;
 use a2a::server::{A2aServer, CardCell};
 use a2a::wire::{AgentProvider, AgentSkill};
 use axum::Router;
-use hublink::{CARD_CHANGED, DEREGISTER, HEARTBEAT, REGISTER};
 use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -67,7 +66,7 @@ pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
     // What the Hub accepts, honestly: questions as text, and the specialists' control
     // messages (typed data parts), which the A2A layer would otherwise refuse (-32005).
     card.default_input_modes =
-        ["text/plain", REGISTER, HEARTBEAT, DEREGISTER, CARD_CHANGED].map(String::from).to_vec();
+        std::iter::once("text/plain").chain(hublink::CONTROL_TYPES).map(String::from).collect();
     card.skills = config
         .specialists
         .iter()
