@@ -1,8 +1,13 @@
-//! An Agent Card prepared for serving: its bytes and a content-hash ETag, computed once.
+//! An Agent Card prepared for serving: its bytes, a content-hash ETag, the media types
+//! it accepts and when its content last changed, computed once.
+
+use std::time::SystemTime;
 
 use a2a_lf::{AgentCard, AgentInterface};
 use axum::body::Bytes;
 use sha2::{Digest, Sha256};
+
+use crate::media::Accepts;
 
 /// The binding name of the JSON-RPC interface in `supportedInterfaces`.
 pub const JSONRPC_BINDING: &str = "JSONRPC";
@@ -16,6 +21,14 @@ pub struct CardDoc {
     pub card: AgentCard,
     pub json: Bytes,
     pub etag: String,
+    /// The input media types the card declares (defaults and skills').
+    pub accepts: Accepts,
+    /// When this content was first served; kept when an identical card replaces it
+    /// (see `CardCell::set`). Sent as `Last-Modified` (whole seconds).
+    pub modified: SystemTime,
+    /// Whether another version of the card was served within the same second: then
+    /// `If-Modified-Since` cannot tell the two apart and is answered in full.
+    pub(crate) shares_its_second: bool,
 }
 
 impl CardDoc {
@@ -25,7 +38,41 @@ impl CardDoc {
         let json = Bytes::from(serde_json::to_vec(&value).expect("a json value always serializes"));
         let digest = Sha256::digest(&json);
         let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
-        Self { card, json, etag: format!("\"{hex}\"") }
+        let accepts = Accepts::from_card(&card);
+        Self {
+            card,
+            json,
+            etag: format!("\"{hex}\""),
+            accepts,
+            modified: SystemTime::now(),
+            shares_its_second: false,
+        }
+    }
+
+    /// `Last-Modified`: the time the content last changed, as an HTTP-date.
+    pub fn last_modified(&self) -> String {
+        httpdate::fmt_http_date(self.modified)
+    }
+
+    /// Whether an `If-Modified-Since` value says the client's copy is current. HTTP-dates
+    /// have whole seconds, so a card that replaced another within its second is never
+    /// "not modified" in that second; `If-None-Match` (exact) is the better validator and
+    /// takes precedence when a client sends both.
+    pub fn not_modified_since(&self, if_modified_since: &str) -> bool {
+        let Ok(since) = httpdate::parse_http_date(if_modified_since.trim()) else { return false };
+        let (modified, since) = (unix_secs(self.modified), unix_secs(since));
+        modified < since || (modified == since && !self.shares_its_second)
+    }
+
+    /// This card as the successor of `previous`: an identical card keeps its time.
+    pub(crate) fn succeeding(mut self, previous: &CardDoc) -> Self {
+        if self.etag == previous.etag {
+            self.modified = previous.modified;
+            self.shares_its_second = previous.shares_its_second;
+        } else {
+            self.shares_its_second = unix_secs(self.modified) <= unix_secs(previous.modified);
+        }
+        self
     }
 
     /// Whether an `If-None-Match` header value matches this card (`*`, a list, weak tags).
@@ -35,6 +82,10 @@ impl CardDoc {
             .map(str::trim)
             .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == self.etag)
     }
+}
+
+fn unix_secs(t: SystemTime) -> u64 {
+    t.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// A text-in, text-out card for an agent at `base_url` with one JSON-RPC 1.0 interface
@@ -91,6 +142,24 @@ mod tests {
         assert!(a.matches(&format!("\"x\", W/{}", a.etag)));
         assert!(a.matches("*"));
         assert!(!a.matches("\"x\""));
+    }
+
+    #[test]
+    fn last_modified_is_an_http_date_and_answers_if_modified_since() {
+        let a = CardDoc::new(card("a"));
+        let lm = a.last_modified();
+        assert!(lm.ends_with(" GMT") && lm.len() == 29, "{lm}");
+        assert!(a.not_modified_since(&lm));
+        assert!(!a.not_modified_since("Sun, 06 Nov 1994 08:49:37 GMT"));
+        assert!(!a.not_modified_since("yesterday"));
+        // a change within the same second: that second no longer proves anything
+        let mut b = CardDoc::new(card("b"));
+        b.modified = a.modified;
+        let b = b.succeeding(&a);
+        assert_eq!(b.last_modified(), lm);
+        assert!(!b.not_modified_since(&lm));
+        let same = CardDoc::new(card("a")).succeeding(&a);
+        assert_eq!(same.modified, a.modified, "identical content keeps its time");
     }
 
     #[test]

@@ -72,6 +72,29 @@ impl RpcError {
         )
     }
 
+    /// A message part whose media type the agent does not accept (`-32005`), naming the
+    /// part's `mediaType` field and what the agent does accept.
+    pub fn media_type_not_accepted(index: usize, got: &str, accepted: &[String]) -> Self {
+        let field = format!("message.parts[{index}].mediaType");
+        let shown: String = got.chars().take(64).collect();
+        Self {
+            code: code::CONTENT_TYPE_NOT_SUPPORTED,
+            message: format!(
+                "{field}: media type {shown:?} is not accepted by this agent; it accepts {}",
+                accepted.join(", ")
+            ),
+            field: Some(field),
+        }
+    }
+
+    /// The same error naming `field` where it named `old` (a field path written
+    /// differently in the request, such as `message.context_id` for `message.contextId`).
+    pub(crate) fn with_field(mut self, old: &str, field: String) -> Self {
+        self.message = self.message.replacen(old, &field, 1);
+        self.field = Some(field);
+        self
+    }
+
     pub fn extended_card_not_configured() -> Self {
         Self::new(code::EXTENDED_CARD_NOT_CONFIGURED, "no extended agent card is configured")
     }

@@ -4,8 +4,10 @@
 //! JSON-RPC server (axum) and client (reqwest) are ours, because the official server
 //! and client crates pull a gRPC stack Campus does not use.
 //!
-//! - [`server`]: Agent Card serving (ETag, 304), the JSON-RPC endpoint with every
-//!   error path, the [`server::AgentExecutor`] seam and the in-memory task store.
+//! - [`server`]: Agent Card serving (ETag, Last-Modified, 304, a short max-age), the
+//!   JSON-RPC endpoint with every error path, the [`server::AgentExecutor`] seam and the
+//!   in-memory task store. Every message part's media type is checked against the
+//!   served card (-32005); params accept proto field names besides JSON names.
 //! - [`client`]: card discovery (size-capped, no redirects, conditional) and typed calls.
 //!
 //! This crate knows nothing about agents: no tutor, hub or student logic lives here.
@@ -18,12 +20,15 @@ pub mod server;
 mod body;
 mod card;
 mod jsonrpc;
+mod media;
+mod names;
 mod params;
 
 pub use a2a_lf as wire;
 pub use card::{CardDoc, JSONRPC_BINDING, PROTOCOL_VERSION, basic_card, jsonrpc_interface};
 pub use error::RpcError;
 pub use jsonrpc::{RpcMethod, parse_envelope};
+pub use media::{Accepts, part_media_type};
 
 /// Path of the public Agent Card.
 pub const CARD_PATH: &str = "/.well-known/agent-card.json";

@@ -1,10 +1,13 @@
-//! Typed, validated method params. Every failure names the offending field.
+//! Typed, validated method params. Every failure names the offending field, as the
+//! request wrote it (JSON or proto name, see [`crate::names`]).
 
 use a2a_lf::{CancelTaskRequest, GetTaskRequest, ListTasksRequest, PartContent, Role, SendMessageRequest};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::RpcError;
+use crate::media::Accepts;
+use crate::names::normalize;
 
 /// Longest id (message, task, context) we accept.
 pub(crate) const MAX_ID_LEN: usize = 256;
@@ -12,8 +15,7 @@ pub(crate) const MAX_ID_LEN: usize = 256;
 pub(crate) const DEFAULT_PAGE_SIZE: i32 = 50;
 pub(crate) const MAX_PAGE_SIZE: i32 = 100;
 
-fn typed<T: DeserializeOwned>(params: Option<Value>) -> Result<T, RpcError> {
-    let value = params.unwrap_or_else(|| Value::Object(Default::default()));
+fn typed<T: DeserializeOwned>(value: Value) -> Result<T, RpcError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
@@ -50,8 +52,8 @@ fn check_history(field: &str, n: Option<i32>) -> Result<(), RpcError> {
 const CONTENT_KEYS: [&str; 4] = ["text", "raw", "url", "data"];
 
 /// Checks the raw parts before typed decoding, which would silently pick one content field.
-fn check_raw_parts(params: &Option<Value>) -> Result<(), RpcError> {
-    let Some(parts) = params.as_ref().and_then(|p| p.get("message")).and_then(|m| m.get("parts")) else {
+fn check_raw_parts(params: &Value) -> Result<(), RpcError> {
+    let Some(parts) = params.get("message").and_then(|m| m.get("parts")) else {
         return Ok(()); // typed decoding reports the missing field
     };
     let Some(parts) = parts.as_array() else {
@@ -92,7 +94,13 @@ fn check_raw_parts(params: &Option<Value>) -> Result<(), RpcError> {
     Ok(())
 }
 
-pub(crate) fn send_message(params: Option<Value>) -> Result<SendMessageRequest, RpcError> {
+/// SendMessage params; every part's media type must be one `accepts` accepts (-32005).
+pub(crate) fn send_message(params: Option<Value>, accepts: &Accepts) -> Result<SendMessageRequest, RpcError> {
+    let (value, written) = normalize(params)?;
+    written.restore(send_message_value(value, accepts))
+}
+
+fn send_message_value(params: Value, accepts: &Accepts) -> Result<SendMessageRequest, RpcError> {
     check_raw_parts(&params)?;
     let req: SendMessageRequest = typed(params)?;
     let m = &req.message;
@@ -116,24 +124,33 @@ pub(crate) fn send_message(params: Option<Value>) -> Result<SendMessageRequest, 
     if let Some(cfg) = &req.configuration {
         check_history("configuration.historyLength", cfg.history_length)?;
     }
+    accepts.check(m)?;
     Ok(req)
 }
 
 pub(crate) fn get_task(params: Option<Value>) -> Result<GetTaskRequest, RpcError> {
-    let req: GetTaskRequest = typed(params)?;
-    check_id("id", &req.id)?;
-    check_history("historyLength", req.history_length)?;
-    Ok(req)
+    let (value, written) = normalize(params)?;
+    written.restore(typed(value).and_then(|req: GetTaskRequest| {
+        check_id("id", &req.id)?;
+        check_history("historyLength", req.history_length)?;
+        Ok(req)
+    }))
 }
 
 pub(crate) fn cancel_task(params: Option<Value>) -> Result<CancelTaskRequest, RpcError> {
-    let req: CancelTaskRequest = typed(params)?;
-    check_id("id", &req.id)?;
-    Ok(req)
+    let (value, written) = normalize(params)?;
+    written.restore(typed(value).and_then(|req: CancelTaskRequest| {
+        check_id("id", &req.id)?;
+        Ok(req)
+    }))
 }
 
 pub(crate) fn list_tasks(params: Option<Value>) -> Result<ListTasksRequest, RpcError> {
-    let req: ListTasksRequest = typed(params)?;
+    let (value, written) = normalize(params)?;
+    written.restore(typed(value).and_then(check_list_tasks))
+}
+
+fn check_list_tasks(req: ListTasksRequest) -> Result<ListTasksRequest, RpcError> {
     if let Some(c) = &req.context_id {
         check_id("contextId", c)?;
     }
@@ -163,6 +180,10 @@ mod tests {
         e.field.expect("field")
     }
 
+    fn send(params: Option<Value>) -> Result<SendMessageRequest, RpcError> {
+        send_message(params, &Accepts::default())
+    }
+
     fn msg(extra: Value) -> Option<Value> {
         let mut m = json!({"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}]});
         for (k, v) in extra.as_object().unwrap() {
@@ -173,26 +194,23 @@ mod tests {
 
     #[test]
     fn send_message_fields_are_named() {
-        assert_eq!(field_of(send_message(Some(json!({})))), "message");
-        assert_eq!(field_of(send_message(None)), "message");
-        assert_eq!(field_of(send_message(msg(json!({"role": "ROLE_ROBOT"})))), "message.role");
-        assert_eq!(field_of(send_message(msg(json!({"role": "ROLE_AGENT"})))), "message.role");
-        assert_eq!(field_of(send_message(msg(json!({"role": 5})))), "message.role");
-        assert_eq!(field_of(send_message(msg(json!({"messageId": ""})))), "message.messageId");
-        assert_eq!(field_of(send_message(msg(json!({"messageId": 3})))), "message.messageId");
-        assert_eq!(field_of(send_message(msg(json!({"parts": []})))), "message.parts");
-        assert_eq!(field_of(send_message(msg(json!({"parts": {}})))), "message.parts");
-        assert_eq!(field_of(send_message(msg(json!({"parts": [{}]})))), "message.parts[0]");
-        assert_eq!(field_of(send_message(msg(json!({"parts": [{"text": 1}]})))), "message.parts[0].text");
-        assert_eq!(
-            field_of(send_message(msg(json!({"parts": [{"text": "a", "data": {}}]})))),
-            "message.parts[0]"
-        );
-        assert_eq!(field_of(send_message(msg(json!({"parts": [{"raw": "!!"}]})))), "message.parts[0]");
-        assert_eq!(field_of(send_message(msg(json!({"contextId": ""})))), "message.contextId");
+        assert_eq!(field_of(send(Some(json!({})))), "message");
+        assert_eq!(field_of(send(None)), "message");
+        assert_eq!(field_of(send(msg(json!({"role": "ROLE_ROBOT"})))), "message.role");
+        assert_eq!(field_of(send(msg(json!({"role": "ROLE_AGENT"})))), "message.role");
+        assert_eq!(field_of(send(msg(json!({"role": 5})))), "message.role");
+        assert_eq!(field_of(send(msg(json!({"messageId": ""})))), "message.messageId");
+        assert_eq!(field_of(send(msg(json!({"messageId": 3})))), "message.messageId");
+        assert_eq!(field_of(send(msg(json!({"parts": []})))), "message.parts");
+        assert_eq!(field_of(send(msg(json!({"parts": {}})))), "message.parts");
+        assert_eq!(field_of(send(msg(json!({"parts": [{}]})))), "message.parts[0]");
+        assert_eq!(field_of(send(msg(json!({"parts": [{"text": 1}]})))), "message.parts[0].text");
+        assert_eq!(field_of(send(msg(json!({"parts": [{"text": "a", "data": {}}]})))), "message.parts[0]");
+        assert_eq!(field_of(send(msg(json!({"parts": [{"raw": "!!"}]})))), "message.parts[0]");
+        assert_eq!(field_of(send(msg(json!({"contextId": ""})))), "message.contextId");
         let mut with_cfg = msg(json!({})).unwrap();
         with_cfg["configuration"] = json!({"historyLength": -1});
-        assert_eq!(field_of(send_message(Some(with_cfg))), "configuration.historyLength");
+        assert_eq!(field_of(send(Some(with_cfg))), "configuration.historyLength");
     }
 
     #[test]
@@ -200,8 +218,28 @@ mod tests {
         let p = msg(
             json!({"parts": [{"text": "a", "mediaType": "text/plain"}, {"data": {"k": 1}}, {"url": "http://x"}, {"raw": "aGk="}]}),
         );
-        let req = send_message(p).expect("valid");
+        let req = send(p).expect("valid");
         assert_eq!(req.message.parts.len(), 4);
+    }
+
+    #[test]
+    fn proto_field_names_are_accepted_and_errors_use_them() {
+        let p = json!({"message": {"message_id": "m1", "context_id": "c1", "role": "ROLE_USER",
+                       "parts": [{"text": "hi", "media_type": "text/plain"}],
+                       "metadata": {"request_id": "r"}},
+                       "configuration": {"history_length": 1, "return_immediately": true}});
+        let req = send(Some(p)).expect("valid");
+        assert_eq!((req.message.message_id.as_str(), req.message.context_id.as_deref()), ("m1", Some("c1")));
+        assert_eq!(req.message.parts[0].media_type.as_deref(), Some("text/plain"));
+        assert!(req.message.metadata.unwrap().contains_key("request_id"), "user data keeps its keys");
+        let cfg = req.configuration.unwrap();
+        assert_eq!((cfg.history_length, cfg.return_immediately), (Some(1), Some(true)));
+        assert_eq!(field_of(send(msg(json!({"context_id": ""})))), "message.context_id");
+        let got = list_tasks(Some(json!({"page_size": 5, "page_token": "t", "history_length": 0}))).unwrap();
+        assert_eq!((got.page_size, got.page_token.as_deref()), (Some(5), Some("t")));
+        assert_eq!(field_of(list_tasks(Some(json!({"page_size": 500})))), "page_size");
+        assert_eq!(get_task(Some(json!({"id": "t", "history_length": 2}))).unwrap().history_length, Some(2));
+        assert_eq!(field_of(get_task(Some(json!({"id": "t", "history_length": -1})))), "history_length");
     }
 
     #[test]

@@ -361,7 +361,7 @@ async fn card_is_served_with_etag_and_304() {
     let url = format!("{}/.well-known/agent-card.json", s.base);
     let resp = http.get(&url).send().await.unwrap();
     assert_eq!(resp.status(), 200);
-    assert_eq!(resp.headers()["cache-control"], "no-cache");
+    assert_eq!(resp.headers()["cache-control"], "max-age=5");
     let etag = resp.headers()["etag"].to_str().unwrap().to_string();
     let card: Value = resp.json().await.unwrap();
     assert_eq!(card["supportedInterfaces"][0]["protocolBinding"], "JSONRPC");

@@ -1,6 +1,6 @@
 //! The card-change path and configuration, with real processes: saving skills through
 //! the Hub's proxy, notices as hints, failed refreshes, relayed telemetry, and bad or
-//! example configuration files.
+//! example configuration files; media types and proto field names with every agent.
 
 mod common;
 
@@ -9,7 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use a2a::client::A2aClient;
 use a2a::wire::SendMessageResponse;
-use common::{Proc, University, ask, control, http_json, poll, rt, run, settings};
+use common::{
+    Proc, University, ask, control, feed_events, feed_snapshot, http_json, poll, received, rpc, rt, run,
+    settings,
+};
 use hublink::{Control, parse_ack};
 use serde_json::{Value, json};
 
@@ -223,11 +226,7 @@ fn a_routed_question_leaves_one_correlated_trail_in_the_hubs_feed() {
     let ex = ask(&u.hub_url, question);
     assert_eq!(ex.outcome.as_deref(), Some("route"));
     let events = poll(10, "the hub's and the tutor's events for the question", || {
-        let events: Vec<Value> = feed_snapshot(&u.hub_url)?
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .filter_map(|d| serde_json::from_str(d).ok())
-            .collect();
+        let events = feed_events(&u.hub_url);
         let done = |agent: &str| events.iter().any(|e| e["agent"] == agent && e["kind"] == "reply_published");
         (done("hub") && done("tutor")).then_some(events)
     });
@@ -263,19 +262,66 @@ fn a_routed_question_leaves_one_correlated_trail_in_the_hubs_feed() {
     assert_eq!(ids.len(), events.len());
 }
 
-/// Reads the Hub's feed until its backlog is drained (the history is replayed first).
-fn feed_snapshot(hub_url: &str) -> Option<String> {
-    rt().block_on(async {
-        let mut resp = reqwest::get(format!("{hub_url}/telemetry/events")).await.ok()?;
-        // The backlog arrives at once; live heartbeats keep the stream busy, so read for a
-        // bounded time rather than until it goes quiet.
-        let mut text = String::new();
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(500);
-        while let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, resp.chunk()).await {
-            text.push_str(&String::from_utf8_lossy(&chunk));
+#[test]
+fn every_agent_refuses_media_types_its_card_does_not_accept_and_reads_proto_names() {
+    let u = University::start(&[], &[]);
+    // registration and heartbeats are typed data parts: they pass because the Hub's card
+    // declares their media types
+    u.wait_ready();
+    let (_, card) = http_json("GET", &format!("{}/.well-known/agent-card.json", u.hub_url), None);
+    let modes = card["defaultInputModes"].as_array().unwrap();
+    assert_eq!(modes[0], "text/plain");
+    for control in [hublink::REGISTER, hublink::HEARTBEAT, hublink::DEREGISTER, hublink::CARD_CHANGED] {
+        assert!(modes.contains(&json!(control)), "{control}: {modes:?}");
+    }
+    assert!(card["skills"].as_array().unwrap().iter().all(|s| s["inputModes"] == json!(["text/plain"])));
+
+    let t0 = received(&u.tutor);
+    let png = json!({"raw": "iVBORw0KGgo=", "filename": "diagram.png", "mediaType": "image/png"});
+    for url in [&u.hub_url, &u.tutor_url, &u.library_url] {
+        for part in [png.clone(), json!({"data": {"question": "limits"}})] {
+            let params = json!({"message": {"messageId": "m-media", "role": "ROLE_USER",
+                                            "parts": [{"text": "What is in this?"}, part]}});
+            let v = rpc(url, "SendMessage", params);
+            assert_eq!(v["error"]["code"], -32005, "{url}: {v}");
+            assert_eq!(v["error"]["data"][1]["reason"], "CONTENT_TYPE_NOT_SUPPORTED", "{v}");
+            assert_eq!(v["error"]["data"][0]["fieldViolations"][0]["field"], "message.parts[1].mediaType");
         }
-        Some(text)
-    })
+    }
+    // proto field names: the conversation the student named, metadata keys as sent
+    let params = json!({"message": {"message_id": "snake-1", "context_id": "my-conversation",
+        "role": "ROLE_USER", "parts": [{"text": "How do I find the derivative of x^2?", "media_type": "text/plain"}],
+        "metadata": {"requestId": "snake-req", "client_note": "kept"}}});
+    let v = rpc(&u.hub_url, "SendMessage", params);
+    let reply = &v["result"]["message"];
+    assert_eq!(
+        (&reply["contextId"], &reply["metadata"]["outcome"]),
+        (&json!("my-conversation"), &json!("route")),
+        "{v}"
+    );
+    assert_eq!(reply["metadata"]["requestId"], "snake-req");
+    poll(5, "the one forward", || (received(&u.tutor) == t0 + 1).then_some(()));
+
+    // the Hub's card: a short max-age and a Last-Modified that answers If-Modified-Since
+    rt().block_on(async {
+        let url = format!("{}/.well-known/agent-card.json", u.hub_url);
+        let first = reqwest::get(&url).await.unwrap();
+        assert_eq!(first.headers()["cache-control"], "max-age=5");
+        let last_modified = first.headers()["last-modified"].to_str().unwrap().to_string();
+        let again = reqwest::Client::new().get(&url).header("if-modified-since", &last_modified).send().await;
+        assert_eq!(again.unwrap().status(), 304);
+    });
+}
+
+/// Runs the Hub with `HUB_CONFIG=path`: its exit code and stderr.
+fn hub_with_config(path: &str) -> (Option<i32>, String) {
+    let out = std::process::Command::new(common::BIN)
+        .arg("hub")
+        .env("HUB_CONFIG", path)
+        .env("PORT", "0")
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 #[test]
@@ -285,14 +331,8 @@ fn a_bad_config_file_stops_the_process_with_one_clear_message() {
     let bad = dir.join("hub.json");
     std::fs::write(&bad, r#"{"specialists": [{"id": "tutor", "cardName": "Tutor Agent", "endpoint": "http://evil.example:80", "capability": {"id": "t", "name": "T", "description": "d"}}]}"#).unwrap();
     let path = bad.to_string_lossy().to_string();
-    let out = std::process::Command::new(common::BIN)
-        .arg("hub")
-        .env("HUB_CONFIG", &path)
-        .env("PORT", "0")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(78));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (code, err) = hub_with_config(&path);
+    assert_eq!(code, Some(78));
     assert!(
         err.contains(&path) && err.contains("specialists[0].endpoint") && err.contains("this machine"),
         "{err}"
@@ -310,6 +350,33 @@ fn a_bad_config_file_stops_the_process_with_one_clear_message() {
     .unwrap();
     let (ok, _, err) = run(&["library"], &[("LIBRARY_CONFIG", &lib.to_string_lossy())]);
     assert!(!ok && err.contains("skills[0].answerContent"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn every_kind_of_unusable_config_file_is_named_in_one_line_with_exit_78() {
+    let dir = std::env::temp_dir().join(format!("campus-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let syntax = dir.join("syntax.json");
+    std::fs::write(&syntax, "{\"port\": 1,\n  \"name\": campus}").unwrap();
+    let snake = dir.join("snake.json");
+    std::fs::write(&snake, r#"{"heartbeat_interval_ms": 500}"#).unwrap();
+    let path = |p: &std::path::Path| p.to_string_lossy().to_string();
+    let cases = [
+        ("/nope.json".to_string(), "HUB_CONFIG=/nope.json: the file does not exist".to_string()),
+        (path(&dir), format!("HUB_CONFIG={}: this is a directory, not a file", path(&dir))),
+        (path(&syntax), format!("HUB_CONFIG={}: not valid JSON at line 2 column 11", path(&syntax))),
+        (
+            path(&snake),
+            "unknown field `heartbeat_interval_ms`: this file spells it `heartbeatIntervalMs`".into(),
+        ),
+    ];
+    for (file, want) in cases {
+        let (code, err) = hub_with_config(&file);
+        assert_eq!(code, Some(78), "{file}: {err}");
+        assert!(err.contains(&want), "{file}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 

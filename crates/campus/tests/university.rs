@@ -1,11 +1,11 @@
 //! The university with real processes: Hub, Tutor and Library on free ports, talking
-//! A2A over HTTP. Routing destinations, the registry's life cycle, the card-change path,
-//! the ledger, relayed telemetry and configuration errors.
+//! A2A over HTTP. Routing destinations, clarifying questions and their answers, honest
+//! offers, the registry's life cycle, the ledger and conversation contexts.
 
 mod common;
 
 use a2a::client::A2aClient;
-use common::{Proc, University, ask, control, http_json, poll, received, rt, settings};
+use common::{Proc, University, ask, control, feed_events, http_json, poll, received, rt, settings};
 use hublink::{Control, Heartbeat, Register};
 use serde_json::{Value, json};
 use student::Student;
@@ -251,22 +251,11 @@ fn a_retry_of_a_first_question_without_a_context_is_not_dispatched_twice() {
     u.wait_ready();
     let t0 = received(&u.tutor);
     let send = |request_id: &str, question: &str| {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
+        let params = json!({
             "message": {"messageId": format!("m-{}", rand_suffix()), "role": "ROLE_USER",
                         "parts": [{"text": question}],
-                        "metadata": {"requestId": request_id}}}});
-        let rt = rt();
-        rt.block_on(async {
-            let resp = reqwest::Client::new()
-                .post(format!("{}/a2a/jsonrpc", u.hub_url))
-                .header("content-type", "application/json")
-                .header("a2a-version", "1.0")
-                .body(body.to_string())
-                .send()
-                .await
-                .unwrap();
-            resp.json::<Value>().await.unwrap()
-        })
+                        "metadata": {"requestId": request_id}}});
+        common::rpc(&u.hub_url, "SendMessage", params)
     };
     let first = send("lost-reply-1", "How do I find the derivative of x^2?");
     let retry = send("lost-reply-1", "How do I find the derivative of x^2?");
@@ -377,4 +366,102 @@ fn the_hub_wears_the_local_guard_on_every_route() {
         assert_eq!(body["error"]["code"], "origin_not_allowed");
     });
     assert_eq!(settings(&u, "tutor")["revision"], 1, "nothing was saved");
+}
+
+/// The texts a specialist's own feed says it received, oldest first.
+fn texts_received(base_url: &str) -> Vec<String> {
+    feed_events(base_url)
+        .iter()
+        .filter(|e| e["kind"] == "message_received")
+        .filter_map(|e| e["data"]["text"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Waits until the specialist at `base_url` has received `text` (and returns all it got).
+fn wait_received(base_url: &str, text: &str) -> Vec<String> {
+    poll(10, &format!("{base_url} to receive {text:?}"), || {
+        let got = texts_received(base_url);
+        got.iter().any(|t| t == text).then_some(got)
+    })
+}
+
+#[test]
+fn an_answer_to_a_clarifying_question_routes_the_original_question() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let rt = rt();
+    let student = Student::new(A2aClient::default(), u.hub_url.clone());
+    let ambiguous = "the price of a limit";
+    let asked = rt.block_on(student.ask(ambiguous)).unwrap();
+    assert_eq!(asked.outcome.as_deref(), Some("clarify"), "{}", asked.reply_text);
+    assert_eq!(asked.reply_text, "Do you mean Tutoring or Library?");
+
+    // naming a capability sends the original question there, in the same conversation
+    let chose = rt.block_on(student.ask("tutoring")).unwrap();
+    assert_eq!(chose.outcome.as_deref(), Some("route"), "{}", chose.reply_text);
+    assert!(chose.served_by.as_deref().unwrap_or("").contains("Tutor"), "{:?}", chose.served_by);
+    assert_eq!(chose.context_id, asked.context_id);
+    let tutor_got = wait_received(&u.tutor_url, ambiguous);
+    assert!(!tutor_got.iter().any(|t| t == "tutoring"), "the answer itself is not forwarded: {tutor_got:?}");
+
+    // the question is closed once answered: the same words now are a fresh question
+    rt.block_on(student.ask("tutoring")).unwrap();
+    wait_received(&u.tutor_url, "tutoring");
+
+    // by name with other words around it, to the other capability
+    assert_eq!(rt.block_on(student.ask(ambiguous)).unwrap().outcome.as_deref(), Some("clarify"));
+    let chose = rt.block_on(student.ask("the Library please")).unwrap();
+    assert_eq!(chose.outcome.as_deref(), Some("route"), "{}", chose.reply_text);
+    wait_received(&u.library_url, ambiguous);
+
+    // an answer that names no capability is decided together with the question
+    assert_eq!(rt.block_on(student.ask(ambiguous)).unwrap().outcome.as_deref(), Some("clarify"));
+    let more = rt.block_on(student.ask("it is about a derivative")).unwrap();
+    assert_eq!(more.outcome.as_deref(), Some("route"), "{}", more.reply_text);
+    wait_received(&u.tutor_url, &format!("{ambiguous}\nit is about a derivative"));
+
+    // another conversation has no open question: "library" there is its own question
+    let other = rt.block_on(async {
+        let s = Student::new(A2aClient::default(), u.hub_url.clone());
+        s.ask("library").await.unwrap()
+    });
+    assert_ne!(other.context_id, asked.context_id);
+    wait_received(&u.library_url, "library");
+}
+
+#[test]
+fn the_hub_offers_only_what_is_routable_right_now() {
+    // the Library starts disabled; the Tutor's only skill is disabled by a save below
+    let u = University::start(&[], &[("SPECIALIST_ENABLED", "0")]);
+    u.wait_status("tutor", "ready");
+    u.wait_status("library", "disabled");
+    let vague = ask(&u.hub_url, "hi");
+    assert_eq!(vague.outcome.as_deref(), Some("clarify"));
+    assert!(vague.reply_text.contains("Tutoring"), "{}", vague.reply_text);
+    assert!(!vague.reply_text.to_lowercase().contains("library"), "{}", vague.reply_text);
+    let off_topic = ask(&u.hub_url, "Can you fix the plumbing in my apartment kitchen?");
+    assert_eq!(off_topic.outcome.as_deref(), Some("unsupported"));
+    assert!(off_topic.reply_text.ends_with("I can help with: Tutoring."), "{}", off_topic.reply_text);
+
+    let mut skills = settings(&u, "tutor")["skills"].clone();
+    skills[0]["enabled"] = json!(false);
+    let (status, v) = http_json(
+        "PUT",
+        &format!("{}/dev/agents/tutor/settings", u.hub_url),
+        Some(json!({"baseRevision": 1, "skills": skills})),
+    );
+    assert_eq!(status, 200, "{v}");
+    poll(10, "the hub to see the tutor's new card", || {
+        (u.specialist("tutor")["cardRevision"] == 2).then_some(())
+    });
+    for question in ["hi", "Can you fix the plumbing in my apartment kitchen?"] {
+        let ex = ask(&u.hub_url, question);
+        let text = ex.reply_text.to_lowercase();
+        assert!(text.contains("no service is available right now"), "{question}: {}", ex.reply_text);
+        assert!(!text.contains("tutoring") && !text.contains("library"), "{question}: {}", ex.reply_text);
+    }
+    // a question for the disabled Library is reported, not offered elsewhere
+    let ex = ask(&u.hub_url, "printing price");
+    assert_eq!(ex.outcome.as_deref(), Some("unavailable"), "{}", ex.reply_text);
+    assert!(!ex.reply_text.contains("help with"), "{}", ex.reply_text);
 }

@@ -44,19 +44,35 @@ pub fn load_file<T: DeserializeOwned>(
 ) -> Result<Option<T>, ConfError> {
     let Some(path) = env(var) else { return Ok(None) };
     let source = format!("{var}={path}");
-    let meta = std::fs::metadata(Path::new(&path)).map_err(|e| {
-        ConfError::new(&source, "", format!("cannot read the file: {}", e.kind().to_string().to_lowercase()))
-    })?;
-    if meta.len() > MAX_FILE {
-        return Err(ConfError::new(&source, "", "the file is larger than 1 MiB"));
+    let fail = |problem: String| ConfError::new(&source, "", problem);
+    let meta = std::fs::metadata(Path::new(&path)).map_err(|e| fail(io_problem(&e)))?;
+    if meta.is_dir() {
+        return Err(fail("this is a directory, not a file".into()));
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        ConfError::new(&source, "", format!("cannot read the file: {}", e.kind().to_string().to_lowercase()))
-    })?;
+    if meta.len() > MAX_FILE {
+        return Err(fail("the file is larger than 1 MiB".into()));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| fail(io_problem(&e)))?;
+    if text.trim().is_empty() {
+        return Err(fail("the file is empty (write {} for the defaults)".into()));
+    }
     parse(&source, &text).map(Some)
 }
 
-/// Decodes JSON text, naming the field on failure.
+/// Why a file could not be read, in words.
+fn io_problem(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "the file does not exist".into(),
+        ErrorKind::PermissionDenied => "the file cannot be read: permission denied".into(),
+        ErrorKind::IsADirectory => "this is a directory, not a file".into(),
+        ErrorKind::InvalidData => "the file is not UTF-8 text".into(),
+        other => format!("the file cannot be read: {}", other.to_string().to_lowercase()),
+    }
+}
+
+/// Decodes JSON text, naming the field on failure. A syntax error names the line and
+/// column instead (its partial path would point at the wrong field).
 pub fn parse<T: DeserializeOwned>(source: &str, text: &str) -> Result<T, ConfError> {
     let mut de = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -66,15 +82,60 @@ pub fn parse<T: DeserializeOwned>(source: &str, text: &str) -> Result<T, ConfErr
         if let Some(cut) = problem.find(" at line ") {
             problem.truncate(cut);
         }
-        // "." is the root; "?" is where a syntax error left no path.
-        let field = if path == "." || path == "?" { String::new() } else { path };
-        let problem = if inner.is_syntax() || inner.is_eof() {
-            format!("not valid JSON ({problem}, line {} column {})", inner.line(), inner.column())
-        } else {
-            problem
-        };
-        ConfError::new(source, field, problem)
+        if inner.is_syntax() || inner.is_eof() {
+            let problem = problem.replace("EOF while parsing", "the file ends in the middle of");
+            let problem =
+                format!("not valid JSON at line {} column {}: {problem}", inner.line(), inner.column());
+            return ConfError::new(source, "", problem);
+        }
+        // "." is the root.
+        let field = if path == "." { String::new() } else { path };
+        ConfError::new(source, field, humanize(&problem))
     })
+}
+
+/// serde's wording with Rust type names replaced by what they mean, and a hint when a
+/// field was spelled in snake_case where the file takes camelCase.
+fn humanize(problem: &str) -> String {
+    const TYPES: [(&str, &str); 8] = [
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        ("expected u32", "expected a whole number from 0 to 4294967295"),
+        ("expected u64", "expected a whole number of 0 or more"),
+        ("expected usize", "expected a whole number of 0 or more"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected a boolean", "expected true or false"),
+    ];
+    let mut out = problem.to_string();
+    for (rust, words) in TYPES {
+        if out.ends_with(rust) {
+            out = format!("{}{words}", &out[..out.len() - rust.len()]);
+        }
+    }
+    if let Some(name) = out.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
+        let camel = snake_to_camel(name);
+        if camel != name && out.contains(&format!("`{camel}`")) {
+            return format!("unknown field `{name}`: this file spells it `{camel}`");
+        }
+    }
+    out
+}
+
+fn snake_to_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        match c {
+            '_' => upper = true,
+            c if upper => {
+                out.extend(c.to_uppercase());
+                upper = false;
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Reads an override variable and parses it.
@@ -153,6 +214,30 @@ mod tests {
         assert!(e.problem.starts_with("not valid JSON"), "{e}");
         assert_eq!(e.field, "", "a syntax error names no field");
         assert!(!e.to_string().contains("field"), "{e}");
+        assert!(e.problem.ends_with("the file ends in the middle of an object"), "{e}");
+        let e = parse::<C>("f", "{\"port\": 1,\n \"items\": [x]}").unwrap_err();
+        assert_eq!(e.to_string(), "f: not valid JSON at line 2 column 12: expected value");
+    }
+
+    #[test]
+    fn problems_are_worded_for_people() {
+        let e = parse::<C>("f", r#"{"port": "high", "items": []}"#).unwrap_err();
+        assert!(e.to_string().ends_with("expected a whole number from 0 to 65535"), "{e}");
+        let e = parse::<C>("f", r#"{"port": 70000, "items": []}"#).unwrap_err();
+        assert!(e.problem.ends_with("expected a whole number from 0 to 65535"), "{e}");
+        #[derive(Debug, Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Camel {
+            base_revision: u64,
+        }
+        let e = parse::<Camel>("f", r#"{"base_revision": 1}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f: field base_revision: unknown field `base_revision`: this file spells it `baseRevision`"
+        );
+        let e = parse::<Camel>("f", r#"{}"#).unwrap_err();
+        assert_eq!(e.to_string(), "f: missing field `baseRevision`", "named as the file spells it");
     }
 
     #[test]
@@ -172,9 +257,25 @@ mod tests {
     }
 
     #[test]
-    fn missing_file_is_clear() {
-        let env = |_: &str| Some("/nonexistent/campus.json".to_string());
-        let e = load_file::<C>("HUB_CONFIG", &env).unwrap_err();
-        assert!(e.to_string().contains("HUB_CONFIG=/nonexistent/campus.json"), "{e}");
+    fn unreadable_files_say_why_in_one_line() {
+        let load = |path: &str| {
+            let path = path.to_string();
+            load_file::<C>("HUB_CONFIG", &move |_| Some(path.clone())).unwrap_err().to_string()
+        };
+        assert_eq!(
+            load("/nonexistent/campus.json"),
+            "HUB_CONFIG=/nonexistent/campus.json: the file does not exist"
+        );
+        let dir = std::env::temp_dir();
+        let shown = dir.to_string_lossy().to_string();
+        assert_eq!(load(&shown), format!("HUB_CONFIG={shown}: this is a directory, not a file"));
+        let empty = dir.join(format!("conf-empty-{}.json", std::process::id()));
+        std::fs::write(&empty, "  \n").unwrap();
+        let e = load(&empty.to_string_lossy());
+        std::fs::write(&empty, [0xff, 0xfe]).unwrap();
+        let binary = load(&empty.to_string_lossy());
+        let _ = std::fs::remove_file(&empty);
+        assert!(e.ends_with("the file is empty (write {} for the defaults)"), "{e}");
+        assert!(binary.ends_with("the file is not UTF-8 text"), "{binary}");
     }
 }

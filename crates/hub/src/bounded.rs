@@ -37,9 +37,14 @@ impl<K: Eq + Hash, V> BoundedMap<K, V> {
     }
 
     pub(crate) fn remove(&mut self, key: &K) {
-        if self.map.remove(key).is_some() {
-            self.order.retain(|k| **k != *key);
-        }
+        self.take(key);
+    }
+
+    /// Removes `key` and returns its value.
+    pub(crate) fn take(&mut self, key: &K) -> Option<V> {
+        let value = self.map.remove(key)?;
+        self.order.retain(|k| **k != *key);
+        Some(value)
     }
 
     #[cfg(test)]

@@ -192,7 +192,7 @@ impl Config {
             return err("name".into(), "must not be empty");
         }
         if self.specialists.is_empty() {
-            return err("specialists".into(), "at least one specialist");
+            return err("specialists".into(), "must list at least one specialist");
         }
         for (i, s) in self.specialists.iter().enumerate() {
             let at = |f: &str| format!("specialists[{i}].{f}");
@@ -202,16 +202,19 @@ impl Config {
                 return err(at("id"), "must be lowercase letters, digits and -");
             }
             if self.specialists[..i].iter().any(|o| o.id == s.id) {
-                return err(at("id"), "duplicate specialist id");
+                return err(at("id"), "another specialist already has this id");
             }
             if self.specialists[..i].iter().any(|o| o.capability.id == s.capability.id) {
-                return err(at("capability.id"), "each capability has one destination");
+                return err(at("capability.id"), "another specialist already serves this capability");
             }
             if s.card_name.trim().is_empty() {
                 return err(at("cardName"), "must not be empty");
             }
-            if s.capability.name.trim().is_empty() || s.capability.id.trim().is_empty() {
-                return err(at("capability"), "needs an id and a name");
+            if s.capability.id.trim().is_empty() {
+                return err(at("capability.id"), "must not be empty");
+            }
+            if s.capability.name.trim().is_empty() {
+                return err(at("capability.name"), "must not be empty");
             }
             check_local_url(source, &at("endpoint"), &s.endpoint)?;
         }

@@ -1,6 +1,6 @@
 //! The Hub's A2A executor: control messages go to the registry (handled by code, never
-//! routed); chat messages go through the ledger, the router and its validation, and at
-//! most one forward.
+//! routed); chat messages go through the ledger, an open clarifying question (see
+//! `clarify`), the router and its validation, and at most one forward.
 
 use std::sync::{Arc, Mutex};
 
@@ -15,10 +15,11 @@ use telemetry::Data;
 
 use crate::Emit;
 use crate::bounded::BoundedMap;
+use crate::clarify::{self, Clarifications, Pending};
 use crate::config::Config;
 use crate::ledger::{Begin, Key, Ledger, Stored, wait};
-use crate::registry::{Registry, Status};
-use crate::router::{Outcome, validate};
+use crate::registry::{Registry, SpecialistView, Status};
+use crate::router::{Decision, Outcome, best_skill, validate};
 
 /// Longest question accepted, in characters.
 pub const MAX_QUESTION: usize = 4_000;
@@ -37,6 +38,8 @@ struct Inner {
     ledger: Ledger,
     /// (Student context, specialist) → the Hub's own context with that specialist.
     contexts: Mutex<BoundedMap<(String, String), String>>,
+    /// Student conversation → the clarifying question waiting for its answer.
+    clarifications: Clarifications,
     emit: Emit,
 }
 
@@ -48,6 +51,7 @@ impl HubExecutor {
                 registry,
                 ledger: Ledger::new(LEDGER_CAPACITY),
                 contexts: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
+                clarifications: Clarifications::new(),
                 emit,
             }),
         }
@@ -65,7 +69,8 @@ impl AgentExecutor for HubExecutor {
         }
         let text = ctx.text();
         if text.trim().is_empty() {
-            return Err(RpcError::invalid_params("message.parts", "a question needs a text part"));
+            // Every part passed the layer's media-type check (-32005), so only text is left.
+            return Err(RpcError::invalid_params("message.parts", "the question is empty"));
         }
         let text_chars = text.chars().count();
         if text_chars > MAX_QUESTION {
@@ -255,25 +260,70 @@ impl Inner {
             .unwrap_or_else(|| specialist.to_string())
     }
 
+    /// The decision for `text`, read as the answer to the conversation's open clarifying
+    /// question when there is one, and the question to forward if it is a route.
+    fn decide(&self, open: Option<&Pending>, text: &str, view: &[SpecialistView]) -> (Decision, String) {
+        let Some(pending) = open else {
+            return (self.config.router.decide(text, view), text.to_string());
+        };
+        if let Some(id) = clarify::named(text, &pending.options, &self.config) {
+            let skill = view.iter().find(|s| s.id == id).and_then(|s| best_skill(&pending.question, s));
+            let decision = Decision::Route {
+                specialist: id.to_string(),
+                skill: skill.unwrap_or_default(),
+                reason: format!("the student chose {id} when asked which service they meant"),
+            };
+            return (decision, pending.question.clone());
+        }
+        let together = format!("{}\n{text}", pending.question);
+        if together.chars().count() > MAX_QUESTION {
+            return (self.config.router.decide(text, view), text.to_string());
+        }
+        (self.config.router.decide(&together, view), together)
+    }
+
     /// Decides and, for a route, forwards once. Returns the answer and whether the
     /// ledger should keep it (false when nothing was dispatched, so a retry may decide again).
     async fn answer(&self, student_ctx: &str, request_id: &str, text: &str) -> (Stored, bool) {
         let view = self.registry.view();
-        let decision = self.config.router.decide(text, &view);
+        let open = self.clarifications.take(student_ctx);
+        let (decision, question) = self.decide(open.as_ref(), text, &view);
         let outcome = validate(decision, &view);
         tracing::info!(request_id = %request_id, context_id = %student_ctx, outcome = outcome.kind(), "routing decision");
         let routed = Routed { request_id, context_id: student_ctx, decision: &outcome };
         self.emit.send("routed", Data::new(&routed));
-        match &outcome {
-            Outcome::Clarify { question } => (self.hub_reply(request_id, &outcome, question.clone()), true),
+        let (stored, keep) = self.act(student_ctx, request_id, &question, &outcome, &view).await;
+        if !keep && let Some(p) = open {
+            // Nothing was dispatched: a retry of this answer may still answer the question.
+            self.clarifications.remember(student_ctx, p);
+        }
+        (stored, keep)
+    }
+
+    fn names(&self, ids: impl IntoIterator<Item = impl AsRef<str>>) -> Vec<String> {
+        ids.into_iter().map(|id| self.display_name(id.as_ref())).collect()
+    }
+
+    async fn act(
+        &self,
+        student_ctx: &str,
+        request_id: &str,
+        text: &str,
+        outcome: &Outcome,
+        view: &[SpecialistView],
+    ) -> (Stored, bool) {
+        match outcome {
+            Outcome::Clarify { options, tie } => {
+                if !options.is_empty() {
+                    let pending = Pending { question: text.to_string(), options: options.clone() };
+                    self.clarifications.remember(student_ctx, pending);
+                }
+                let question = clarify::question(&self.names(options), *tie);
+                (self.hub_reply(request_id, outcome, question), true)
+            }
             Outcome::Unsupported { .. } => {
-                let offered: Vec<String> =
-                    self.config.specialists.iter().map(|s| s.capability.name.clone()).collect();
-                let text = format!(
-                    "That isn't something this university's services handle. I can help with: {}.",
-                    offered.join(", ")
-                );
-                (self.hub_reply(request_id, &outcome, text), true)
+                let routable = self.names(view.iter().filter(|s| s.routable()).map(|s| &s.id));
+                (self.hub_reply(request_id, outcome, clarify::unsupported(&routable)), true)
             }
             Outcome::Unavailable { specialist, status } => {
                 let text = format!(
@@ -281,10 +331,10 @@ impl Inner {
                     self.display_name(specialist),
                     status_words(*status)
                 );
-                (self.hub_reply(request_id, &outcome, text), false)
+                (self.hub_reply(request_id, outcome, text), false)
             }
             Outcome::Route { specialist, skill, .. } => {
-                self.forward(student_ctx, request_id, specialist, skill, text, &outcome).await
+                self.forward(student_ctx, request_id, specialist, skill, text, outcome).await
             }
         }
     }

@@ -12,6 +12,7 @@
 //! - Localhost-only developer endpoints (`/dev/…`).
 
 mod bounded;
+mod clarify;
 mod config;
 mod dev;
 mod executor;
@@ -34,7 +35,7 @@ use tokio::sync::watch;
 pub use config::{Capability, Config, DEFAULT_PORT, RouterMode, SpecialistConf};
 pub use executor::{HubExecutor, MAX_QUESTION};
 pub use registry::{Registry, SpecialistView, Status, validate_card};
-pub use router::{Decision, Outcome, SkillIndex, index, validate, words};
+pub use router::{Decision, Outcome, SkillIndex, best_skill, index, validate, words};
 
 /// Where the Hub's components report events.
 #[derive(Clone)]
@@ -62,6 +63,10 @@ pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
         base_url,
     );
     card.version = env!("CARGO_PKG_VERSION").into();
+    // What the Hub accepts, honestly: questions as text, and the specialists' control
+    // messages (typed data parts), which the A2A layer would otherwise refuse (-32005).
+    card.default_input_modes =
+        std::iter::once("text/plain").chain(hublink::CONTROL_TYPES).map(String::from).collect();
     card.skills = config
         .specialists
         .iter()
@@ -71,7 +76,8 @@ pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
             description: s.capability.description.clone(),
             tags: s.capability.tags.clone(),
             examples: (!s.capability.examples.is_empty()).then(|| s.capability.examples.clone()),
-            input_modes: None,
+            // Questions are text; the control types below are not anyone's question.
+            input_modes: Some(vec!["text/plain".into()]),
             output_modes: None,
             security_requirements: None,
         })

@@ -79,6 +79,14 @@ pub struct SpecialistView {
     pub skills: Arc<Vec<SkillIndex>>,
 }
 
+impl SpecialistView {
+    /// Whether a question could go to it right now: ready, with at least one enabled
+    /// skill on its current card. Only routable specialists are offered to a student.
+    pub fn routable(&self) -> bool {
+        self.status == Status::Ready && !self.skills.is_empty()
+    }
+}
+
 const SEEN_NOTICES: usize = 1024;
 
 pub struct Registry {

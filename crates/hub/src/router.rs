@@ -14,9 +14,19 @@ use crate::registry::{SpecialistView, Status};
 /// What a router proposes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    Route { specialist: String, skill: String, reason: String },
-    Clarify { question: String },
-    Unsupported { reason: String },
+    Route {
+        specialist: String,
+        skill: String,
+        reason: String,
+    },
+    /// Ask the student: which of `options` (specialist ids) they mean, or, when empty,
+    /// what they need at all. The Hub words the question (see `clarify`).
+    Clarify {
+        options: Vec<String>,
+    },
+    Unsupported {
+        reason: String,
+    },
 }
 
 /// What code decided after checking the proposal.
@@ -28,8 +38,11 @@ pub enum Outcome {
         skill: String,
         reason: String,
     },
+    /// Offer `options` (routable specialist ids; empty when nothing is routable). `tie`:
+    /// the router hesitated between these, rather than finding the question too vague.
     Clarify {
-        question: String,
+        options: Vec<String>,
+        tie: bool,
     },
     Unsupported {
         reason: String,
@@ -133,21 +146,16 @@ fn mock(question: &str, view: &[SpecialistView]) -> Decision {
     }
     best.sort_by_key(|b| std::cmp::Reverse(b.0));
     match best.as_slice() {
-        [] if q.len() < 2 => Decision::Clarify {
-            question: format!(
-                "Could you say a little more about what you need? I can help with {}.",
-                capability_list(view)
-            ),
-        },
+        [] if q.len() < 2 => Decision::Clarify { options: Vec::new() },
         [] => Decision::Unsupported {
             reason: format!(
-                "mock keyword heuristic: no skill tag matched; offered: {}",
+                "mock keyword heuristic: no skill tag matched; routable now: {}",
                 capability_list(view)
             ),
         },
-        [(top, a, _), (second, b, _), ..] if top == second => {
-            Decision::Clarify { question: format!("Do you mean {} or {}?", a.capability, b.capability) }
-        }
+        [(top, _, _), (second, _, _), ..] if top == second => Decision::Clarify {
+            options: best.iter().take_while(|b| b.0 == *top).map(|b| b.1.id.clone()).collect(),
+        },
         [(sc, s, skill), ..] => Decision::Route {
             specialist: s.id.clone(),
             skill: skill.to_string(),
@@ -157,16 +165,39 @@ fn mock(question: &str, view: &[SpecialistView]) -> Decision {
 }
 
 fn capability_list(view: &[SpecialistView]) -> String {
-    let caps: Vec<&str> = view.iter().map(|s| s.capability.as_str()).collect();
-    caps.join(" and ")
+    let caps: Vec<&str> = view.iter().filter(|s| s.routable()).map(|s| s.capability.as_str()).collect();
+    if caps.is_empty() { "none".into() } else { caps.join(" and ") }
+}
+
+/// The skill of `specialist` that best fits `question` (its first skill when none fits).
+pub fn best_skill(question: &str, specialist: &SpecialistView) -> Option<String> {
+    let q = words(question);
+    let mut best: Option<(usize, &str)> = None;
+    for k in specialist.skills.iter() {
+        let sc = score(&q, k);
+        if best.is_none_or(|(top, _)| sc > top) {
+            best = Some((sc, k.id.as_str()));
+        }
+    }
+    best.map(|(_, id)| id.to_string())
 }
 
 /// Checks a proposal against the registry view: only a registered specialist with that
 /// skill on its current card is routed, and only when it is ready. Anything else fails
-/// closed as unsupported; nothing is redirected.
+/// closed as unsupported; nothing is redirected. A clarifying question offers only
+/// what is routable right now.
 pub fn validate(decision: Decision, view: &[SpecialistView]) -> Outcome {
     match decision {
-        Decision::Clarify { question } => Outcome::Clarify { question },
+        Decision::Clarify { options } => {
+            let routable = |id: &String| view.iter().any(|s| &s.id == id && s.routable());
+            let tie = !options.is_empty();
+            let options: Vec<String> = if tie {
+                options.into_iter().filter(routable).collect()
+            } else {
+                view.iter().filter(|s| s.routable()).map(|s| s.id.clone()).collect()
+            };
+            Outcome::Clarify { tie: tie && options.len() > 1, options }
+        }
         Decision::Unsupported { reason } => Outcome::Unsupported { reason },
         Decision::Route { specialist, skill, reason } => {
             let Some(s) = view.iter().find(|s| s.id == specialist) else {
@@ -252,8 +283,11 @@ mod tests {
             RouterMode::Mock.decide("fix my kitchen sink please", &v),
             Decision::Unsupported { .. }
         ));
-        assert!(matches!(RouterMode::Mock.decide("hi", &v), Decision::Clarify { .. }));
-        assert!(matches!(RouterMode::Mock.decide("the price of a limit", &v), Decision::Clarify { .. }));
+        assert_eq!(RouterMode::Mock.decide("hi", &v), Decision::Clarify { options: vec![] });
+        let tie = RouterMode::Mock.decide("the price of a limit", &v);
+        assert_eq!(tie, Decision::Clarify { options: vec!["tutor".into(), "library".into()] });
+        assert_eq!(best_skill("the price of a limit", &v[1]).as_deref(), Some("printing"));
+        assert_eq!(best_skill("something else", &v[1]).as_deref(), Some("library-hours"));
         let d = RouterMode::Direct.decide("library hours", &v);
         assert!(matches!(&d, Decision::Route { specialist, .. } if specialist == "tutor"));
     }
@@ -273,5 +307,25 @@ mod tests {
             validate(d, &v),
             Outcome::Unavailable { specialist: "library".into(), status: Status::Stale }
         );
+    }
+
+    #[test]
+    fn clarifying_questions_offer_only_what_is_routable_now() {
+        let mut v = view();
+        let tie = || Decision::Clarify { options: vec!["tutor".into(), "library".into()] };
+        assert_eq!(
+            validate(tie(), &v),
+            Outcome::Clarify { options: vec!["tutor".into(), "library".into()], tie: true }
+        );
+        v[0].status = Status::Disabled;
+        assert_eq!(validate(tie(), &v), Outcome::Clarify { options: vec!["library".into()], tie: false });
+        let vague = Decision::Clarify { options: vec![] };
+        assert_eq!(
+            validate(vague.clone(), &v),
+            Outcome::Clarify { options: vec!["library".into()], tie: false }
+        );
+        v[1].skills = skills(vec![]);
+        assert_eq!(validate(vague, &v), Outcome::Clarify { options: vec![], tie: false });
+        assert!(!v[1].routable(), "ready without enabled skills is not routable");
     }
 }

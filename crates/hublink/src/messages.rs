@@ -10,6 +10,9 @@ pub const HEARTBEAT: &str = "application/vnd.campus.agent-heartbeat+json";
 pub const DEREGISTER: &str = "application/vnd.campus.agent-deregister+json";
 pub const CARD_CHANGED: &str = "application/vnd.campus.agent-card-changed+json";
 pub const ACK: &str = "application/vnd.campus.hub-ack+json";
+/// The media types a Hub receives control messages in: its card lists them in
+/// `defaultInputModes`, or the A2A layer refuses them (-32005).
+pub const CONTROL_TYPES: [&str; 4] = [REGISTER, HEARTBEAT, DEREGISTER, CARD_CHANGED];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -82,7 +85,7 @@ impl Control {
 }
 
 fn is_control_type(media_type: &str) -> bool {
-    [REGISTER, HEARTBEAT, DEREGISTER, CARD_CHANGED].contains(&media_type)
+    CONTROL_TYPES.contains(&media_type)
 }
 
 /// `None` when the message is not a control message; `Some(Err)` when it claims to be

@@ -87,7 +87,9 @@ async fn start(script: Vec<Answer>) -> Running {
     hub.0.lock().unwrap().script = script;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let card = CardCell::new(CardDoc::new(a2a::basic_card("Scripted Hub", "a hub for tests", &base)));
+    let mut card = a2a::basic_card("Scripted Hub", "a hub for tests", &base);
+    card.default_input_modes = hublink::CONTROL_TYPES.map(String::from).to_vec();
+    let card = CardCell::new(CardDoc::new(card));
     let app = A2aServer::new(hub.clone(), card).router();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
 

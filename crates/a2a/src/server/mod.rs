@@ -1,7 +1,8 @@
 //! The A2A server: Agent Card serving and the JSON-RPC endpoint.
 //!
 //! Order of checks on `POST /a2a/jsonrpc`: body size (before parsing) → content type →
-//! JSON-RPC envelope → `A2A-Version` → method → required extensions → params → handler.
+//! JSON-RPC envelope → `A2A-Version` → method → required extensions → params (proto
+//! names accepted) → each part's media type against the served card (-32005) → handler.
 
 mod executor;
 mod tasks;
@@ -41,15 +42,18 @@ impl CardCell {
         self.0.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    /// Replaces the card. An identical card (same ETag) keeps the old modification
+    /// time, so `Last-Modified` moves only when the content does.
     pub fn set(&self, doc: CardDoc) {
-        *self.0.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(doc);
+        self.set_with(|| doc)
     }
 
     /// Replaces the card with the one `f` returns, holding the write lock while `f`
     /// runs: whatever `f` swaps alongside becomes visible no later than the card.
     pub fn set_with(&self, f: impl FnOnce() -> CardDoc) {
         let mut guard = self.0.write().unwrap_or_else(|p| p.into_inner());
-        *guard = Arc::new(f());
+        let doc = f().succeeding(&guard);
+        *guard = Arc::new(doc);
     }
 }
 
@@ -107,21 +111,33 @@ impl<E: AgentExecutor> A2aServer<E> {
     }
 }
 
+/// How long a client may reuse the card without asking again. Short on purpose: a
+/// specialist's card changes when its skills are saved, and a client that caches should
+/// see that within seconds; five seconds still spares a page or a burst of discovery
+/// calls from refetching on every request. (The Hub does not wait for it: it always
+/// revalidates with `If-None-Match` when told a card changed.)
+const CARD_MAX_AGE: &str = "max-age=5";
+
 async fn serve_card<E: AgentExecutor>(State(s): State<A2aServer<E>>, headers: HeaderMap) -> Response {
     let doc = s.card.get();
-    let etag = HeaderValue::from_str(&doc.etag).expect("etag is ascii");
-    let not_modified =
-        headers.get_all(header::IF_NONE_MATCH).iter().filter_map(|v| v.to_str().ok()).any(|v| doc.matches(v));
-    let cache = (header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    let values = |name| headers.get_all(name).iter().filter_map(|v| v.to_str().ok()).collect::<Vec<_>>();
+    let if_none_match = values(header::IF_NONE_MATCH);
+    // RFC 9110 §13.2.2: If-None-Match, when sent, decides; If-Modified-Since only without it.
+    let not_modified = if if_none_match.is_empty() {
+        values(header::IF_MODIFIED_SINCE).first().is_some_and(|v| doc.not_modified_since(v))
+    } else {
+        if_none_match.iter().any(|v| doc.matches(v))
+    };
+    let validators = [
+        (header::ETAG, HeaderValue::from_str(&doc.etag).expect("etag is ascii")),
+        (header::LAST_MODIFIED, HeaderValue::from_str(&doc.last_modified()).expect("an http-date is ascii")),
+        (header::CACHE_CONTROL, HeaderValue::from_static(CARD_MAX_AGE)),
+    ];
     if not_modified {
-        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag), cache]).into_response();
+        return (StatusCode::NOT_MODIFIED, validators).into_response();
     }
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json")), (header::ETAG, etag), cache],
-        doc.json.clone(),
-    )
-        .into_response()
+    let content_type = [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))];
+    (StatusCode::OK, content_type, validators, doc.json.clone()).into_response()
 }
 
 #[derive(Serialize)]
@@ -223,7 +239,8 @@ async fn dispatch<E: AgentExecutor>(
     }
     match method {
         RpcMethod::SendMessage => {
-            send_message(s, params::send_message(params)?, extensions).await.map(Outcome::Send)
+            let req = params::send_message(params, &card.accepts)?;
+            send_message(s, req, extensions).await.map(Outcome::Send)
         }
         RpcMethod::GetTask => {
             let req = params::get_task(params)?;

@@ -326,3 +326,43 @@ pub fn settings(u: &University, id: &str) -> Value {
     assert_eq!(status, 200, "{v}");
     v
 }
+
+/// An agent's telemetry feed as it stands (the history is replayed first; live heartbeats
+/// keep the stream busy, so read for a bounded time rather than until it goes quiet).
+pub fn feed_snapshot(base_url: &str) -> Option<String> {
+    rt().block_on(async {
+        let mut resp = reqwest::get(format!("{base_url}/telemetry/events")).await.ok()?;
+        let mut text = String::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(500);
+        while let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, resp.chunk()).await {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        Some(text)
+    })
+}
+
+/// The events in a feed snapshot.
+pub fn feed_events(base_url: &str) -> Vec<Value> {
+    feed_snapshot(base_url)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str(d).ok())
+        .collect()
+}
+
+/// A raw A2A 1.0 JSON-RPC call (`A2A-Version: 1.0`) to the agent at `base_url`.
+pub fn rpc(base_url: &str, method: &str, params: Value) -> Value {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    rt().block_on(async {
+        let resp = reqwest::Client::new()
+            .post(format!("{base_url}/a2a/jsonrpc"))
+            .header("content-type", "application/json")
+            .header("a2a-version", "1.0")
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        resp.json::<Value>().await.unwrap()
+    })
+}

@@ -1,0 +1,139 @@
+//! Clarifying questions and their answers. When the Hub asks which service a student
+//! means, it remembers the question it could not place, per conversation; the next
+//! message in that conversation is read as the answer: naming one of the offered
+//! capabilities sends the original question there (still through `validate`), anything
+//! else is decided together with the original question.
+//!
+//! Kept out of the router on purpose: routers propose, this is the Hub's conversation.
+
+use std::sync::Mutex;
+
+use crate::bounded::BoundedMap;
+use crate::config::Config;
+use crate::router::words;
+
+/// Conversations with an open clarifying question; the oldest are forgotten first.
+const PENDING_CAPACITY: usize = 4_096;
+
+/// A clarifying question the Hub asked and is waiting for an answer to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Pending {
+    /// The question that could not be placed (with any earlier answer appended).
+    pub(crate) question: String,
+    /// The specialists offered, by id.
+    pub(crate) options: Vec<String>,
+}
+
+/// Open clarifying questions by the Student's conversation id.
+pub(crate) struct Clarifications(Mutex<BoundedMap<String, Pending>>);
+
+impl Clarifications {
+    pub(crate) fn new() -> Self {
+        Self(Mutex::new(BoundedMap::new(PENDING_CAPACITY)))
+    }
+
+    pub(crate) fn remember(&self, conversation: &str, pending: Pending) {
+        self.lock().insert(conversation.to_string(), pending);
+    }
+
+    /// The open question of `conversation`, if any; it is closed by being taken.
+    pub(crate) fn take(&self, conversation: &str) -> Option<Pending> {
+        self.lock().take(&conversation.to_string())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BoundedMap<String, Pending>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The one offered specialist whose capability (id or name, as words, any case) the
+/// answer names; `None` when it names none or several.
+pub(crate) fn named<'a>(answer: &str, options: &'a [String], config: &Config) -> Option<&'a str> {
+    let said = words(answer);
+    let names = |id: &str| {
+        config.specialist(id).is_some_and(|s| {
+            [&s.capability.id, &s.capability.name].into_iter().any(|name| {
+                let w = words(name);
+                !w.is_empty() && w.iter().all(|x| said.contains(x))
+            })
+        })
+    };
+    let mut hits = options.iter().filter(|id| names(id));
+    match (hits.next(), hits.next()) {
+        (Some(one), None) => Some(one.as_str()),
+        _ => None,
+    }
+}
+
+/// The Hub's wording of a clarifying question offering `names` (capability names of
+/// routable specialists); `tie` when the router hesitated between exactly these.
+pub(crate) fn question(names: &[String], tie: bool) -> String {
+    match names {
+        [] => "No service is available right now, so I can't route your question; please try again shortly."
+            .into(),
+        [.., last] if tie => format!("Do you mean {} or {last}?", names[..names.len() - 1].join(", ")),
+        [one] => format!("Could you say a little more about what you need? I can help with {one}."),
+        [.., last] => format!(
+            "Could you say a little more about what you need? I can help with {} and {last}.",
+            names[..names.len() - 1].join(", ")
+        ),
+    }
+}
+
+/// The Hub's answer to a question no service handles, offering only `names` (what is
+/// routable right now).
+pub(crate) fn unsupported(names: &[String]) -> String {
+    let lead = "That isn't something this university's services handle.";
+    if names.is_empty() {
+        format!("{lead} No service is available right now.")
+    } else {
+        format!("{lead} I can help with: {}.", names.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> Config {
+        Config::from_env(&|_| None).unwrap()
+    }
+
+    #[test]
+    fn an_answer_names_one_offered_capability_by_id_or_name() {
+        let c = config();
+        let both = ["tutor".to_string(), "library".to_string()];
+        for answer in ["tutoring", "Tutoring!", "tutoring please", "I mean TUTORING"] {
+            assert_eq!(named(answer, &both, &c), Some("tutor"), "{answer}");
+        }
+        for answer in ["the library", "library please", "Library."] {
+            assert_eq!(named(answer, &both, &c), Some("library"), "{answer}");
+        }
+        assert_eq!(named("both, tutoring and library", &both, &c), None, "two names: no choice");
+        assert_eq!(named("derivatives", &both, &c), None);
+        assert_eq!(named("library", &both[..1], &c), None, "only what was offered");
+    }
+
+    #[test]
+    fn wording_offers_exactly_the_names_given() {
+        let names = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(question(&names(&["Tutoring", "Library"]), true), "Do you mean Tutoring or Library?");
+        assert_eq!(
+            question(&names(&["Library"]), false),
+            "Could you say a little more about what you need? I can help with Library."
+        );
+        assert!(question(&[], false).starts_with("No service is available right now"));
+        assert!(unsupported(&names(&["Library"])).ends_with("I can help with: Library."));
+        let none = unsupported(&[]);
+        assert!(none.contains("No service is available right now") && !none.contains("help with"), "{none}");
+    }
+
+    #[test]
+    fn a_pending_question_is_taken_once() {
+        let c = Clarifications::new();
+        let p = Pending { question: "q".into(), options: vec!["tutor".into()] };
+        c.remember("ctx", p.clone());
+        assert_eq!(c.take("ctx"), Some(p));
+        assert_eq!(c.take("ctx"), None);
+    }
+}
