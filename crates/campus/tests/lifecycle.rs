@@ -322,7 +322,7 @@ fn a_child_with_a_bad_configuration_stops_the_demo_with_78() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(78), "{stdout}");
     assert!(
-        stdout.contains("[  tutor] error: TUTOR_CONFIG=/nonexistent/tutor.json: cannot read the file"),
+        stdout.contains("[  tutor] error: TUTOR_CONFIG=/nonexistent/tutor.json: the file does not exist"),
         "{stdout}"
     );
     assert!(stdout.contains("error: the tutor (port"), "{stdout}");
