@@ -47,6 +47,8 @@ impl ChildAgent {
             // stopped by the kernel if the benchmark is killed (see lifecycle::follow_parent);
             // spawned from the future block_on polls on the main thread, as that requires
             .env(crate::lifecycle::PARENT_PID_VAR, std::process::id().to_string())
+            // built-in settings, whatever was saved under the user's data/ folder
+            .env("CAMPUS_DATA_DIR", data_dir())
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -252,7 +254,18 @@ fn mb(kib: Option<u64>) -> String {
     kib.map(|k| format!("{:.1} MB", k as f64 / 1024.0)).unwrap_or_else(|| "unknown".into())
 }
 
+/// The agents' data folder for one benchmark run: fresh, and removed when it ends.
+fn data_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("campus-bench-{}", std::process::id()))
+}
+
 pub(crate) async fn run(args: Args) -> anyhow::Result<()> {
+    let result = bench_all(args).await;
+    let _ = std::fs::remove_dir_all(data_dir());
+    result
+}
+
+async fn bench_all(args: Args) -> anyhow::Result<()> {
     if args.requests == 0 || args.concurrency.contains(&0) {
         bail!("--requests and every --concurrency level must be at least 1");
     }
