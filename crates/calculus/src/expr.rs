@@ -75,6 +75,17 @@ impl Expr {
         Expr::pow(Expr::Const(Constant::E), a)
     }
 
+    /// (nodes, depth) of the tree.
+    pub fn size(&self) -> (usize, usize) {
+        let kids: Vec<&Expr> = match self {
+            Expr::Num(_) | Expr::Const(_) | Expr::Var(_) => Vec::new(),
+            Expr::Add(v) | Expr::Mul(v) => v.iter().collect(),
+            Expr::Pow(b, e) => vec![b, e],
+            Expr::Fn(_, a) => vec![a],
+        };
+        kids.iter().map(|k| k.size()).fold((1, 1), |(n, d), (kn, kd)| (n + kn, d.max(kd + 1)))
+    }
+
     pub fn as_num(&self) -> Option<Q> {
         match self {
             Expr::Num(q) => Some(*q),

@@ -70,7 +70,21 @@ pub fn read(text: &str, default_var: char) -> Result<Function, Error> {
         let names: Vec<String> = vars.iter().map(char::to_string).collect();
         return Err(Error::MultipleVariables(names.join(", ")));
     }
+    check_size(&raw, MAX_INPUT)?;
     Ok(Function { expr: simplify::simplify(&raw)?, var: vars.first().copied().unwrap_or(default_var) })
+}
+
+/// Largest (nodes, depth) read from a student.
+const MAX_INPUT: (usize, usize) = (300, 24);
+/// Largest (nodes, depth) of a result.
+const MAX_RESULT: (usize, usize) = (3_000, 40);
+
+fn check_size(e: &Expr, (nodes, depth): (usize, usize)) -> Result<(), Error> {
+    let (n, d) = e.size();
+    if n > nodes || d > depth {
+        return Err(Error::Unsupported("expressions this large".into()));
+    }
+    Ok(())
 }
 
 /// A computed result with its steps.
@@ -94,6 +108,7 @@ pub fn derivative(f: &Function, order: usize) -> Result<Worked, Error> {
     for _ in 0..order {
         let mut d = diff::Deriver::new();
         e = d.d(&e)?;
+        check_size(&e, MAX_RESULT)?;
         steps = d.lines;
     }
     if steps.len() > diff::MAX_STEPS {
@@ -108,6 +123,7 @@ pub fn derivative(f: &Function, order: usize) -> Result<Worked, Error> {
 pub fn antiderivative(f: &Function) -> Result<Worked, Error> {
     let mut i = integrate::Integrator::new(f.var);
     let r = i.integrate(&f.expr)?;
+    check_size(&r, MAX_RESULT)?;
     check::antiderivative(&f.expr, f.var, &r)?;
     let mut steps = i.lines;
     if steps.len() > diff::MAX_STEPS {

@@ -120,6 +120,9 @@ fn split_word(word: &str, out: &mut Vec<Tok>) -> Result<(), Error> {
     Ok(())
 }
 
+/// Deepest nesting the parser follows (parentheses, signs, powers, functions).
+const MAX_DEPTH: usize = 60;
+
 struct Parser {
     toks: Vec<Tok>,
     pos: usize,
@@ -165,7 +168,7 @@ impl Parser {
 
     fn expr(&mut self) -> Result<Expr, Error> {
         self.depth += 1;
-        if self.depth > 60 {
+        if self.depth > MAX_DEPTH {
             return Err(Error::Syntax("the expression is nested too deeply".into()));
         }
         let mut terms = vec![self.term()?];
@@ -203,13 +206,19 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Result<Expr, Error> {
-        if self.eat('-') {
-            return Ok(Expr::neg(self.unary()?));
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Error::Syntax("the expression is nested too deeply".into()));
         }
-        if self.eat('+') {
-            return self.unary();
-        }
-        self.power()
+        let e = if self.eat('-') {
+            Expr::neg(self.unary()?)
+        } else if self.eat('+') {
+            self.unary()?
+        } else {
+            self.power()?
+        };
+        self.depth -= 1;
+        Ok(e)
     }
 
     fn power(&mut self) -> Result<Expr, Error> {

@@ -202,27 +202,18 @@ fn looks_like_math(text: &str) -> bool {
         || text.split_whitespace().all(|w| w.chars().count() == 1 || NAMES.iter().any(|n| w.starts_with(n)))
 }
 
+/// Whether a command without a function means the conversation's last one.
 fn refers_back(lower: &str) -> bool {
-    let words = lower.split_whitespace().count();
-    words <= 3
-        || [
-            " it",
-            "this",
-            "that",
-            "again",
-            "same",
-            "the result",
-            "now ",
-            "what about",
-            "how about",
-            "then",
-            "second",
-            "third",
-            "fourth",
-        ]
-        .iter()
-        .any(|w| lower.contains(w))
-        || lower.starts_with("and ")
+    lower.split_whitespace().count() <= 3 || names_it(lower)
+}
+
+/// Words that point back at an earlier function ("it", "again", "the second …").
+fn names_it(lower: &str) -> bool {
+    let words = [
+        " it", "this", "that", "again", "same", "the result", "now ", "what about", "how about", "then",
+        "second", "third", "fourth",
+    ];
+    words.iter().any(|w| lower.contains(w)) || lower.starts_with("and ")
 }
 
 /// The topic; a limit to compute gets a plain note that it is not computed.
@@ -240,7 +231,7 @@ fn topic_answer(t: &course::Topic) -> Answer {
 
 /// A command with no function to apply it to: the topic, or a request for a function.
 fn explain_or_ask(lower: &str, what: &str) -> Answer {
-    match course::find(lower) {
+    match course::find(lower).filter(|_| !names_it(lower)) {
         Some(t) => topic_answer(t),
         None => reply("answered", format!("Which function should I take the {what} of? {EXAMPLES}")),
     }
