@@ -117,7 +117,7 @@ impl Deriver {
             let at = self.reserve();
             let du = self.d(&u)?;
             let dw = self.d(&w)?;
-            let top = Expr::add2(Expr::mul2(du, w.clone()), Expr::neg(Expr::mul2(u.clone(), dw)));
+            let top = Expr::add2(Expr::mul2(du, w.clone()), Expr::negate(Expr::mul2(u.clone(), dw)));
             let r = simplify(&Expr::mul2(top, Expr::pow(w.clone(), Expr::int(-2))))?;
             self.set(
                 at,
@@ -207,7 +207,7 @@ impl Deriver {
             (Func::Ln, Expr::Fn(Func::Abs, u)) => ("logarithm rule", Expr::recip((**u).clone()), &**u),
             (Func::Abs, _) => return Err(Error::Unsupported("the derivative of an absolute value".into())),
             (Func::Sin, _) => ("derivative of sin", Expr::func(Func::Cos, a.clone()), a),
-            (Func::Cos, _) => ("derivative of cos", Expr::neg(Expr::func(Func::Sin, a.clone())), a),
+            (Func::Cos, _) => ("derivative of cos", Expr::negate(Expr::func(Func::Sin, a.clone())), a),
             (Func::Tan, _) => {
                 ("derivative of tan", Expr::pow(Expr::func(Func::Cos, a.clone()), Expr::int(-2)), a)
             }

@@ -65,7 +65,7 @@ impl Expr {
     pub fn add2(a: Expr, b: Expr) -> Expr {
         Expr::Add(vec![a, b])
     }
-    pub fn neg(a: Expr) -> Expr {
+    pub fn negate(a: Expr) -> Expr {
         Expr::Mul(vec![Expr::int(-1), a])
     }
     pub fn recip(a: Expr) -> Expr {
@@ -150,7 +150,7 @@ impl Expr {
             let mut r = vec![Q::ZERO; a.len() + b.len() - 1];
             for (i, x) in a.iter().enumerate() {
                 for (j, y) in b.iter().enumerate() {
-                    r[i + j] = r[i + j].add(x.mul(*y)?)?;
+                    r[i + j] = r[i + j].checked_add(x.checked_mul(*y)?)?;
                 }
             }
             Some(r)
@@ -166,7 +166,7 @@ impl Expr {
                         acc.resize(p.len(), Q::ZERO);
                     }
                     for (i, c) in p.into_iter().enumerate() {
-                        acc[i] = acc[i].add(c)?;
+                        acc[i] = acc[i].checked_add(c)?;
                     }
                 }
                 acc

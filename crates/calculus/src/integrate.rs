@@ -85,7 +85,7 @@ impl Integrator {
                 let Some((a, _)) = b.as_linear() else { return self.polynomial(e) };
                 let r = if n.as_num() == Some(Q::MINUS_ONE) {
                     Expr::mul2(
-                        Expr::q(ovf(Q::ONE.div(a))?),
+                        Expr::q(ovf(Q::ONE.checked_div(a))?),
                         Expr::func(Func::Ln, Expr::func(Func::Abs, (**b).clone())),
                     )
                 } else {
@@ -100,7 +100,7 @@ impl Integrator {
             Expr::Pow(b, u) if !b.has_var() => {
                 let (a, _) = u.as_linear().ok_or_else(|| self.no_rule(e))?;
                 let scale = if **b == Expr::Const(Constant::E) {
-                    Expr::q(ovf(Q::ONE.div(a))?)
+                    Expr::q(ovf(Q::ONE.checked_div(a))?)
                 } else {
                     if b.eval_const().is_none_or(|v| v <= 0.0 || v == 1.0) {
                         return Err(self.no_rule(e));
@@ -112,7 +112,7 @@ impl Integrator {
             Expr::Fn(f @ (Func::Sin | Func::Cos), u) => {
                 let (a, _) = u.as_linear().ok_or_else(|| self.no_rule(e))?;
                 let (sign, g) = if *f == Func::Sin { (Q::MINUS_ONE, Func::Cos) } else { (Q::ONE, Func::Sin) };
-                let r = Expr::mul2(Expr::q(ovf(sign.div(a))?), Expr::func(g, (**u).clone()));
+                let r = Expr::mul2(Expr::q(ovf(sign.checked_div(a))?), Expr::func(g, (**u).clone()));
                 (simplify(&r)?, self.label(if *f == Func::Sin { "∫sin = -cos" } else { "∫cos = sin" }, u))
             }
             _ => return self.polynomial(e),
@@ -136,7 +136,7 @@ impl Integrator {
         let mut terms = Vec::new();
         for (k, c) in coeffs.iter().enumerate() {
             let k1 = Q::int(k as i64 + 1);
-            terms.push(Expr::Mul(vec![Expr::q(ovf(c.div(k1))?), Expr::pow(self.x(), Expr::q(k1))]));
+            terms.push(Expr::Mul(vec![Expr::q(ovf(c.checked_div(k1))?), Expr::pow(self.x(), Expr::q(k1))]));
         }
         let r = simplify(&Expr::Add(terms))?;
         let expanded = simplify(&Expr::Add(

@@ -196,7 +196,7 @@ pub fn derivative_at(f: &Function, order: usize, point: &Expr) -> Result<(Worked
 /// `F(b) - F(a)`, checked over the whole interval.
 pub fn definite(f: &Function, a: &Expr, b: &Expr) -> Result<(Worked, Value), Error> {
     let w = antiderivative(f)?;
-    let diff = Expr::add2(w.result.subst(b), Expr::neg(w.result.subst(a)));
+    let diff = Expr::add2(w.result.subst(b), Expr::negate(w.result.subst(a)));
     let v = Value::of(simplify::simplify(&diff)?)?;
     let bounds = (a.eval_const().ok_or(Error::CheckFailed)?, b.eval_const().ok_or(Error::CheckFailed)?);
     check::definite(&f.expr, f.var, &w.result, bounds, v.approx)?;

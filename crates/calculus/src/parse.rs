@@ -176,7 +176,7 @@ impl Parser {
             if self.eat('+') {
                 terms.push(self.term()?);
             } else if self.eat('-') {
-                terms.push(Expr::neg(self.term()?));
+                terms.push(Expr::negate(self.term()?));
             } else {
                 break;
             }
@@ -211,7 +211,7 @@ impl Parser {
             return Err(Error::Syntax("the expression is nested too deeply".into()));
         }
         let e = if self.eat('-') {
-            Expr::neg(self.unary()?)
+            Expr::negate(self.unary()?)
         } else if self.eat('+') {
             self.unary()?
         } else {

@@ -60,19 +60,19 @@ impl Q {
         self.n as f64 / self.d as f64
     }
 
-    pub fn add(self, o: Q) -> Option<Q> {
+    pub fn checked_add(self, o: Q) -> Option<Q> {
         Q::new(self.n as i128 * o.d as i128 + o.n as i128 * self.d as i128, self.d as i128 * o.d as i128)
     }
-    pub fn sub(self, o: Q) -> Option<Q> {
-        self.add(o.neg())
+    pub fn checked_sub(self, o: Q) -> Option<Q> {
+        self.checked_add(o.negated())
     }
-    pub fn mul(self, o: Q) -> Option<Q> {
+    pub fn checked_mul(self, o: Q) -> Option<Q> {
         Q::new(self.n as i128 * o.n as i128, self.d as i128 * o.d as i128)
     }
-    pub fn div(self, o: Q) -> Option<Q> {
+    pub fn checked_div(self, o: Q) -> Option<Q> {
         Q::new(self.n as i128 * o.d as i128, self.d as i128 * o.n as i128)
     }
-    pub fn neg(self) -> Q {
+    pub fn negated(self) -> Q {
         Q { n: -self.n, d: self.d }
     }
     pub fn abs(self) -> Q {
@@ -86,9 +86,9 @@ impl Q {
         }
         let mut r = Q::ONE;
         for _ in 0..k.abs() {
-            r = r.mul(self)?;
+            r = r.checked_mul(self)?;
         }
-        if k < 0 { Q::ONE.div(r) } else { Some(r) }
+        if k < 0 { Q::ONE.checked_div(r) } else { Some(r) }
     }
 
     /// `self^k` for a rational `k` when the result is rational (`4^(3/2) = 8`).
@@ -142,10 +142,10 @@ mod tests {
     #[test]
     fn arithmetic_is_exact_and_reduced() {
         let third = Q::new(1, 3).unwrap();
-        assert_eq!(third.add(third).unwrap().add(third).unwrap(), Q::ONE);
+        assert_eq!(third.checked_add(third).unwrap().checked_add(third).unwrap(), Q::ONE);
         assert_eq!(Q::parse_decimal("0.25").unwrap(), Q::new(1, 4).unwrap());
         assert_eq!(Q::new(4, -6).unwrap().to_string(), "-2/3");
         assert_eq!(Q::int(2).powi(-2).unwrap().to_string(), "1/4");
-        assert!(Q::int(i64::MAX).add(Q::ONE).is_none());
+        assert!(Q::int(i64::MAX).checked_add(Q::ONE).is_none());
     }
 }

@@ -25,11 +25,11 @@ fn negative(t: &Expr) -> bool {
 
 fn negate(t: &Expr) -> Expr {
     match t {
-        Expr::Num(q) => Expr::Num(q.neg()),
+        Expr::Num(q) => Expr::Num(q.negated()),
         Expr::Mul(v) => {
             let mut v = v.clone();
             if let Some(q) = v[0].as_num() {
-                v[0] = Expr::Num(q.neg());
+                v[0] = Expr::Num(q.negated());
             }
             Expr::Mul(v)
         }
@@ -69,7 +69,7 @@ fn product(e: &Expr) -> String {
         match f {
             Expr::Num(q) => coef = q,
             Expr::Pow(b, x) if x.as_num().is_some_and(Q::is_negative) => {
-                let k = x.as_num().map(Q::neg).unwrap_or(Q::ONE);
+                let k = x.as_num().map(Q::negated).unwrap_or(Q::ONE);
                 den.push(if k == Q::ONE { *b } else { Expr::pow(*b, Expr::Num(k)) });
             }
             f => num.push(f),
@@ -172,7 +172,7 @@ fn atom(f: &Expr) -> String {
 /// Fully parenthesized for exmex (`ln`, `sin`, `abs`, `^`; the variable by its letter).
 pub(crate) fn exmex(e: &Expr) -> String {
     match e {
-        Expr::Num(q) if q.is_negative() => format!("(0-{})", exmex(&Expr::Num(q.neg()))),
+        Expr::Num(q) if q.is_negative() => format!("(0-{})", exmex(&Expr::Num(q.negated()))),
         Expr::Num(q) if q.is_int() => format!("{}", q.numer()),
         Expr::Num(q) => format!("({}/{})", q.numer(), q.denom()),
         Expr::Const(Constant::E) => "E".into(),

@@ -62,7 +62,7 @@ fn add(terms: Vec<Expr>) -> Result<Expr, Error> {
     for t in flat {
         let (q, rest) = split_coef(t);
         match groups.iter_mut().find(|(_, r)| *r == rest) {
-            Some((c, _)) => *c = ovf(c.add(q))?,
+            Some((c, _)) => *c = ovf(c.checked_add(q))?,
             None => groups.push((q, rest)),
         }
     }
@@ -104,7 +104,7 @@ fn mul(factors: Vec<Expr>) -> Result<Expr, Error> {
     let mut groups: Vec<(Expr, Vec<Expr>)> = Vec::new();
     for f in flat {
         if let Expr::Num(q) = f {
-            coef = ovf(coef.mul(q))?;
+            coef = ovf(coef.checked_mul(q))?;
             continue;
         }
         let (base, exp) = match f {
@@ -123,11 +123,11 @@ fn mul(factors: Vec<Expr>) -> Result<Expr, Error> {
     for (base, exps) in groups {
         let exp = if exps.len() == 1 { exps.into_iter().next().unwrap_or(Expr::int(1)) } else { add(exps)? };
         match pow(base, exp)? {
-            Expr::Num(q) => coef = ovf(coef.mul(q))?,
+            Expr::Num(q) => coef = ovf(coef.checked_mul(q))?,
             Expr::Mul(v) => {
                 for f in v {
                     match f {
-                        Expr::Num(q) => coef = ovf(coef.mul(q))?,
+                        Expr::Num(q) => coef = ovf(coef.checked_mul(q))?,
                         f => rest.push(f),
                     }
                 }
@@ -140,12 +140,12 @@ fn mul(factors: Vec<Expr>) -> Result<Expr, Error> {
     }
     rest.sort_by_key(class);
     // a number times one sum: distribute (2(x+1) → 2x + 2)
-    if rest.len() == 1 && coef != Q::ONE {
-        if let Expr::Add(terms) = &rest[0] {
-            let terms =
-                terms.iter().map(|t| mul(vec![Expr::Num(coef), t.clone()])).collect::<Result<_, _>>()?;
-            return add(terms);
-        }
+    if rest.len() == 1
+        && coef != Q::ONE
+        && let Expr::Add(terms) = &rest[0]
+    {
+        let terms = terms.iter().map(|t| mul(vec![Expr::Num(coef), t.clone()])).collect::<Result<_, _>>()?;
+        return add(terms);
     }
     if coef != Q::ONE || rest.is_empty() {
         rest.insert(0, Expr::Num(coef));
@@ -164,10 +164,10 @@ fn pow(base: Expr, exp: Expr) -> Result<Expr, Error> {
         if k.is_int() {
             match &base {
                 Expr::Num(b) => {
-                    if !(b.is_zero() && k.is_negative()) {
-                        if let Some(v) = b.powi(k.numer()) {
-                            return Ok(Expr::Num(v));
-                        }
+                    if !(b.is_zero() && k.is_negative())
+                        && let Some(v) = b.powi(k.numer())
+                    {
+                        return Ok(Expr::Num(v));
                     }
                 }
                 // (u^m)^k = u^(m·k) for an integer k
@@ -180,10 +180,10 @@ fn pow(base: Expr, exp: Expr) -> Result<Expr, Error> {
             }
         }
     }
-    if let (Expr::Num(b), Some(k)) = (&base, exp.as_num()) {
-        if let Some(v) = b.pow_exact(k) {
-            return Ok(Expr::Num(v));
-        }
+    if let (Expr::Num(b), Some(k)) = (&base, exp.as_num())
+        && let Some(v) = b.pow_exact(k)
+    {
+        return Ok(Expr::Num(v));
     }
     if base == Expr::int(1) {
         return Ok(Expr::int(1));
@@ -192,12 +192,11 @@ fn pow(base: Expr, exp: Expr) -> Result<Expr, Error> {
         return Ok(Expr::int(0));
     }
     // e^(ln u) = u
-    if base == Expr::Const(Constant::E) {
-        if let Expr::Fn(Func::Ln, u) = &exp {
-            if !matches!(**u, Expr::Fn(Func::Abs, _)) {
-                return Ok((**u).clone());
-            }
-        }
+    if base == Expr::Const(Constant::E)
+        && let Expr::Fn(Func::Ln, u) = &exp
+        && !matches!(**u, Expr::Fn(Func::Abs, _))
+    {
+        return Ok((**u).clone());
     }
     Ok(Expr::pow(base, exp))
 }
@@ -215,7 +214,7 @@ fn pi_multiple(a: &Expr) -> Option<Q> {
 fn func(f: Func, a: Expr) -> Expr {
     if let Some(k) = pi_multiple(&a) {
         // sin and cos at multiples of π/2, tan at multiples of π
-        let half_turns = k.mul(Q::int(2)).filter(|t| t.is_int()).map(|t| t.numer().rem_euclid(4));
+        let half_turns = k.checked_mul(Q::int(2)).filter(|t| t.is_int()).map(|t| t.numer().rem_euclid(4));
         let v = match (f, half_turns) {
             (Func::Sin, Some(t)) => Some([0, 1, 0, -1][t as usize]),
             (Func::Cos, Some(t)) => Some([1, 0, -1, 0][t as usize]),

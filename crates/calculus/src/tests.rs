@@ -141,8 +141,18 @@ fn definite_integrals_and_values() {
 fn the_check_rejects_wrong_results() {
     let x3 = f("x^3*sin(x)");
     assert_eq!(check::derivative(&x3.expr, 'x', 1, &f("3x^2·sin(x) + x^3·cos(x)").expr), Ok(()));
-    assert_eq!(check::derivative(&x3.expr, 'x', 1, &f("3x^2·cos(x) + x^3·sin(x)").expr), Err(Error::CheckFailed));
+    assert_eq!(
+        check::derivative(&x3.expr, 'x', 1, &f("3x^2·cos(x) + x^3·sin(x)").expr),
+        Err(Error::CheckFailed)
+    );
     assert_eq!(check::antiderivative(&f("cos(x)").expr, 'x', &f("-sin(x)").expr), Err(Error::CheckFailed));
-    assert_eq!(check::antiderivative(&f("1/x").expr, 'x', &f("ln(x)").expr), Ok(()), "positive points suffice");
-    assert_eq!(check::definite(&f("x^2").expr, 'x', &f("x^3/3").expr, (0.0, 3.0), 9.5), Err(Error::CheckFailed));
+    assert_eq!(
+        check::antiderivative(&f("1/x").expr, 'x', &f("ln(x)").expr),
+        Ok(()),
+        "positive points suffice"
+    );
+    assert_eq!(
+        check::definite(&f("x^2").expr, 'x', &f("x^3/3").expr, (0.0, 3.0), 9.5),
+        Err(Error::CheckFailed)
+    );
 }

@@ -184,6 +184,12 @@ impl MockTutor {
     ) -> Option<Result<Function, Answer>> {
         match expr {
             Some(text) if looks_like_math(text) => Some(match calculus::read(text, var.unwrap_or('x')) {
+                // d/dy of a function of x: the other letter would be a second variable
+                Ok(f) if var.is_some_and(|v| v != f.var) && f.expr.has_var() => {
+                    let mut both = [f.var, var.unwrap_or('x')];
+                    both.sort_unstable();
+                    Err(multivariable(Some(&format!("{}, {}", both[0], both[1]))))
+                }
                 Ok(f) => Ok(f),
                 Err(Error::MultipleVariables(vars)) => Err(multivariable(Some(&vars))),
                 Err(e) => Err(cannot_read(text, &e)),
@@ -210,8 +216,19 @@ fn refers_back(lower: &str) -> bool {
 /// Words that point back at an earlier function ("it", "again", "the second …").
 fn names_it(lower: &str) -> bool {
     let words = [
-        " it", "this", "that", "again", "same", "the result", "now ", "what about", "how about", "then",
-        "second", "third", "fourth",
+        " it",
+        "this",
+        "that",
+        "again",
+        "same",
+        "the result",
+        "now ",
+        "what about",
+        "how about",
+        "then",
+        "second",
+        "third",
+        "fourth",
     ];
     words.iter().any(|w| lower.contains(w)) || lower.starts_with("and ")
 }

@@ -110,11 +110,11 @@ fn split_point(s: &str) -> (String, Option<String>) {
 /// Splits `" from a to b"` / `" between a and b"` off the end.
 fn split_bounds(s: &str) -> (String, Option<(String, String)>) {
     for (from, to) in [("from ", " to "), ("between ", " and ")] {
-        if let Some(i) = s.rfind(from) {
-            if let Some((a, b)) = s[i + from.len()..].split_once(to) {
-                let b = b.trim().trim_end_matches(" dx").trim();
-                return (s[..i].trim().to_string(), Some((a.trim().to_string(), b.to_string())));
-            }
+        if let Some(i) = s.rfind(from)
+            && let Some((a, b)) = s[i + from.len()..].split_once(to)
+        {
+            let b = b.trim().trim_end_matches(" dx").trim();
+            return (s[..i].trim().to_string(), Some((a.trim().to_string(), b.to_string())));
         }
     }
     (s.to_string(), None)
@@ -180,6 +180,12 @@ pub(crate) fn ask(lower: &str) -> Ask {
                 var = after.chars().next().filter(char::is_ascii_alphabetic);
                 after = after.get(1..).unwrap_or("");
             }
+            // "with respect to t" / "wrt t"
+            for marker in ["with respect to ", "wrt "] {
+                if let Some(j) = lower.find(marker) {
+                    var = lower[j + marker.len()..].chars().next().filter(char::is_ascii_alphabetic).or(var);
+                }
+            }
             let (rest, at) = split_point(after);
             Ask::Derivative {
                 order: order(&lower[..i]),
@@ -191,19 +197,19 @@ pub(crate) fn ask(lower: &str) -> Ask {
         }
         _ => {
             let (rest, at) = split_point(lower);
-            if let Some(at) = at {
-                if rest.split_whitespace().count() <= 4 {
-                    return Ask::Value { at };
-                }
+            if let Some(at) = at
+                && rest.split_whitespace().count() <= 4
+            {
+                return Ask::Value { at };
             }
             let (rest, bounds) = split_bounds(lower);
-            if let Some(bounds) = bounds {
-                if rest.split_whitespace().count() <= 3 {
-                    return Ask::Integral {
-                        expr: clean(&rest).filter(|e| !e.starts_with("and")),
-                        bounds: Some(bounds),
-                    };
-                }
+            if let Some(bounds) = bounds
+                && rest.split_whitespace().count() <= 3
+            {
+                return Ask::Integral {
+                    expr: clean(&rest).filter(|e| !e.starts_with("and")),
+                    bounds: Some(bounds),
+                };
             }
             let bare = ["what is ", "what's ", "calculate ", "compute ", "evaluate ", "simplify "]
                 .iter()
