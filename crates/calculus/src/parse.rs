@@ -90,6 +90,8 @@ fn tokenize(text: &str) -> Result<Vec<Tok>, Error> {
         } else if c == ']' || c == '}' {
             out.push(Tok::Op(')'));
             i += 1;
+        } else if c == '|' {
+            return Err(Error::Unsupported("absolute values".into()));
         } else {
             return Err(Error::Syntax(format!("unexpected character {c}")));
         }

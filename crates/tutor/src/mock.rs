@@ -160,7 +160,9 @@ impl MockTutor {
                     )
                 }
                 Ok(_) => reply("declined", scope::decline(Area::OtherMaths, policy)),
-                Err(_) if expr.contains('=') => reply("declined", scope::decline(Area::OtherMaths, policy)),
+                Err(_) if expr.contains('=') && !scope::has_calculus_cue(&lower) => {
+                    reply("declined", scope::decline(Area::OtherMaths, policy))
+                }
                 Err(e) => match course::find(&lower) {
                     Some(t) => topic_with_note(t, &lower),
                     None => cannot_read(&expr, &e),
@@ -204,7 +206,7 @@ impl MockTutor {
 /// Whether the text after a command is an expression rather than words ("mean").
 fn looks_like_math(text: &str) -> bool {
     const NAMES: [&str; 9] = ["sin", "cos", "tan", "exp", "ln", "log", "sqrt", "pi", "e"];
-    text.chars().any(|c| c.is_ascii_digit() || "^*/+-()π√²³".contains(c))
+    text.chars().any(|c| !(c.is_alphabetic() || c.is_whitespace() || c == '\''))
         || text.split_whitespace().all(|w| w.chars().count() == 1 || NAMES.iter().any(|n| w.starts_with(n)))
 }
 
@@ -255,8 +257,8 @@ fn explain_or_ask(lower: &str, what: &str) -> Answer {
 }
 
 fn offer(lower: &str) -> Answer {
-    let vague =
-        lower.split_whitespace().count() <= 8 || ["help", "hello", "hi "].iter().any(|w| lower.contains(w));
+    let vague = lower.split_whitespace().count() <= 2
+        || ["help", "hello", "hi ", "hey", "thank", "calculus", "tutor"].iter().any(|w| lower.contains(w));
     let lead = if vague {
         "Yes, I can help with calculus."
     } else {

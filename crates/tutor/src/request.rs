@@ -37,7 +37,17 @@ const INTEGRAL_KEYS: &[&str] = &[
     "∫",
     "area under",
 ];
-const DERIVATIVE_KEYS: &[&str] = &["derivatives of", "derivative of", "derivative", "differentiate", "d/d"];
+const DERIVATIVE_KEYS: &[&str] = &[
+    "derivatives of",
+    "derivative of",
+    "derivative",
+    "differentiate",
+    "d/d",
+    "dy/dx",
+    "slope of the tangent to",
+    "slope of",
+    "rate of change of",
+];
 
 /// Tails that end the expression ("… with respect to x", "… for me").
 const TAILS: &[&str] = &[
@@ -53,7 +63,8 @@ const TAILS: &[&str] = &[
     " then",
     ", then",
 ];
-const LEADS: &[&str] = &["of ", "the ", "function ", "f(x) = ", "f(x)=", "y = ", "y=", ": ", "for "];
+const LEADS: &[&str] =
+    &["of ", "the ", "function ", "f(x) = ", "f(x)=", "y = ", "y=", ": ", "for ", "if ", "when "];
 const REFERRING: &[&str] = &[
     "it",
     "this",
@@ -75,7 +86,13 @@ const REFERRING: &[&str] = &[
 pub(crate) fn normalize(question: &str) -> String {
     let lower = question.trim().to_lowercase();
     let lower = lower.trim_end_matches(['?', '.', '!', ' ']);
-    lower.replace(" squared", "^2").replace(" cubed", "^3")
+    lower
+        .replace(" squared", "^2")
+        .replace(" cubed", "^3")
+        .replace("step by step", "")
+        .replace("step-by-step", "")
+        .trim()
+        .to_string()
 }
 
 fn first_key<'a>(s: &str, keys: &[&'a str]) -> Option<(usize, &'a str)> {

@@ -117,6 +117,20 @@ const TABLE: &[(&str, &str, &str, &[&str])] = &[
     ("i", "partial derivative of x^2 y with respect to y", "declined", &["single-variable calculus"]),
     ("i", "prove that the derivative of sin is cos", "declined", &["I can't write or check proofs"]),
     ("i", "what about at x=2?", "answered", &["At which function?"]),
+    // other ways of asking
+    ("m", "find dy/dx if y = x^2 sin x", "answered", &["f'(x) = 2x·sin(x) + x^2·cos(x)"]),
+    ("m", "differentiate 3x^2 + 2x + 1 step by step", "answered", &["f'(x) = 6x + 2"]),
+    ("m", "what is the slope of x^2 at x=3", "answered", &["f'(3) = 6"]),
+    (
+        "m",
+        "evaluate the integral of cos x between 0 and pi/2",
+        "answered",
+        &["from 0 to π/2 of cos(x) dx = 1"],
+    ),
+    ("m", "what is the area under x^2 from 0 to 3", "answered", &["of x^2 dx = 9"]),
+    ("m", "integrate 1/(x^2+1)", "unable", &["I can't compute ∫ 1/(x^2+1) dx"]),
+    ("m", "derivative of |x|", "unable", &["I don't handle absolute values"]),
+    ("m", "what's the weather like", "answered", &["I didn't find a calculus topic or an expression"]),
     // the policy's excluded areas, named from the policy
     (
         "j",
@@ -142,7 +156,9 @@ fn the_offline_tutor_answers_the_table() {
         for want in *wants {
             assert!(a.text.contains(want), "{question}: wanted {want:?} in\n{}", a.text);
         }
-        assert!(!a.text.contains('|') || a.text.contains("ln|"), "no tables: {}", a.text);
+        // plain text: no markdown tables, headings or bold
+        let markdown = a.text.lines().any(|l| l.starts_with(['|', '#'])) || a.text.contains("**");
+        assert!(!markdown, "plain text: {}", a.text);
     }
 }
 
