@@ -5,7 +5,7 @@
 mod common;
 
 use a2a::client::A2aClient;
-use common::{BIN, Proc, rt};
+use common::{BIN, Proc, University, rt};
 use student::Student;
 
 #[test]
@@ -46,6 +46,22 @@ fn offline_tutor_computes_and_follows_up_in_one_conversation() {
     // the mode is on the reply's telemetry, and the log has ids but no question text
     let published = tutor.wait_for_log(|l| l.contains("publishing reply"));
     assert!(!published.contains("sin(x)"), "{published}");
+}
+
+#[test]
+fn through_the_hub_a_follow_up_reaches_the_same_tutor_conversation() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    rt().block_on(async {
+        let me = Student::new(A2aClient::default(), u.hub_url.clone());
+        let first = me.ask("d/dx (2x+1)^5").await.expect("ask");
+        assert_eq!(first.outcome.as_deref(), Some("route"), "{}", first.reply_text);
+        assert!(first.reply_text.contains("f'(x) = 10(2x+1)^4"), "{}", first.reply_text);
+        let second = me.ask("and the second derivative?").await.expect("ask");
+        assert_eq!(second.outcome.as_deref(), Some("route"), "{}", second.reply_text);
+        assert!(second.reply_text.starts_with(tutor::LABEL), "{}", second.reply_text);
+        assert!(second.reply_text.contains("f''(x) = 80(2x+1)^3"), "{}", second.reply_text);
+    });
 }
 
 #[test]

@@ -37,12 +37,23 @@ pub fn default_skills() -> SkillSet {
             id: "calculus-tutoring".into(),
             name: "Calculus tutoring".into(),
             description: "Explains calculus concepts and works through problems step by step.".into(),
-            tags: ["calculus", "derivative", "integral", "limit", "differentiate", "antiderivative"]
-                .map(String::from)
-                .to_vec(),
+            tags: [
+                "calculus",
+                "derivative",
+                "integral",
+                "limit",
+                "differentiate",
+                "antiderivative",
+                "integrate",
+                "d/dx",
+            ]
+            .map(String::from)
+            .to_vec(),
             examples: vec![
                 "Can you help me with calculus?".into(),
                 "How do I find the derivative of x^2?".into(),
+                "What is the derivative of x^3*sin(x)?".into(),
+                "Integrate 3x^2 + 2x".into(),
             ],
             enabled: true,
             allowed_scope: [
