@@ -93,7 +93,7 @@ impl MockTutor {
                  derivatives and integrals step by step.",
             );
         }
-        if ["partial derivative", "gradient", "double integral", "triple integral", "multivariable", "∂"]
+        if ["partial derivative", "double integral", "triple integral", "multivariable", "∂"]
             .iter()
             .any(|w| lower.contains(w))
         {

@@ -46,6 +46,8 @@ const DERIVATIVE_KEYS: &[&str] = &[
     "dy/dx",
     "slope of the tangent to",
     "slope of",
+    "gradient of the tangent to",
+    "gradient of",
     "rate of change of",
 ];
 

@@ -121,6 +121,7 @@ const TABLE: &[(&str, &str, &str, &[&str])] = &[
     ("m", "find dy/dx if y = x^2 sin x", "answered", &["f'(x) = 2x·sin(x) + x^2·cos(x)"]),
     ("m", "differentiate 3x^2 + 2x + 1 step by step", "answered", &["f'(x) = 6x + 2"]),
     ("m", "what is the slope of x^2 at x=3", "answered", &["f'(3) = 6"]),
+    ("m", "find the gradient of x^3 - x at x = 2", "answered", &["f'(2) = 11"]),
     (
         "m",
         "evaluate the integral of cos x between 0 and pi/2",
