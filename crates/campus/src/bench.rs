@@ -1,6 +1,7 @@
 //! `campus bench`: SendMessage round trips from our client to a fixed Tutor, directly and
 //! routed through the Hub, with every agent in its own child process, at several
-//! concurrency levels. Prints messages/s, p50/p99 latency, the latency the Hub adds and
+//! concurrency levels. It measures plumbing, so its Tutor runs with `TUTOR_MODE=fixed`
+//! (the Part 1 reply), not the offline tutor's parsing and checks. Prints messages/s, p50/p99 latency, the latency the Hub adds and
 //! resident memory. A benchmark, not a test: it asserts nothing.
 
 use std::process::Stdio;
@@ -28,6 +29,11 @@ pub(crate) struct Args {
     /// Run only the Tutor (no Hub, no Library): issue 2's measurement
     #[arg(long)]
     tutor_only: bool,
+}
+
+/// The benchmark's Tutor answers with the fixed reply: plumbing, not tutoring, is measured.
+fn fixed_mode() -> (&'static str, String) {
+    ("TUTOR_MODE", "fixed".into())
 }
 
 /// A child `campus` process, killed on drop.
@@ -166,9 +172,12 @@ pub(crate) fn ms(d: Duration) -> String {
 
 /// The Tutor alone (its Hub link finds no Hub and keeps retrying quietly).
 async fn tutor_only(args: &Args, port: u16, hub_url: String) -> anyhow::Result<()> {
-    let tutor =
-        ChildAgent::start("tutor", &args.agent_log, &[("PORT", port.to_string()), ("HUB_URL", hub_url)])
-            .await?;
+    let tutor = ChildAgent::start(
+        "tutor",
+        &args.agent_log,
+        &[("PORT", port.to_string()), ("HUB_URL", hub_url), fixed_mode()],
+    )
+    .await?;
     let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(10), ..Default::default() });
     let agent = client.connect(&tutor.url).await?;
     let pid = tutor.pid().context("the tutor has no pid")?;
@@ -277,7 +286,7 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     let tutor = ChildAgent::start(
         "tutor",
         &args.agent_log,
-        &[("PORT", tutor_port.to_string()), ("HUB_URL", url(hub_port))],
+        &[("PORT", tutor_port.to_string()), ("HUB_URL", url(hub_port)), fixed_mode()],
     )
     .await?;
     let library = ChildAgent::start(

@@ -37,7 +37,7 @@ enum Command {
     Demo,
     /// Run the University Hub (127.0.0.1:41243; HUB_CONFIG, PORT, ROUTER_MODE, …)
     Hub,
-    /// Run the Tutor agent (127.0.0.1:41241; TUTOR_CONFIG, PORT, HUB_URL, …)
+    /// Run the Tutor agent (127.0.0.1:41241; TUTOR_MODE=mock|fixed, TUTOR_CONFIG, PORT, HUB_URL, …)
     Tutor,
     /// Run the Library agent (127.0.0.1:41242; LIBRARY_CONFIG, PORT, HUB_URL, …)
     Library,
@@ -142,9 +142,12 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Demo => demo::run().await,
             Command::Hub => run_hub().await,
-            Command::Tutor => {
-                run_specialist("tutor", "TUTOR_CONFIG", tutor::DEFAULT_PORT, tutor::agent()).await
-            }
+            Command::Tutor => match tutor::Mode::from_env(&env) {
+                Ok(mode) => {
+                    run_specialist("tutor", "TUTOR_CONFIG", tutor::DEFAULT_PORT, tutor::agent(mode)).await
+                }
+                Err(e) => Err(e.into()),
+            },
             Command::Library => {
                 run_specialist("library", "LIBRARY_CONFIG", library::DEFAULT_PORT, library::agent()).await
             }

@@ -298,8 +298,7 @@ async fn ten_thousand_hostile_bodies() {
         .await
         .unwrap();
     let v: Value = resp.json().await.unwrap();
-    assert_eq!(
-        v["result"]["message"]["parts"][0]["text"],
-        "Hello Student Agent. Yes, I can help you with calculus."
-    );
+    // (the offline tutor, the default mode, read every well-formed body's text too)
+    let text = v["result"]["message"]["parts"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with(tutor::LABEL), "{v}");
 }

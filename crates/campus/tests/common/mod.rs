@@ -76,6 +76,7 @@ impl Proc {
             "HUB_URL",
             "HUB_CONFIG",
             "TUTOR_CONFIG",
+            "TUTOR_MODE",
             "LIBRARY_CONFIG",
             "ROUTER_MODE",
         ] {

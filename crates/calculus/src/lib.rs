@@ -1,0 +1,212 @@
+//! Single-variable calculus for the offline tutor, knowing nothing of agents.
+//!
+//! What does what, honestly:
+//! - **Our code** reads the student's text ([`read`]: implicit multiplication, `e`, `pi`,
+//!   `sin cos tan exp ln log sqrt`), keeps the expression tree, simplifies it to one
+//!   readable form, differentiates and integrates it by named rules, and records the
+//!   steps. exmex's tree is flattened and not open to rewriting, so the symbolic work is
+//!   ours.
+//! - **exmex** is the independent check: each result is written out for exmex, parsed
+//!   by exmex's own parser and compared numerically, before it is returned, with
+//!   exmex's partial derivative of the original (derivatives, values of derivatives) or
+//!   with Simpson's rule over exmex's evaluation of the original (antiderivatives,
+//!   definite integrals). If they disagree the answer is [`Error::CheckFailed`], never a
+//!   result. The check covers our simplifier and rules; how the student's text was read
+//!   is shown back to the student (`f(x) = …`) rather than checked.
+//!
+//! Integration knows a short list of rules (see `integrate.rs`); anything else is
+//! [`Error::NoRule`].
+
+mod check;
+mod diff;
+mod expr;
+mod integrate;
+mod parse;
+mod rational;
+mod show;
+mod simplify;
+
+pub use expr::{Constant, Expr, Func};
+pub use rational::Q;
+
+/// Why a computation gave no result.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    #[error("could not read the expression: {0}")]
+    Syntax(String),
+    #[error("more than one variable ({0})")]
+    MultipleVariables(String),
+    #[error("not supported: {0}")]
+    Unsupported(String),
+    #[error("no integration rule for {0}")]
+    NoRule(String),
+    #[error("the numbers grow too large")]
+    Overflow,
+    #[error("the result did not pass the numerical check")]
+    CheckFailed,
+}
+
+/// A function of one variable, read and simplified.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Function {
+    pub expr: Expr,
+    /// The variable's letter (`x` when the expression has none).
+    pub var: char,
+}
+
+impl Function {
+    /// The readable form, e.g. `3x^2·sin(x)`.
+    pub fn shown(&self) -> String {
+        show::human(&self.expr)
+    }
+}
+
+/// Reads `text` as a function of one variable; `default_var` when it has none.
+pub fn read(text: &str, default_var: char) -> Result<Function, Error> {
+    let raw = parse::parse(text)?;
+    let mut vars = Vec::new();
+    parse::variables(&raw, &mut vars);
+    if vars.len() > 1 {
+        let names: Vec<String> = vars.iter().map(char::to_string).collect();
+        return Err(Error::MultipleVariables(names.join(", ")));
+    }
+    check_size(&raw, MAX_INPUT)?;
+    Ok(Function { expr: simplify::simplify(&raw)?, var: vars.first().copied().unwrap_or(default_var) })
+}
+
+/// Largest (nodes, depth) read from a student.
+const MAX_INPUT: (usize, usize) = (300, 24);
+/// Largest (nodes, depth) of a result.
+const MAX_RESULT: (usize, usize) = (3_000, 40);
+
+fn check_size(e: &Expr, (nodes, depth): (usize, usize)) -> Result<(), Error> {
+    let (n, d) = e.size();
+    if n > nodes || d > depth {
+        return Err(Error::Unsupported("expressions this large".into()));
+    }
+    Ok(())
+}
+
+/// A computed result with its steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Worked {
+    pub result: Expr,
+    /// The readable result (an antiderivative without `+ C`).
+    pub shown: String,
+    /// One line per rule applied, in order.
+    pub steps: Vec<String>,
+}
+
+/// The `order`-th derivative (1 to 4), checked. The steps are those of the last
+/// differentiation.
+pub fn derivative(f: &Function, order: usize) -> Result<Worked, Error> {
+    if !(1..=4).contains(&order) {
+        return Err(Error::Unsupported("derivatives past the fourth".into()));
+    }
+    let mut e = f.expr.clone();
+    let mut steps = Vec::new();
+    for _ in 0..order {
+        let mut d = diff::Deriver::new();
+        e = d.d(&e)?;
+        check_size(&e, MAX_RESULT)?;
+        steps = d.lines;
+    }
+    if steps.len() > diff::MAX_STEPS {
+        steps.truncate(diff::MAX_STEPS);
+        steps.push("(the remaining parts use the same rules)".into());
+    }
+    check::derivative(&f.expr, f.var, order, &e)?;
+    Ok(Worked { shown: show::human(&e), result: e, steps })
+}
+
+/// An antiderivative (add `+ C`), checked.
+pub fn antiderivative(f: &Function) -> Result<Worked, Error> {
+    let mut i = integrate::Integrator::new(f.var);
+    let r = i.integrate(&f.expr)?;
+    check_size(&r, MAX_RESULT)?;
+    check::antiderivative(&f.expr, f.var, &r)?;
+    let mut steps = i.lines;
+    if steps.len() > diff::MAX_STEPS {
+        steps.truncate(diff::MAX_STEPS);
+        steps.push("(the remaining terms use the same rules)".into());
+    }
+    Ok(Worked { shown: show::human(&r), result: r, steps })
+}
+
+/// A number given as an expression without the variable (`3`, `pi/2`, `-1`).
+pub fn read_number(text: &str) -> Result<Expr, Error> {
+    let e = simplify::simplify(&parse::parse(text)?)?;
+    if e.has_var() || e.eval_const().is_none() {
+        return Err(Error::Syntax("a bound or point must be a number".into()));
+    }
+    Ok(e)
+}
+
+/// A value: exact when it simplifies to a form without the variable, with a decimal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    pub exact: Expr,
+    pub shown: String,
+    pub approx: f64,
+}
+
+impl Value {
+    fn of(e: Expr) -> Result<Value, Error> {
+        let approx = e.eval_const().ok_or(Error::CheckFailed)?;
+        Ok(Value { shown: show::human(&e), exact: e, approx })
+    }
+
+    /// `9`, or `e - 1 ≈ 1.718282`.
+    pub fn display(&self) -> String {
+        if matches!(self.exact, Expr::Num(q) if q.is_int()) {
+            return self.shown.clone();
+        }
+        let mut d = format!("{:.6}", self.approx);
+        while d.ends_with('0') {
+            d.pop();
+        }
+        if d.ends_with('.') {
+            d.pop();
+        }
+        if d == "-0" {
+            d = "0".into();
+        }
+        if d == self.shown { d } else { format!("{} ≈ {d}", self.shown) }
+    }
+}
+
+/// `e` at `point` (simplified, exact where the rules allow).
+pub fn value_at(e: &Expr, point: &Expr) -> Result<Value, Error> {
+    Value::of(simplify::simplify(&e.subst(point))?)
+}
+
+/// The `order`-th derivative of `f` at `point` (order 0: `f` itself), checked.
+pub fn derivative_at(f: &Function, order: usize, point: &Expr) -> Result<(Worked, Value), Error> {
+    let w = if order == 0 {
+        Worked { result: f.expr.clone(), shown: f.shown(), steps: Vec::new() }
+    } else {
+        derivative(f, order)?
+    };
+    let v = value_at(&w.result, point)?;
+    check::value(&f.expr, f.var, order, point.eval_const().ok_or(Error::CheckFailed)?, v.approx)?;
+    Ok((w, v))
+}
+
+/// The definite integral from `a` to `b` by the fundamental theorem: the antiderivative,
+/// `F(b) - F(a)`, checked over the whole interval.
+pub fn definite(f: &Function, a: &Expr, b: &Expr) -> Result<(Worked, Value), Error> {
+    let w = antiderivative(f)?;
+    let diff = Expr::add2(w.result.subst(b), Expr::negate(w.result.subst(a)));
+    let v = Value::of(simplify::simplify(&diff)?)?;
+    let bounds = (a.eval_const().ok_or(Error::CheckFailed)?, b.eval_const().ok_or(Error::CheckFailed)?);
+    check::definite(&f.expr, f.var, &w.result, bounds, v.approx)?;
+    Ok((w, v))
+}
+
+/// The readable form of any expression.
+pub fn show(e: &Expr) -> String {
+    show::human(e)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,158 @@
+use super::*;
+
+fn f(text: &str) -> Function {
+    read(text, 'x').unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn n(text: &str) -> Expr {
+    read_number(text).unwrap()
+}
+
+#[test]
+fn reads_and_simplifies_to_one_readable_form() {
+    for (text, shown) in [
+        ("3x^2", "3x^2"),
+        ("2x+1", "2x + 1"),
+        ("2sin(x)", "2sin(x)"),
+        ("1*x^1 + 0*x + 0", "x"),
+        ("x*x^2", "x^3"),
+        ("2(x+1) + 3x", "5x + 2"),
+        ("(x+1)(x-1)", "(x+1)·(x-1)"),
+        ("-x^2 + 3x - 7", "-x^2 + 3x - 7"),
+        ("x/2", "x/2"),
+        ("1/x^2", "1/x^2"),
+        ("sqrt(x)", "sqrt(x)"),
+        ("exp(2x)", "e^(2x)"),
+        ("log(x)", "ln(x)"),
+        ("pi*x^2", "πx^2"),
+        ("sin^2(x)", "sin(x)^2"),
+        ("sin 2x", "sin(2x)"),
+        ("x²+3x", "x^2 + 3x"),
+        ("3.5x", "7x/2"),
+        ("t^2+1", "t^2 + 1"),
+        ("e^x^2", "e^(x^2)"),
+        ("4^(1/2)*x", "2x"),
+    ] {
+        assert_eq!(f(text).shown(), shown, "{text}");
+    }
+    assert_eq!(f("t^2").var, 't');
+}
+
+#[test]
+fn says_what_it_cannot_read() {
+    assert_eq!(read("x*y", 'x'), Err(Error::MultipleVariables("x, y".into())));
+    assert!(matches!(read("2x+", 'x'), Err(Error::Syntax(_))));
+    assert!(matches!(read("((x)", 'x'), Err(Error::Syntax(_))));
+    assert_eq!(read("sec(x)", 'x'), Err(Error::Unsupported("the function sec".into())));
+    assert!(read_number("x+1").is_err());
+}
+
+#[test]
+fn derivatives() {
+    for (text, result) in [
+        ("x^3*sin(x)", "3x^2·sin(x) + x^3·cos(x)"),
+        ("(2x+1)^5", "10(2x+1)^4"),
+        ("e^(2x)", "2e^(2x)"),
+        ("3x^2+2x", "6x + 2"),
+        ("x/(x+1)", "1/(x+1)^2"),
+        ("sin(x)/x", "(x·cos(x)-sin(x))/x^2"),
+        ("sqrt(x)", "1/(2sqrt(x))"),
+        ("ln(x)", "1/x"),
+        ("tan(x)", "1/cos(x)^2"),
+        ("sin(x^2)", "2x·cos(x^2)"),
+        ("x^x", "x^x·(ln(x)+1)"),
+        ("2^x", "2^x·ln(2)"),
+        ("1/x", "-1/x^2"),
+        ("cos(3x+1)", "-3sin(3x+1)"),
+        ("log(x^2+1)", "2x/(x^2+1)"),
+        ("5", "0"),
+        ("pi*x^2", "2πx"),
+        ("(x+1)(x-1)", "2x"),
+        ("x^2*e^(-x)", "2x·e^(-x) - x^2·e^(-x)"),
+        ("sqrt(2x+1)", "1/sqrt(2x+1)"),
+    ] {
+        assert_eq!(derivative(&f(text), 1).map(|w| w.shown), Ok(result.to_string()), "{text}");
+    }
+    assert_eq!(derivative(&f("x^4"), 2).unwrap().shown, "12x^2");
+    assert_eq!(derivative(&f("x^3*sin(x)"), 2).unwrap().shown, "6x·sin(x) + 6x^2·cos(x) - x^3·sin(x)");
+}
+
+#[test]
+fn derivative_steps_name_the_rules() {
+    let w = derivative(&f("x^3*sin(x)"), 1).unwrap();
+    assert_eq!(
+        w.steps,
+        [
+            "product rule: (x^3)'·sin(x) + x^3·(sin(x))' = 3x^2·sin(x) + x^3·cos(x)",
+            "power rule: (x^3)' = 3x^2",
+            "derivative of sin: (sin(x))' = cos(x)",
+        ]
+    );
+    let w = derivative(&f("(2x+1)^5"), 1).unwrap();
+    assert_eq!(w.steps, ["chain rule with the power rule: ((2x+1)^5)' = 5(2x+1)^4·(2x+1)' = 10(2x+1)^4"]);
+    let w = derivative(&f("x/(x+1)"), 1).unwrap();
+    assert_eq!(w.steps, ["quotient rule: ((x)'·(x+1) - x·(x+1)')/(x+1)^2 = 1/(x+1)^2"]);
+}
+
+#[test]
+fn antiderivatives() {
+    for (text, result) in [
+        ("3x^2+2x", "x^3 + x^2"),
+        ("cos(x)", "sin(x)"),
+        ("1/x", "ln|x|"),
+        ("x^-1", "ln|x|"),
+        ("(2x+1)^5", "(2x+1)^6/12"),
+        ("e^(2x)", "e^(2x)/2"),
+        ("sin(3x)", "-cos(3x)/3"),
+        ("sqrt(x)", "2x^(3/2)/3"),
+        ("x(x+1)", "x^3/3 + x^2/2"),
+        ("1/(2x+1)", "ln|2x+1|/2"),
+        ("5", "5x"),
+        ("2^x", "2^x/ln(2)"),
+        ("-3x^4 + x - 1/2", "-3x^5/5 + x^2/2 - x/2"),
+    ] {
+        assert_eq!(antiderivative(&f(text)).map(|w| w.shown), Ok(result.to_string()), "{text}");
+    }
+    for text in ["x*e^x", "e^(x^2)", "tan(x)", "sin(x)^2", "1/(x^2+1)"] {
+        assert!(matches!(antiderivative(&f(text)), Err(Error::NoRule(_))), "{text}");
+    }
+}
+
+#[test]
+fn definite_integrals_and_values() {
+    let def = |t: &str, a: &str, b: &str| definite(&f(t), &n(a), &n(b)).map(|(_, v)| v.display());
+    assert_eq!(def("x^2", "0", "3"), Ok("9".into()));
+    assert_eq!(def("sin(x)", "0", "pi"), Ok("2".into()));
+    assert_eq!(def("e^x", "0", "1"), Ok("e - 1 ≈ 1.718282".into()));
+    assert_eq!(def("sqrt(x)", "0", "4"), Ok("16/3 ≈ 5.333333".into()));
+    assert_eq!(def("1/x", "1", "e"), Ok("1".into()));
+    // 1/x has no integral across 0: the fundamental theorem does not apply
+    assert_eq!(def("1/x", "-1", "1"), Err(Error::CheckFailed));
+    let at = |t: &str, order, p: &str| derivative_at(&f(t), order, &n(p)).map(|(_, v)| v.display());
+    assert_eq!(at("x^2", 1, "3"), Ok("6".into()));
+    assert_eq!(at("sin(x)", 1, "pi"), Ok("-1".into()));
+    assert_eq!(at("x^3", 2, "2"), Ok("12".into()));
+    assert_eq!(at("sin(x)", 1, "2"), Ok("cos(2) ≈ -0.416147".into()));
+    assert_eq!(at("x^2", 0, "5"), Ok("25".into()));
+}
+
+/// The check is independent: a wrong result does not pass it.
+#[test]
+fn the_check_rejects_wrong_results() {
+    let x3 = f("x^3*sin(x)");
+    assert_eq!(check::derivative(&x3.expr, 'x', 1, &f("3x^2·sin(x) + x^3·cos(x)").expr), Ok(()));
+    assert_eq!(
+        check::derivative(&x3.expr, 'x', 1, &f("3x^2·cos(x) + x^3·sin(x)").expr),
+        Err(Error::CheckFailed)
+    );
+    assert_eq!(check::antiderivative(&f("cos(x)").expr, 'x', &f("-sin(x)").expr), Err(Error::CheckFailed));
+    assert_eq!(
+        check::antiderivative(&f("1/x").expr, 'x', &f("ln(x)").expr),
+        Ok(()),
+        "positive points suffice"
+    );
+    assert_eq!(
+        check::definite(&f("x^2").expr, 'x', &f("x^3/3").expr, (0.0, 3.0), 9.5),
+        Err(Error::CheckFailed)
+    );
+}

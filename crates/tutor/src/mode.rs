@@ -1,0 +1,59 @@
+//! `TUTOR_MODE`: how the Tutor answers chat.
+
+use conf::ConfError;
+
+/// How the Tutor answers chat (`TUTOR_MODE`). A live model arrives later as a third
+/// variant here and a third [`crate::Answerer`]; until then `live` stops the process at
+/// startup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// The Part 1 fixed reply ([`crate::FIXED_REPLY`]) to every message.
+    Fixed,
+    /// The offline tutor: a small calculus course pack and a rule-based, numerically
+    /// checked calculator; deterministic, no model, labelled on every answer.
+    #[default]
+    Mock,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Fixed => "fixed",
+            Mode::Mock => "mock",
+        }
+    }
+
+    /// Reads `TUTOR_MODE` (default `mock`).
+    pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Mode, ConfError> {
+        match env("TUTOR_MODE").as_deref().map(str::trim) {
+            None | Some("") => Ok(Mode::default()),
+            Some("fixed") => Ok(Mode::Fixed),
+            Some("mock") => Ok(Mode::Mock),
+            Some("live") => {
+                Err(ConfError::new("TUTOR_MODE", "", "live mode is not available yet; use fixed or mock"))
+            }
+            Some(_) => Err(ConfError::new("TUTOR_MODE", "", "must be fixed or mock")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mode(v: Option<&str>) -> Result<Mode, ConfError> {
+        let v = v.map(String::from);
+        Mode::from_env(&move |k: &str| if k == "TUTOR_MODE" { v.clone() } else { None })
+    }
+
+    #[test]
+    fn reads_the_mode() {
+        assert_eq!(mode(None).unwrap(), Mode::Mock);
+        assert_eq!(mode(Some("fixed")).unwrap(), Mode::Fixed);
+        assert_eq!(mode(Some("mock")).unwrap(), Mode::Mock);
+        let live = mode(Some("live")).unwrap_err();
+        assert!(live.to_string().contains("live mode is not available yet"), "{live}");
+        let other = mode(Some("magic")).unwrap_err();
+        assert!(other.to_string().contains("fixed or mock"), "{other}");
+    }
+}

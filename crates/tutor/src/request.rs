@@ -1,0 +1,290 @@
+//! Reading what a question asks the offline tutor to compute: a derivative (of which
+//! order, at which point), an integral (between which bounds), a value at a point, or
+//! a bare expression. Pure text work on the lowercased question; the `calculus` crate
+//! reads the expressions themselves.
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Ask {
+    Derivative {
+        order: usize,
+        again: bool,
+        expr: Option<String>,
+        var: Option<char>,
+        at: Option<String>,
+    },
+    Integral {
+        expr: Option<String>,
+        bounds: Option<(String, String)>,
+    },
+    /// "what about at x=2?"
+    Value {
+        at: String,
+    },
+    /// An expression with no command ("x^2 + 1").
+    Bare {
+        expr: String,
+    },
+    Other,
+}
+
+const INTEGRAL_KEYS: &[&str] = &[
+    "integral of",
+    "integrate",
+    "integral",
+    "antiderivative of",
+    "antiderivative",
+    "anti-derivative",
+    "∫",
+    "area under",
+];
+const DERIVATIVE_KEYS: &[&str] = &[
+    "derivatives of",
+    "derivative of",
+    "derivative",
+    "differentiate",
+    "d/d",
+    "dy/dx",
+    "slope of the tangent to",
+    "slope of",
+    "gradient of the tangent to",
+    "gradient of",
+    "rate of change of",
+];
+
+/// Tails that end the expression ("… with respect to x", "… for me").
+const TAILS: &[&str] = &[
+    " with respect to",
+    " wrt",
+    " using",
+    " for me",
+    " please",
+    " by ",
+    " step by step",
+    " and show",
+    " and explain",
+    " then",
+    ", then",
+];
+const LEADS: &[&str] =
+    &["of ", "the ", "function ", "f(x) = ", "f(x)=", "y = ", "y=", ": ", "for ", "if ", "when "];
+const REFERRING: &[&str] = &[
+    "it",
+    "this",
+    "that",
+    "again",
+    "it again",
+    "this function",
+    "that function",
+    "the function",
+    "the same function",
+    "the result",
+    "that one",
+    "the same",
+    "this one",
+    "",
+];
+
+/// The question with its closing punctuation gone and a few words turned into symbols.
+pub(crate) fn normalize(question: &str) -> String {
+    let lower = question.trim().to_lowercase();
+    let lower = lower.trim_end_matches(['?', '.', '!', ' ']);
+    lower
+        .replace(" squared", "^2")
+        .replace(" cubed", "^3")
+        .replace("step by step", "")
+        .replace("step-by-step", "")
+        .trim()
+        .to_string()
+}
+
+fn first_key<'a>(s: &str, keys: &[&'a str]) -> Option<(usize, &'a str)> {
+    keys.iter()
+        .filter_map(|k| s.find(k).map(|i| (i, *k)))
+        .min_by_key(|(i, k)| (*i, std::cmp::Reverse(k.len())))
+}
+
+/// Splits `" at x = 2"`-style points off the end.
+fn split_point(s: &str) -> (String, Option<String>) {
+    for marker in [" at ", " when ", " where ", "at "] {
+        let found = if marker == "at " {
+            s.strip_prefix("at ").map(|r| (0, r))
+        } else {
+            s.rfind(marker).map(|i| (i, &s[i + marker.len()..]))
+        };
+        if let Some((i, rest)) = found {
+            let rest = rest.trim();
+            let value = match rest.split_once('=') {
+                Some((name, v)) if name.trim().chars().count() == 1 => v.trim(),
+                Some(_) => continue,
+                None => rest.strip_prefix("the point ").unwrap_or(rest),
+            };
+            if !value.is_empty() && value.chars().any(|c| c.is_ascii_digit() || "πpie".contains(c)) {
+                return (s[..i].to_string(), Some(value.to_string()));
+            }
+        }
+    }
+    (s.to_string(), None)
+}
+
+/// Splits `" from a to b"` / `" between a and b"` off the end.
+fn split_bounds(s: &str) -> (String, Option<(String, String)>) {
+    for (from, to) in [("from ", " to "), ("between ", " and ")] {
+        if let Some(i) = s.rfind(from)
+            && let Some((a, b)) = s[i + from.len()..].split_once(to)
+        {
+            let b = b.trim().trim_end_matches(" dx").trim();
+            return (s[..i].trim().to_string(), Some((a.trim().to_string(), b.to_string())));
+        }
+    }
+    (s.to_string(), None)
+}
+
+/// The expression text after a command, or `None` when it only refers back ("it").
+fn clean(mut s: &str) -> Option<String> {
+    s = s.trim();
+    for t in TAILS {
+        if let Some(i) = s.find(t) {
+            s = &s[..i];
+        }
+    }
+    loop {
+        let before = s;
+        for l in LEADS {
+            s = s.strip_prefix(l).unwrap_or(s).trim_start();
+        }
+        if s == before {
+            break;
+        }
+    }
+    let mut s = s.trim().trim_end_matches(',').trim().to_string();
+    for tail in [" dx", "dx", " dt", "dt"] {
+        if s.len() > tail.len() && s.ends_with(tail) {
+            s.truncate(s.len() - tail.len());
+            break;
+        }
+    }
+    let s = s.trim();
+    if REFERRING.contains(&s) || s.starts_with("it ") || s.starts_with("this ") {
+        None
+    } else {
+        Some(s.to_string())
+    }
+}
+
+fn order(s: &str) -> usize {
+    if s.contains("fourth") {
+        4
+    } else if s.contains("third") {
+        3
+    } else if s.contains("second") {
+        2
+    } else {
+        1
+    }
+}
+
+/// What `lower` (see [`normalize`]) asks for.
+pub(crate) fn ask(lower: &str) -> Ask {
+    let integral = first_key(lower, INTEGRAL_KEYS);
+    let derivative = first_key(lower, DERIVATIVE_KEYS);
+    match (integral, derivative) {
+        (Some((i, k)), d) if d.is_none_or(|(j, _)| i < j) => {
+            let (rest, bounds) = split_bounds(&lower[i + k.len()..]);
+            Ask::Integral { expr: clean(&rest), bounds }
+        }
+        (_, Some((i, k))) => {
+            let mut after = &lower[i + k.len()..];
+            let mut var = None;
+            if k == "d/d" {
+                var = after.chars().next().filter(char::is_ascii_alphabetic);
+                after = after.get(1..).unwrap_or("");
+            }
+            // "with respect to t" / "wrt t"
+            for marker in ["with respect to ", "wrt "] {
+                if let Some(j) = lower.find(marker) {
+                    var = lower[j + marker.len()..].chars().next().filter(char::is_ascii_alphabetic).or(var);
+                }
+            }
+            let (rest, at) = split_point(after);
+            Ask::Derivative {
+                order: order(&lower[..i]),
+                again: lower.contains("again"),
+                expr: clean(&rest),
+                var,
+                at,
+            }
+        }
+        _ => {
+            let (rest, at) = split_point(lower);
+            if let Some(at) = at
+                && rest.split_whitespace().count() <= 4
+            {
+                return Ask::Value { at };
+            }
+            let (rest, bounds) = split_bounds(lower);
+            if let Some(bounds) = bounds
+                && rest.split_whitespace().count() <= 3
+            {
+                return Ask::Integral {
+                    expr: clean(&rest).filter(|e| !e.starts_with("and")),
+                    bounds: Some(bounds),
+                };
+            }
+            let bare = ["what is ", "what's ", "calculate ", "compute ", "evaluate ", "simplify "]
+                .iter()
+                .fold(lower, |s, p| s.strip_prefix(p).unwrap_or(s))
+                .trim();
+            if bare.chars().any(|c| c.is_ascii_digit() || "^*/+-()=".contains(c)) {
+                Ask::Bare { expr: bare.to_string() }
+            } else {
+                Ask::Other
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(q: &str) -> Ask {
+        ask(&normalize(q))
+    }
+
+    #[test]
+    fn reads_commands() {
+        let d = |expr: Option<&str>, order, at: Option<&str>| Ask::Derivative {
+            order,
+            again: false,
+            expr: expr.map(String::from),
+            var: None,
+            at: at.map(String::from),
+        };
+        assert_eq!(a("What is the derivative of x^3*sin(x)?"), d(Some("x^3*sin(x)"), 1, None));
+        assert_eq!(a("and the second derivative?"), d(None, 2, None));
+        assert_eq!(a("derivative of x^2 at x = 3"), d(Some("x^2"), 1, Some("3")));
+        assert_eq!(
+            a("d/dx (2x+1)^5"),
+            Ask::Derivative {
+                order: 1,
+                again: false,
+                expr: Some("(2x+1)^5".into()),
+                var: Some('x'),
+                at: None
+            }
+        );
+        assert_eq!(
+            a("Integrate 3x^2 + 2x dx"),
+            Ask::Integral { expr: Some("3x^2 + 2x".into()), bounds: None }
+        );
+        assert_eq!(
+            a("integrate x^2 from 0 to 3"),
+            Ask::Integral { expr: Some("x^2".into()), bounds: Some(("0".into(), "3".into())) }
+        );
+        assert_eq!(a("∫ cos(x) dx"), Ask::Integral { expr: Some("cos(x)".into()), bounds: None });
+        assert_eq!(a("now integrate it"), Ask::Integral { expr: None, bounds: None });
+        assert_eq!(a("what about at x=2?"), Ask::Value { at: "2".into() });
+        assert_eq!(a("what is 17*23"), Ask::Bare { expr: "17*23".into() });
+        assert_eq!(a("what is the chain rule"), Ask::Other);
+    }
+}

@@ -1,0 +1,222 @@
+//! The offline tutor, question by question: one table, answered in order (follow-ups
+//! share a conversation), each row naming the outcome and lines the answer must hold.
+
+use super::*;
+
+/// (conversation, question, outcome, what the answer contains)
+const TABLE: &[(&str, &str, &str, &[&str])] = &[
+    // vague questions get an offer with topics and an example
+    (
+        "a",
+        "hello",
+        "answered",
+        &["Yes, I can help with calculus.", "the chain rule", "Try: derivative of x^3*sin(x)"],
+    ),
+    ("a", "help", "answered", &["Yes, I can help with calculus."]),
+    (
+        "a",
+        "Hello Tutor Agent. Can you help me with calculus?",
+        "answered",
+        &["Yes, I can help with calculus."],
+    ),
+    // topics: explanation plus worked example
+    ("b", "What is a limit?", "answered", &["Limits. A limit describes", "Worked example: lim x→2"]),
+    ("b", "what does the derivative mean", "answered", &["The derivative. ", "f'(x) = 2x"]),
+    ("b", "Explain the power rule", "answered", &["The power rule. ", "12x^2 - 5 - 1/x^2"]),
+    ("b", "how does the product rule work?", "answered", &["The product rule. ", "2x·sin(x) + x^2·cos(x)"]),
+    ("b", "quotient rule please", "answered", &["The quotient rule. ", "1/(x+1)^2"]),
+    ("b", "what is the chain rule?", "answered", &["The chain rule. ", "10(2x+1)^4"]),
+    (
+        "b",
+        "How do I do implicit differentiation?",
+        "answered",
+        &["Implicit differentiation. ", "dy/dx = -x/y"],
+    ),
+    (
+        "b",
+        "what is an antiderivative",
+        "answered",
+        &["Antiderivatives and indefinite integrals. ", "x^3 + x^2 + C"],
+    ),
+    ("b", "explain u-substitution", "answered", &["Integration by substitution. ", "sin(x^2) + C"]),
+    ("b", "what does the fundamental theorem of calculus say", "answered", &["F(b) - F(a)", "= 9."]),
+    ("b", "how do I find the maximum area of a rectangle", "answered", &["Optimisation. ", "A(5) = 25"]),
+    ("b", "limit of sin(x)/x as x->0", "answered", &["Limits. ", "I don't compute limits offline"]),
+    // computing derivatives, with the rules named
+    (
+        "c",
+        "derivative of x^3*sin(x)",
+        "answered",
+        &[
+            "f(x) = x^3·sin(x)",
+            "f'(x) = 3x^2·sin(x) + x^3·cos(x)",
+            "- product rule: (x^3)'·sin(x) + x^3·(sin(x))' = 3x^2·sin(x) + x^3·cos(x)",
+            "- power rule: (x^3)' = 3x^2",
+        ],
+    ),
+    (
+        "c",
+        "and the second derivative?",
+        "answered",
+        &["f'(x) = 3x^2·sin(x) + x^3·cos(x)", "f''(x) = 6x·sin(x) + 6x^2·cos(x) - x^3·sin(x)"],
+    ),
+    ("c", "what about at x=2?", "answered", &["f''(2) = 4sin(2) + 24cos(2) ≈ -6.350334"]),
+    ("c", "now integrate it", "unable", &["I can't compute ∫ x^3·sin(x) dx", "integration by parts"]),
+    ("d", "d/dx (2x+1)^5", "answered", &["f'(x) = 10(2x+1)^4", "chain rule with the power rule"]),
+    ("d", "differentiate it again", "answered", &["f''(x) = 80(2x+1)^3"]),
+    ("e", "differentiate e^(2x)", "answered", &["f'(x) = 2e^(2x)", "chain rule with the exponential rule"]),
+    (
+        "e",
+        "What is the derivative of sin(x)/x?",
+        "answered",
+        &["f'(x) = (x·cos(x)-sin(x))/x^2", "quotient rule"],
+    ),
+    ("e", "derivative of ln(x^2+1)", "answered", &["f'(x) = 2x/(x^2+1)"]),
+    (
+        "e",
+        "find the derivative of sqrt(x) at x = 4",
+        "answered",
+        &["f'(x) = 1/(2sqrt(x))", "f'(4) = 1/4 ≈ 0.25"],
+    ),
+    ("e", "derivative of x^2 at x = 3", "answered", &["f'(3) = 6"]),
+    ("e", "d/dt t^3 - 2t", "answered", &["f(t) = t^3 - 2t", "f'(t) = 3t^2 - 2"]),
+    // integrals
+    ("f", "integrate 3x^2 + 2x", "answered", &["∫ (3x^2 + 2x) dx = x^3 + x^2 + C", "sum rule"]),
+    ("f", "∫ cos(x) dx", "answered", &["∫ cos(x) dx = sin(x) + C"]),
+    (
+        "f",
+        "integrate (2x+1)^5",
+        "answered",
+        &["= (2x+1)^6/12 + C", "linear substitution u = 2x+1 (du = 2 dx)"],
+    ),
+    ("f", "antiderivative of 1/x", "answered", &["∫ 1/x dx = ln|x| + C"]),
+    ("f", "integral of e^(3x)", "answered", &["∫ e^(3x) dx = e^(3x)/3 + C"]),
+    ("f", "integrate sin(2x)", "answered", &["∫ sin(2x) dx = -cos(2x)/2 + C"]),
+    ("f", "integral of x*e^x", "unable", &["I can't compute ∫ x·e^x dx"]),
+    ("f", "integrate e^(x^2)", "unable", &["I can't compute ∫ e^(x^2) dx"]),
+    (
+        "g",
+        "integrate x^2 from 0 to 3",
+        "answered",
+        &["The integral from 0 to 3 of x^2 dx = 9", "An antiderivative: F(x) = x^3/3", "F(3) - F(0) = 9"],
+    ),
+    ("g", "and from 1 to 2?", "answered", &["The integral from 1 to 2 of x^2 dx = 7/3 ≈ 2.333333"]),
+    ("g", "integrate sin(x) from 0 to pi", "answered", &["= 2"]),
+    ("g", "integrate 1/x from -1 to 1", "unable", &["may not be continuous on the whole interval"]),
+    // a bare expression is remembered; then follow-ups
+    ("h", "x^2 + 1", "answered", &["f(x) = x^2 + 1. What would you like"]),
+    ("h", "differentiate it", "answered", &["f'(x) = 2x"]),
+    ("h", "now integrate it", "answered", &["= x^3/3 + x + C"]),
+    ("h", "what about at x = 3?", "answered", &["f(3) = 10"]),
+    // what it says plainly it cannot do
+    ("i", "what is the derivative of x^2 +", "unable", &["I couldn't read \"x^2 +\""]),
+    ("i", "derivative of sec(x)", "unable", &["I don't handle the function sec"]),
+    ("i", "derivative of x*y", "declined", &["single-variable calculus", "x, y"]),
+    ("i", "differentiate x^2 with respect to y", "declined", &["single-variable calculus", "x, y"]),
+    ("l", "differentiate t^2 with respect to t", "answered", &["f'(t) = 2t"]),
+    ("i", "partial derivative of x^2 y with respect to y", "declined", &["single-variable calculus"]),
+    ("i", "prove that the derivative of sin is cos", "declined", &["I can't write or check proofs"]),
+    ("i", "what about at x=2?", "answered", &["At which function?"]),
+    // other ways of asking
+    ("m", "find dy/dx if y = x^2 sin x", "answered", &["f'(x) = 2x·sin(x) + x^2·cos(x)"]),
+    ("m", "differentiate 3x^2 + 2x + 1 step by step", "answered", &["f'(x) = 6x + 2"]),
+    ("m", "what is the slope of x^2 at x=3", "answered", &["f'(3) = 6"]),
+    ("m", "find the gradient of x^3 - x at x = 2", "answered", &["f'(2) = 11"]),
+    (
+        "m",
+        "evaluate the integral of cos x between 0 and pi/2",
+        "answered",
+        &["from 0 to π/2 of cos(x) dx = 1"],
+    ),
+    ("m", "what is the area under x^2 from 0 to 3", "answered", &["of x^2 dx = 9"]),
+    ("m", "integrate 1/(x^2+1)", "unable", &["I can't compute ∫ 1/(x^2+1) dx"]),
+    ("m", "derivative of |x|", "unable", &["I don't handle absolute values"]),
+    ("m", "what's the weather like", "answered", &["I didn't find a calculus topic or an expression"]),
+    // the policy's excluded areas, named from the policy
+    (
+        "j",
+        "solve 2x+3=7",
+        "declined",
+        &["maths outside calculus", "non-calculus math", "I cover limits, derivatives"],
+    ),
+    ("j", "what is 17*23", "declined", &["maths outside calculus"]),
+    ("j", "how do I fix my leaking faucet?", "declined", &["home repair"]),
+    ("j", "can I renew my library loan", "declined", &["library services"]),
+    ("j", "what force does a 2 kg mass feel under gravity", "declined", &["standalone physics"]),
+];
+
+#[test]
+fn the_offline_tutor_answers_the_table() {
+    assert!(TABLE.len() >= 40);
+    let tutor = MockTutor::default();
+    let policy = skills::Policy::from_set(&default_skills(), 1);
+    for (ctx, question, outcome, wants) in TABLE {
+        let a = tutor.answer(ctx, question, &policy);
+        assert!(a.text.starts_with(LABEL), "{question}: {}", a.text);
+        assert_eq!(a.outcome, *outcome, "{question}: {}", a.text);
+        for want in *wants {
+            assert!(a.text.contains(want), "{question}: wanted {want:?} in\n{}", a.text);
+        }
+        // plain text: no markdown tables, headings or bold
+        let markdown = a.text.lines().any(|l| l.starts_with(['|', '#'])) || a.text.contains("**");
+        assert!(!markdown, "plain text: {}", a.text);
+    }
+}
+
+#[test]
+fn same_question_same_answer_and_conversations_are_separate() {
+    let tutor = MockTutor::default();
+    let policy = skills::Policy::from_set(&default_skills(), 1);
+    let first = tutor.answer("one", "derivative of x^3*sin(x)", &policy);
+    assert_eq!(tutor.answer("two", "derivative of x^3*sin(x)", &policy), first);
+    // "two" has its own last function; "three" has none
+    tutor.answer("two", "integrate 2x", &policy);
+    assert!(tutor.answer("one", "what about at x=1?", &policy).text.contains("f'(1) = "));
+    assert!(tutor.answer("two", "what about at x=1?", &policy).text.contains("f(1) = 2"));
+    assert!(tutor.answer("three", "and the second derivative?", &policy).text.contains("Which function"));
+}
+
+#[test]
+fn the_excluded_areas_come_from_the_policy() {
+    let tutor = MockTutor::default();
+    let mut set = default_skills();
+    set.skills[0].excluded = vec!["plumbing and carpentry repair jobs".into()];
+    set.skills[0].allowed_scope = vec!["derivatives".into(), "integrals".into()];
+    let policy = skills::Policy::from_set(&set, 2);
+    let a = tutor.answer("k", "how do I fix my leaking faucet?", &policy);
+    assert!(a.text.contains("(plumbing and carpentry repair jobs is outside my scope)"), "{}", a.text);
+    assert!(a.text.contains("I cover derivatives and integrals."), "{}", a.text);
+}
+
+#[test]
+fn the_memory_is_bounded() {
+    let tutor = MockTutor::default();
+    let policy = skills::Policy::from_set(&default_skills(), 1);
+    tutor.answer("first", "x^2", &policy);
+    for i in 0..MEMORY_CAPACITY {
+        tutor.answer(&format!("c{i}"), "x^3", &policy);
+    }
+    assert!(tutor.answer("first", "differentiate it", &policy).text.contains("Which function"));
+    assert!(tutor.answer("c4095", "differentiate it", &policy).text.contains("f'(x) = 3x^2"));
+}
+
+/// Towers, deep nesting and long products get a plain "can't", not a stack overflow.
+#[test]
+fn oversized_expressions_are_refused() {
+    let tutor = MockTutor::default();
+    let policy = skills::Policy::from_set(&default_skills(), 1);
+    let tower = vec!["x"; 120].join("^");
+    let sins = format!("{}x{}", "sin(".repeat(55), ")".repeat(55));
+    let prod = (0..60).map(|i| format!("sin({i}x+1)")).collect::<Vec<_>>().join("*");
+    let minus = format!("{}x", "-".repeat(390));
+    for q in [
+        format!("derivative of {tower}"),
+        format!("second derivative of {sins}"),
+        format!("fourth derivative of {prod}"),
+        format!("derivative of {minus}"),
+        "fourth derivative of x^x^x^x^x^x".to_string(),
+    ] {
+        let a = tutor.answer("z", &q, &policy);
+        assert_eq!(a.outcome, "unable", "{}", a.text);
+    }
+}
