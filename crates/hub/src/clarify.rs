@@ -8,9 +8,9 @@
 
 use std::sync::Mutex;
 
-use crate::bounded::BoundedMap;
 use crate::config::Config;
 use crate::router::words;
+use bounded::BoundedMap;
 
 /// Conversations with an open clarifying question; the oldest are forgotten first.
 const PENDING_CAPACITY: usize = 4_096;

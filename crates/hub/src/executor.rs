@@ -14,12 +14,12 @@ use serde_json::{Map, Value, json};
 use telemetry::Data;
 
 use crate::Emit;
-use crate::bounded::BoundedMap;
 use crate::clarify::{self, Clarifications, Pending};
 use crate::config::Config;
 use crate::ledger::{Begin, Key, Ledger, Stored, wait};
 use crate::registry::{Registry, SpecialistView, Status};
 use crate::router::{Decision, Outcome, best_skill, validate};
+use bounded::BoundedMap;
 
 /// Longest question accepted, in characters.
 pub const MAX_QUESTION: usize = 4_000;

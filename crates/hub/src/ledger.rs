@@ -9,7 +9,7 @@ use a2a::wire::Part;
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::bounded::BoundedMap;
+use bounded::BoundedMap;
 
 /// The answer given to one Student request.
 #[derive(Debug, Clone)]

@@ -11,7 +11,6 @@
 //!   `HUB_TELEMETRY_SHOW_CONTENT=1`). The Hub logs no message text.
 //! - Localhost-only developer endpoints (`/dev/…`).
 
-mod bounded;
 mod clarify;
 mod config;
 mod dev;

@@ -18,9 +18,9 @@ use serde_json::{Value, json};
 use tokio::sync::Notify;
 
 use crate::Emit;
-use crate::bounded::BoundedMap;
 use crate::config::SpecialistConf;
 use crate::router::{SkillIndex, index};
+use bounded::BoundedMap;
 
 /// A specialist's state, as the router and the developer view see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -9,7 +9,6 @@
 //! A live model arrives later as another [`Answerer`]. Served by [`specialist::serve`]:
 //! A2A endpoint, settings API, telemetry feed and Hub link.
 
-mod bounded;
 mod card;
 mod course;
 mod executor;

@@ -10,10 +10,10 @@ use std::sync::Mutex;
 use calculus::{Error, Function};
 use skills::Policy;
 
-use crate::bounded::BoundedMap;
 use crate::course::{self, TOPIC_LIST};
 use crate::request::{self, Ask};
 use crate::scope::{self, Area};
+use bounded::BoundedMap;
 
 /// The first words of every offline answer.
 pub const LABEL: &str = "Offline tutor (no model): ";
@@ -50,7 +50,7 @@ struct Memory {
 /// The offline tutor with its per-conversation memory.
 #[derive(Debug)]
 pub struct MockTutor {
-    memory: Mutex<BoundedMap<Memory>>,
+    memory: Mutex<BoundedMap<String, Memory>>,
 }
 
 impl Default for MockTutor {
@@ -69,11 +69,14 @@ fn prime(order: usize) -> String {
 
 impl MockTutor {
     fn recall(&self, context: &str) -> Option<Memory> {
-        self.memory.lock().unwrap_or_else(|p| p.into_inner()).get(context).cloned()
+        self.memory.lock().unwrap_or_else(|p| p.into_inner()).get(&context.to_string()).cloned()
     }
 
     fn remember(&self, context: &str, f: &Function, last: Last) {
-        self.memory.lock().unwrap_or_else(|p| p.into_inner()).insert(context, Memory { f: f.clone(), last });
+        self.memory
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(context.to_string(), Memory { f: f.clone(), last });
     }
 
     /// Answers one question in conversation `context`, within `policy` (which has at

@@ -1,5 +1,6 @@
-//! A map that forgets its oldest entries past a capacity: the Hub's ledger, its
-//! conversation contexts and its seen notice ids are all bounded this way.
+//! A map that forgets its oldest entries past a capacity. Everything that grows with
+//! traffic is bounded this way: the Hub's ledger, conversation contexts, open clarifying
+//! questions and seen notice ids, and the offline tutor's memory per conversation.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
@@ -8,23 +9,23 @@ use std::sync::Arc;
 /// Each key is stored once and shared by the map and the age queue (an insert clones no
 /// key, only a pointer).
 #[derive(Debug)]
-pub(crate) struct BoundedMap<K, V> {
+pub struct BoundedMap<K, V> {
     map: HashMap<Arc<K>, V>,
     order: VecDeque<Arc<K>>,
     capacity: usize,
 }
 
 impl<K: Eq + Hash, V> BoundedMap<K, V> {
-    pub(crate) fn new(capacity: usize) -> Self {
+    pub fn new(capacity: usize) -> Self {
         Self { map: HashMap::new(), order: VecDeque::new(), capacity: capacity.max(1) }
     }
 
-    pub(crate) fn get(&self, key: &K) -> Option<&V> {
+    pub fn get(&self, key: &K) -> Option<&V> {
         self.map.get(key)
     }
 
     /// Inserts a new key (an existing key keeps its place), dropping the oldest past capacity.
-    pub(crate) fn insert(&mut self, key: K, value: V) {
+    pub fn insert(&mut self, key: K, value: V) {
         let key = Arc::new(key);
         if self.map.insert(key.clone(), value).is_none() {
             self.order.push_back(key);
@@ -36,20 +37,23 @@ impl<K: Eq + Hash, V> BoundedMap<K, V> {
         }
     }
 
-    pub(crate) fn remove(&mut self, key: &K) {
+    pub fn remove(&mut self, key: &K) {
         self.take(key);
     }
 
     /// Removes `key` and returns its value.
-    pub(crate) fn take(&mut self, key: &K) -> Option<V> {
+    pub fn take(&mut self, key: &K) -> Option<V> {
         let value = self.map.remove(key)?;
         self.order.retain(|k| **k != *key);
         Some(value)
     }
 
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
     }
 }
 
