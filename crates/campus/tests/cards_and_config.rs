@@ -27,7 +27,9 @@ fn saving_skills_changes_the_card_and_the_hub_routes_by_the_new_card() {
     let s = settings(&u, "tutor");
     assert_eq!(s["revision"], 1);
     let mut skills = s["skills"].clone();
-    skills[0]["tags"].as_array_mut().unwrap().push(json!("statistics"));
+    let tags = skills[0]["tags"].as_array_mut().unwrap();
+    tags.pop(); // the default skill has as many tags as a skill may have
+    tags.push(json!("statistics"));
 
     // a stale editor gets 409 and changes nothing
     let (status, v) = http_json(

@@ -58,6 +58,29 @@ fn every_skill_example_reaches_its_own_specialist_and_nothing_else() {
     assert_eq!(ids, ["tutoring", "library"]);
 }
 
+/// What a newcomer types first (the README's examples and the course pack's topics) is
+/// routed to the Tutor, and the offline tutor's answer comes back attributed.
+#[test]
+fn a_newcomers_calculus_questions_reach_the_offline_tutor() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    for (question, expect) in [
+        ("how do I integrate 3x^2 + 2x", "x^3 + x^2 + C"),
+        ("derivative of x^3*sin(x)", "3x^2·sin(x) + x^3·cos(x)"),
+        ("d/dx (2x+1)^5", "10(2x+1)^4"),
+        ("what is the chain rule?", "chain rule"),
+        ("explain the product rule", "product rule"),
+        ("how does substitution work?", "substitution"),
+        ("what does the fundamental theorem of calculus say?", "fundamental theorem"),
+    ] {
+        let ex = ask(&u.hub_url, question);
+        assert_eq!(ex.outcome.as_deref(), Some("route"), "{question}: {}", ex.reply_text);
+        assert!(ex.served_by.as_deref().unwrap_or("").contains("Tutor"), "{question}");
+        assert!(ex.reply_text.starts_with("Offline tutor (no model): "), "{question}: {}", ex.reply_text);
+        assert!(ex.reply_text.to_lowercase().contains(&expect.to_lowercase()), "{question}: {}", ex.reply_text);
+    }
+}
+
 #[test]
 fn clarify_and_unsupported_are_answered_by_the_hub_alone() {
     let u = University::start(&[], &[]);

@@ -45,6 +45,14 @@ pub fn default_skills() -> SkillSet {
                 "antiderivative",
                 "integrate",
                 "d/dx",
+                "chain rule",
+                "product rule",
+                "quotient rule",
+                "power rule",
+                "substitution",
+                "optimisation",
+                "optimization",
+                "fundamental theorem",
             ]
             .map(String::from)
             .to_vec(),
