@@ -10,7 +10,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::{BIN, FAST, TempDir, University, free_port, poll, run};
+use common::{BIN, FAST, Proc, TempDir, University, feed_events, free_port, poll, run};
 
 /// A running `campus demo` with its stdout lines on a channel.
 struct Demo {
@@ -328,4 +328,20 @@ fn a_child_with_a_bad_configuration_stops_the_demo_with_78() {
     assert!(stdout.contains("error: the tutor (port"), "{stdout}");
     let pids = pids_in(stdout.lines().find(|l| l.contains("[   demo] started")).unwrap());
     assert_all_gone(&pids, &ports);
+}
+
+#[test]
+fn a_specialist_the_hub_expects_elsewhere_says_so_once() {
+    // the Hub trusts the Tutor at a port where nothing runs; this Tutor runs on another
+    let elsewhere = format!("http://127.0.0.1:{}", free_port());
+    let hub = Proc::start(&["hub"], &[("TUTOR_URL", &elsewhere), FAST[0], FAST[1]]);
+    let tutor = Proc::start(&["tutor"], &[("HUB_URL", &hub.url), FAST[0]]);
+    poll(10, "three refused registrations", || {
+        let refused = feed_events(&tutor.url).iter().filter(|e| e["kind"] == "registration_refused").count();
+        (refused >= 3).then_some(())
+    });
+    let warned: Vec<String> =
+        tutor.stderr().into_iter().filter(|l| l.contains("expects this agent at another address")).collect();
+    assert_eq!(warned.len(), 1, "one warning, not one per retry: {warned:?}");
+    assert!(warned[0].contains("WARN") && warned[0].contains("endpoint_mismatch"), "{warned:?}");
 }

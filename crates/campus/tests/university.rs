@@ -77,7 +77,11 @@ fn a_newcomers_calculus_questions_reach_the_offline_tutor() {
         assert_eq!(ex.outcome.as_deref(), Some("route"), "{question}: {}", ex.reply_text);
         assert!(ex.served_by.as_deref().unwrap_or("").contains("Tutor"), "{question}");
         assert!(ex.reply_text.starts_with("Offline tutor (no model): "), "{question}: {}", ex.reply_text);
-        assert!(ex.reply_text.to_lowercase().contains(&expect.to_lowercase()), "{question}: {}", ex.reply_text);
+        assert!(
+            ex.reply_text.to_lowercase().contains(&expect.to_lowercase()),
+            "{question}: {}",
+            ex.reply_text
+        );
     }
 }
 

@@ -36,6 +36,9 @@ struct Link {
     instance_id: String,
     hub: Option<AgentHandle>,
     events: LinkEvents,
+    /// The code of the last refused registration: a refusal is logged as a warning once,
+    /// then quietly while the Hub keeps giving the same answer.
+    refused: Option<String>,
 }
 
 /// What one control call came to.
@@ -87,6 +90,7 @@ impl Link {
         });
         match self.send(&control).await {
             Outcome::Acked(ack) if ack.ok => {
+                self.refused = None;
                 tracing::info!(identity = %self.cfg.identity, instance_id = %self.instance_id, "registered with the hub");
                 self.emit("registered", json!({"instanceId": self.instance_id, "enabled": self.cfg.enabled}));
                 Ok(ack
@@ -97,7 +101,20 @@ impl Link {
             }
             Outcome::Acked(ack) => {
                 let code = ack.code.unwrap_or_default();
-                tracing::warn!(identity = %self.cfg.identity, code = %code, "the hub refused registration; retrying");
+                if self.refused.as_deref() == Some(code.as_str()) {
+                    tracing::debug!(identity = %self.cfg.identity, code = %code, "the hub refused registration again");
+                } else if code == ack_codes::ENDPOINT_MISMATCH {
+                    tracing::warn!(
+                        identity = %self.cfg.identity,
+                        endpoint = %self.cfg.endpoint,
+                        code = %code,
+                        "the hub expects this agent at another address (start it on the port the hub \
+                         was given, or give the hub this address); retrying quietly"
+                    );
+                } else {
+                    tracing::warn!(identity = %self.cfg.identity, code = %code, "the hub refused registration; retrying quietly");
+                }
+                self.refused = Some(code.clone());
                 self.emit("registration_refused", json!({"code": code}));
                 Err(interval)
             }
@@ -163,7 +180,7 @@ pub async fn run_link(
     events: LinkEvents,
     shutdown: impl Future<Output = ()>,
 ) {
-    let mut link = Link { cfg, client, instance_id: new_message_id(), hub: None, events };
+    let mut link = Link { cfg, client, instance_id: new_message_id(), hub: None, events, refused: None };
     let mut registered = false;
     let mut interval = link.cfg.heartbeat_interval;
     let mut next = Instant::now();
