@@ -110,6 +110,14 @@ async fn settle(pids: &[(&str, u32)]) {
 }
 
 /// Resident memory of a process in KiB, from /proc (Linux).
+/// Proportional set size: each resident page divided by the number of processes mapping
+/// it. The agents are one binary, so RSS counts its code once per process; PSS counts it once.
+fn pss_kib(pid: u32) -> Option<u64> {
+    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
+    let line = rollup.lines().find(|l| l.starts_with("Pss:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
@@ -377,6 +385,12 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
         "{:>13} {:>9}  (four processes: hub, tutor, library and the client as the student)",
         "all four",
         mb(Some(total_after))
+    );
+    let pss: Option<u64> = pids.iter().map(|(_, p)| *p).chain(std::iter::once(me)).map(pss_kib).sum();
+    println!(
+        "{:>13} {:>9}  (PSS: the same four, each shared page counted once, not once per process)",
+        "all four PSS",
+        mb(pss)
     );
     Ok(())
 }
