@@ -17,6 +17,7 @@ PY="$VENV/bin/python"
 
 READY_TIMEOUT=${INTEROP_READY_TIMEOUT:-30} # seconds a server may take to print its ready line
 CHECK_TIMEOUT=${INTEROP_CHECK_TIMEOUT:-60} # seconds one peer program may run
+# the tutor runs in fixed mode: the checks compare the exact reply the SDK clients get
 TUTOR_REPLY='Hello Student Agent. Yes, I can help you with calculus.'
 QUESTION='Hello SDK agent, this is the Campus Student. Can you hear me?'
 
@@ -182,7 +183,7 @@ fi
 [[ -x "$CAMPUS_BIN" ]] || { fail "campus binary: $CAMPUS_BIN is not executable"; finish; }
 
 # --- SDK clients -> our Tutor -----------------------------------------------------
-if PORT=0 start tutor "tutor listening on" "$CAMPUS_BIN" tutor; then
+if PORT=0 TUTOR_MODE=fixed CAMPUS_DATA_DIR="$WORK/data" start tutor "tutor listening on" "$CAMPUS_BIN" tutor; then
   TUTOR_URL_BASE="$URL"
   peer_checks "js sdk client" 3 node "$JS_DIR/client.mjs" "$TUTOR_URL_BASE" "$TUTOR_REPLY"
   peer_checks "python sdk client" 3 "$PY" "$PY_DIR/client.py" "$TUTOR_URL_BASE" "$TUTOR_REPLY"
