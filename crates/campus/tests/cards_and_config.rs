@@ -368,10 +368,7 @@ fn every_kind_of_unusable_config_file_is_named_in_one_line_with_exit_78() {
         ("/nope.json".to_string(), "HUB_CONFIG=/nope.json: the file does not exist".to_string()),
         (path(&dir), format!("HUB_CONFIG={}: this is a directory, not a file", path(&dir))),
         (path(&syntax), format!("HUB_CONFIG={}: not valid JSON at line 2 column 11", path(&syntax))),
-        (
-            path(&snake),
-            "unknown field `heartbeat_interval_ms`: this file spells it `heartbeatIntervalMs`".into(),
-        ),
+        (path(&snake), "unknown field `heartbeat_interval_ms`: it is spelled `heartbeatIntervalMs`".into()),
     ];
     for (file, want) in cases {
         let (code, err) = hub_with_config(&file);

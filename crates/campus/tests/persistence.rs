@@ -131,6 +131,14 @@ fn saved_settings_and_revisions_survive_sigkill_and_a_restart() {
         let (st, v) = http_json("PATCH", &format!("{hub_url}/dev/agents/{path}"), Some(body));
         assert_eq!((st, v["error"]["code"].as_str()), (404, Some(code)), "{path}: {v}");
     }
+    // the proxy answers in the API's own JSON errors: an oversized body, a bad field
+    let url = format!("{hub_url}/dev/agents/tutor/settings/skills/{skill}");
+    let huge = json!({"baseRevision": 2, "description": "x".repeat(300 * 1024)});
+    let (st, v) = http_json("PATCH", &url, Some(huge));
+    assert_eq!((st, v["error"]["code"].as_str()), (413, Some("body_too_large")), "{v}");
+    let (st, v) = http_json("PATCH", &url, Some(json!({"enabled": false})));
+    assert_eq!((st, v["error"]["code"].as_str()), (400, Some("bad_request")), "{v}");
+    assert_eq!(v["error"]["message"], "missing field `baseRevision`", "{v}");
     wait_revision(&hub_url, "library", 3, &library_etag);
     wait_revision(&hub_url, "tutor", 2, &tutor_etag);
 

@@ -72,6 +72,8 @@ fn a_newcomers_calculus_questions_reach_the_offline_tutor() {
         ("explain the product rule", "product rule"),
         ("how does substitution work?", "substitution"),
         ("what does the fundamental theorem of calculus say?", "fundamental theorem"),
+        ("explain implicit differentiation", "implicit"),
+        ("find dy/dx if y = x^2 + 3x", "2x + 3"),
     ] {
         let ex = ask(&u.hub_url, question);
         assert_eq!(ex.outcome.as_deref(), Some("route"), "{question}: {}", ex.reply_text);

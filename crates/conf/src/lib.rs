@@ -108,18 +108,44 @@ fn humanize(problem: &str) -> String {
         ("expected a boolean", "expected true or false"),
     ];
     let mut out = problem.to_string();
+    // "invalid type: string \"abc\", expected u16": say what kind of value came, never
+    // the value itself (a body may carry text that is not ours to repeat)
+    for lead in ["invalid type: ", "invalid value: "] {
+        if let Some((got, expected)) = out.strip_prefix(lead).and_then(|r| r.split_once(", expected ")) {
+            let kind = got.split([' ', '`', '"']).next().unwrap_or(got);
+            out = format!("expected {expected}, got {}", with_article(kind));
+        }
+    }
+    // a struct read from a list ("invalid length 0, expected struct File with 8 elements")
+    if out.contains("expected struct ") {
+        out = "expected a JSON object".into();
+    }
+    out = out.replace("expected a sequence", "expected a list");
     for (rust, words) in TYPES {
-        if out.ends_with(rust) {
-            out = format!("{}{words}", &out[..out.len() - rust.len()]);
+        if let Some(at) = out.find(rust).filter(|at| {
+            let end = at + rust.len();
+            end == out.len() || out[end..].starts_with(',')
+        }) {
+            out = format!("{}{words}{}", &out[..at], &out[at + rust.len()..]);
         }
     }
     if let Some(name) = out.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
         let camel = snake_to_camel(name);
         if camel != name && out.contains(&format!("`{camel}`")) {
-            return format!("unknown field `{name}`: this file spells it `{camel}`");
+            return format!("unknown field `{name}`: it is spelled `{camel}`");
         }
     }
     out
+}
+
+fn with_article(kind: &str) -> String {
+    match kind {
+        "map" => "an object".into(),
+        "sequence" => "a list".into(),
+        "unit" | "null" => "null".into(),
+        k if k.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {k}"),
+        k => format!("a {k}"),
+    }
 }
 
 fn snake_to_camel(name: &str) -> String {
@@ -205,7 +231,10 @@ mod tests {
     fn errors_name_source_field_problem() {
         let e = parse::<C>("HUB_CONFIG=x.json", r#"{"port": 1, "items": [{"name": 5}]}"#).unwrap_err();
         assert_eq!(e.field, "items[0].name");
-        assert!(e.to_string().starts_with("HUB_CONFIG=x.json: field items[0].name: invalid type"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "HUB_CONFIG=x.json: field items[0].name: expected a string, got an integer"
+        );
         let e = parse::<C>("f", r#"{"port": 70000, "items": []}"#).unwrap_err();
         assert_eq!(e.field, "port");
         let e = parse::<C>("f", r#"{"port": 1, "items": [], "extra": 1}"#).unwrap_err();
@@ -222,9 +251,9 @@ mod tests {
     #[test]
     fn problems_are_worded_for_people() {
         let e = parse::<C>("f", r#"{"port": "high", "items": []}"#).unwrap_err();
-        assert!(e.to_string().ends_with("expected a whole number from 0 to 65535"), "{e}");
+        assert_eq!(e.problem, "expected a whole number from 0 to 65535, got a string", "{e}");
         let e = parse::<C>("f", r#"{"port": 70000, "items": []}"#).unwrap_err();
-        assert!(e.problem.ends_with("expected a whole number from 0 to 65535"), "{e}");
+        assert_eq!(e.problem, "expected a whole number from 0 to 65535, got an integer", "{e}");
         #[derive(Debug, Deserialize)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         #[allow(dead_code)]
@@ -234,10 +263,27 @@ mod tests {
         let e = parse::<Camel>("f", r#"{"base_revision": 1}"#).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "f: field base_revision: unknown field `base_revision`: this file spells it `baseRevision`"
+            "f: field base_revision: unknown field `base_revision`: it is spelled `baseRevision`"
         );
         let e = parse::<Camel>("f", r#"{}"#).unwrap_err();
         assert_eq!(e.to_string(), "f: missing field `baseRevision`", "named as the file spells it");
+        // the value itself is never repeated, only its kind
+        let e = parse::<Camel>("f", r#"{"baseRevision": "secret words"}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f: field baseRevision: expected a whole number of 0 or more, got a string"
+        );
+        let e = parse::<Camel>("f", r#"{"baseRevision": -4}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f: field baseRevision: expected a whole number of 0 or more, got an integer"
+        );
+        let e = parse::<C>("f", r#"{"port": 1, "items": {}}"#).unwrap_err();
+        assert_eq!(e.to_string(), "f: field items: expected a list, got an object");
+        for root in ["[]", "7", "\"text\""] {
+            let e = parse::<Camel>("f", root).unwrap_err();
+            assert_eq!(e.to_string(), "f: expected a JSON object", "{root}");
+        }
     }
 
     #[test]

@@ -14,8 +14,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use axum::{Json, Router};
@@ -47,14 +48,35 @@ async fn refresh(State(s): State<DevState>) -> Response {
     (StatusCode::ACCEPTED, Json(json!({"scheduled": scheduled}))).into_response()
 }
 
-async fn proxy(s: &DevState, id: &str, method: Method, tail: &str, body: Bytes) -> Response {
+/// A body for the specialist: as the client sent it, with its content type (the
+/// specialist judges both), or a JSON error when it could not be read here.
+type Forward = Result<(Option<HeaderValue>, Bytes), Response>;
+
+fn forward(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Forward {
+    match body {
+        Ok(bytes) => Ok((headers.get(header::CONTENT_TYPE).cloned(), bytes)),
+        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            Err(error(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the body is over 256 KiB"))
+        }
+        Err(_) => Err(error(StatusCode::BAD_REQUEST, "bad_request", "the body could not be read")),
+    }
+}
+
+async fn proxy(s: &DevState, id: &str, method: Method, tail: &str, body: Forward) -> Response {
+    let (content_type, body) = match body {
+        Ok(b) => b,
+        Err(refused) => return refused,
+    };
     let Some(spec) = s.config.specialist(id) else {
         return error(StatusCode::NOT_FOUND, "unknown_agent", "no specialist with that id");
     };
     let url = format!("{}/api/settings{tail}", spec.endpoint.trim_end_matches('/'));
     let mut req = s.http.request(method, &url);
+    if let Some(content_type) = content_type {
+        req = req.header(header::CONTENT_TYPE, content_type);
+    }
     if !body.is_empty() {
-        req = req.header(header::CONTENT_TYPE, "application/json").body(body);
+        req = req.body(body);
     }
     let resp = match req.send().await {
         Ok(r) => r,
@@ -76,21 +98,32 @@ async fn proxy(s: &DevState, id: &str, method: Method, tail: &str, body: Bytes) 
 }
 
 async fn settings_get(State(s): State<DevState>, Path(id): Path<String>) -> Response {
-    proxy(&s, &id, Method::GET, "", Bytes::new()).await
+    proxy(&s, &id, Method::GET, "", Ok((None, Bytes::new()))).await
 }
 
-async fn settings_put(State(s): State<DevState>, Path(id): Path<String>, body: Bytes) -> Response {
-    proxy(&s, &id, Method::PUT, "", body).await
+async fn settings_put(
+    State(s): State<DevState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    proxy(&s, &id, Method::PUT, "", forward(&headers, body)).await
 }
 
-async fn settings_preview(State(s): State<DevState>, Path(id): Path<String>, body: Bytes) -> Response {
-    proxy(&s, &id, Method::POST, "/preview", body).await
+async fn settings_preview(
+    State(s): State<DevState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    proxy(&s, &id, Method::POST, "/preview", forward(&headers, body)).await
 }
 
 async fn settings_patch(
     State(s): State<DevState>,
     Path((id, skill)): Path<(String, String)>,
-    body: Bytes,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
     // Only a well-formed skill id goes into the forwarded path.
     let well_formed = !skill.is_empty()
@@ -99,7 +132,7 @@ async fn settings_patch(
     if !well_formed {
         return error(StatusCode::NOT_FOUND, "unknown_skill", "no skill with that id");
     }
-    proxy(&s, &id, Method::PATCH, &format!("/skills/{skill}"), body).await
+    proxy(&s, &id, Method::PATCH, &format!("/skills/{skill}"), forward(&headers, body)).await
 }
 
 pub(crate) fn router(config: Arc<Config>, registry: Arc<Registry>) -> Router {

@@ -9,18 +9,21 @@
 //!   `answerContent`) → `{revision, etag}`
 //!
 //! Errors: `{"error": {"code", "message", …}}` — 400 `bad_request` (malformed JSON,
-//! wrong types, unknown fields, an empty change), 404 `unknown_skill`, 409
+//! wrong types, unknown fields, an empty change; the message names the field as the body
+//! spelled it), 415 `unsupported_media_type` (not `application/json`), 404 `unknown_skill`, 409
 //! `stale_revision` (with `currentRevision`), 413 when the body is over 256 KiB, 422
 //! `invalid_skills` (with `fields`), 500 `not_saved` (the durable write failed; nothing
 //! changed). A saved revision is acknowledged only after it is written.
 
-use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use axum::{Json, Router};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::model::{FieldError, SkillPatch, SkillSet};
@@ -45,18 +48,41 @@ fn error(status: StatusCode, code: &str, message: &str, extra: Value) -> Respons
     (status, Json(json!({ "error": err }))).into_response()
 }
 
-fn bad_request(rejection: JsonRejection) -> Response {
-    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "body_too_large",
-            "the body is over 256 KiB",
+/// Decodes a JSON body: `application/json` (415 otherwise), at most 256 KiB (413), and
+/// a message naming the field as the body wrote it (`baseRevision`, `skills[0].tags`),
+/// or the line and column of a syntax error (400). Values are never quoted back.
+fn decode<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, Response> {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Err(error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "send the body as application/json",
             Value::Null,
-        );
+        ));
     }
-    // The rejection's text names the field and problem, not the submitted values.
-    let detail: String = rejection.body_text().chars().take(300).collect();
-    error(StatusCode::BAD_REQUEST, "bad_request", &detail.to_lowercase(), Value::Null)
+    let bytes = body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            error(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the body is over 256 KiB", Value::Null)
+        } else {
+            error(StatusCode::BAD_REQUEST, "bad_request", "the body could not be read", Value::Null)
+        }
+    })?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| {
+        error(StatusCode::BAD_REQUEST, "bad_request", "the body is not UTF-8 text", Value::Null)
+    })?;
+    conf::parse::<T>("body", text).map_err(|e| {
+        let message =
+            if e.field.is_empty() { e.problem } else { format!("field {}: {}", e.field, e.problem) };
+        error(StatusCode::BAD_REQUEST, "bad_request", &message, Value::Null)
+    })
 }
 
 fn refused(e: SaveError) -> Response {
@@ -122,10 +148,14 @@ async fn read(State(s): State<Settings>) -> Response {
     .into_response()
 }
 
-async fn preview(State(s): State<Settings>, body: Result<Json<SaveBody>, JsonRejection>) -> Response {
-    let Json(body) = match body {
+async fn preview(
+    State(s): State<Settings>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let body: SaveBody = match decode(&headers, body) {
         Ok(b) => b,
-        Err(r) => return bad_request(r),
+        Err(r) => return r,
     };
     match s.preview(body.base_revision, &SkillSet { skills: body.skills }) {
         Ok(card) => Json(json!({ "card": card })).into_response(),
@@ -133,10 +163,14 @@ async fn preview(State(s): State<Settings>, body: Result<Json<SaveBody>, JsonRej
     }
 }
 
-async fn save(State(s): State<Settings>, body: Result<Json<SaveBody>, JsonRejection>) -> Response {
-    let Json(body) = match body {
+async fn save(
+    State(s): State<Settings>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let body: SaveBody = match decode(&headers, body) {
         Ok(b) => b,
-        Err(r) => return bad_request(r),
+        Err(r) => return r,
     };
     blocking(move || s.save(body.base_revision, SkillSet { skills: body.skills })).await
 }
@@ -144,14 +178,15 @@ async fn save(State(s): State<Settings>, body: Result<Json<SaveBody>, JsonReject
 async fn save_skill(
     State(s): State<Settings>,
     id: Result<Path<String>, PathRejection>,
-    body: Result<Json<SkillPatch>, JsonRejection>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let Ok(Path(id)) = id else {
         return error(StatusCode::BAD_REQUEST, "bad_request", "the skill id is not valid text", Value::Null);
     };
-    let Json(patch) = match body {
+    let patch: SkillPatch = match decode(&headers, body) {
         Ok(b) => b,
-        Err(r) => return bad_request(r),
+        Err(r) => return r,
     };
     if patch.is_empty() {
         return error(
@@ -245,6 +280,57 @@ mod tests {
                 .await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "unknown fields are refused");
         assert_eq!(s.current().revision, 2);
+    }
+
+    /// Error messages name fields as the body spelled them and say what kind of value was
+    /// wrong, never the value; a body that is not JSON is refused by its content type.
+    #[tokio::test]
+    async fn bad_bodies_are_explained_in_the_bodys_own_words() {
+        let (app, s) = app();
+        let cases = [
+            (json!({"enabled": true}), "missing field `baseRevision`"),
+            (
+                json!({"baseRevision": "private words", "enabled": true}),
+                "field baseRevision: expected a whole number of 0 or more, got a string",
+            ),
+            (
+                json!({"baseRevision": 1, "allowed_scope": []}),
+                "unknown field `allowed_scope`: it is spelled `allowedScope`",
+            ),
+            (json!({"baseRevision": 1, "tags": "calculus"}), "field tags: expected a list, got a string"),
+            (json!([]), "expected a JSON object"),
+        ];
+        for (body, want) in cases {
+            let (st, v) = call(&app, "PATCH", "/api/settings/skills/a", body.clone()).await;
+            assert_eq!(
+                (st, v["error"]["code"].clone()),
+                (StatusCode::BAD_REQUEST, json!("bad_request")),
+                "{body}"
+            );
+            let message = v["error"]["message"].as_str().unwrap();
+            assert!(message.contains(want), "{body}: {message}");
+            assert!(!message.contains("private words"), "{message}");
+        }
+        let req = Request::builder()
+            .method("PUT")
+            .uri("/api/settings")
+            .header("content-type", "text/plain")
+            .body(Body::from(json!({"baseRevision": 1, "skills": []}).to_string()))
+            .unwrap();
+        let resp = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        let req = Request::builder()
+            .method("PUT")
+            .uri("/api/settings")
+            .header("content-type", "application/json")
+            .body(Body::from("{\"baseRevision\": 1,\n \"skills\": [x]}"))
+            .unwrap();
+        let resp = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20).await.unwrap();
+        let v: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(v["error"]["message"], "not valid JSON at line 2 column 13: expected value");
+        assert_eq!(s.current().revision, 1, "nothing changed");
     }
 
     #[tokio::test]

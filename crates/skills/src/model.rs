@@ -92,7 +92,7 @@ pub struct FieldError {
 }
 
 const MAX_SKILLS: usize = 20;
-const MAX_TAGS: usize = 16;
+const MAX_TAGS: usize = 20;
 const MAX_EXAMPLES: usize = 8;
 const MAX_SCOPE_ITEMS: usize = 20;
 const MAX_CONTENT: usize = 20_000;

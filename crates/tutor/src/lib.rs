@@ -44,7 +44,8 @@ pub fn default_skills() -> SkillSet {
                 "differentiate",
                 "antiderivative",
                 "integrate",
-                "d/dx",
+                // "d/dx", "dy/dx" and "∫ x dx" all contain the word dx
+                "dx",
                 "chain rule",
                 "product rule",
                 "quotient rule",
@@ -53,6 +54,8 @@ pub fn default_skills() -> SkillSet {
                 "optimisation",
                 "optimization",
                 "fundamental theorem",
+                "implicit",
+                "differentiation",
             ]
             .map(String::from)
             .to_vec(),
