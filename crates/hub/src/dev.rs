@@ -50,22 +50,22 @@ async fn refresh(State(s): State<DevState>) -> Response {
 
 /// A body for the specialist: as the client sent it, with its content type (the
 /// specialist judges both), or a JSON error when it could not be read here.
-type Forward = Result<(Option<HeaderValue>, Bytes), Response>;
+type Forward = Result<(Option<HeaderValue>, Bytes), Box<Response>>;
 
 fn forward(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Forward {
     match body {
         Ok(bytes) => Ok((headers.get(header::CONTENT_TYPE).cloned(), bytes)),
         Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            Err(error(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the body is over 256 KiB"))
+            Err(Box::new(error(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the body is over 256 KiB")))
         }
-        Err(_) => Err(error(StatusCode::BAD_REQUEST, "bad_request", "the body could not be read")),
+        Err(_) => Err(Box::new(error(StatusCode::BAD_REQUEST, "bad_request", "the body could not be read"))),
     }
 }
 
 async fn proxy(s: &DevState, id: &str, method: Method, tail: &str, body: Forward) -> Response {
     let (content_type, body) = match body {
         Ok(b) => b,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let Some(spec) = s.config.specialist(id) else {
         return error(StatusCode::NOT_FOUND, "unknown_agent", "no specialist with that id");

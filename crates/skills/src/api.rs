@@ -54,34 +54,34 @@ fn error(status: StatusCode, code: &str, message: &str, extra: Value) -> Respons
 fn decode<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<T, Response> {
+) -> Result<T, Box<Response>> {
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
     if !json {
-        return Err(error(
+        return Err(Box::new(error(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "unsupported_media_type",
             "send the body as application/json",
             Value::Null,
-        ));
+        )));
     }
     let bytes = body.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        Box::new(if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             error(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the body is over 256 KiB", Value::Null)
         } else {
             error(StatusCode::BAD_REQUEST, "bad_request", "the body could not be read", Value::Null)
-        }
+        })
     })?;
     let text = std::str::from_utf8(&bytes).map_err(|_| {
-        error(StatusCode::BAD_REQUEST, "bad_request", "the body is not UTF-8 text", Value::Null)
+        Box::new(error(StatusCode::BAD_REQUEST, "bad_request", "the body is not UTF-8 text", Value::Null))
     })?;
     conf::parse::<T>("body", text).map_err(|e| {
         let message =
             if e.field.is_empty() { e.problem } else { format!("field {}: {}", e.field, e.problem) };
-        error(StatusCode::BAD_REQUEST, "bad_request", &message, Value::Null)
+        Box::new(error(StatusCode::BAD_REQUEST, "bad_request", &message, Value::Null))
     })
 }
 
@@ -155,7 +155,7 @@ async fn preview(
 ) -> Response {
     let body: SaveBody = match decode(&headers, body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     match s.preview(body.base_revision, &SkillSet { skills: body.skills }) {
         Ok(card) => Json(json!({ "card": card })).into_response(),
@@ -170,7 +170,7 @@ async fn save(
 ) -> Response {
     let body: SaveBody = match decode(&headers, body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     blocking(move || s.save(body.base_revision, SkillSet { skills: body.skills })).await
 }
@@ -186,7 +186,7 @@ async fn save_skill(
     };
     let patch: SkillPatch = match decode(&headers, body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     if patch.is_empty() {
         return error(
