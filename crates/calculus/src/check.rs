@@ -27,7 +27,9 @@ const READ_NEAR: [i64; 16] = [-113, -61, -37, -23, -17, -9, -3, 3, 7, 12, 18, 26
 const READ_FAR: [i64; 8] = [-3131, -973, -317, -253, 253, 317, 973, 3131];
 
 /// exmex's parse of `tried` (the student's text written out from its tokens) agrees
-/// with our tree `ours`, evaluated by our own code, at enough points.
+/// with our tree `ours`, evaluated by our own code, at enough points: [`Error::Misread`]
+/// when exmex cannot parse it or disagrees, `Unsupported` when too few points are
+/// defined on both sides to tell.
 pub(crate) fn reading(tried: &str, ours: &Expr) -> Result<(), Error> {
     let misread = || Error::Misread(tried.to_string());
     let theirs = exmex::parse::<f64>(tried).map_err(|_| misread())?;
@@ -53,7 +55,13 @@ pub(crate) fn reading(tried: &str, ours: &Expr) -> Result<(), Error> {
             agreeing += 1;
         }
     }
-    if agreeing >= MIN_READ { Ok(()) } else { Err(misread()) }
+    if agreeing >= MIN_READ {
+        Ok(())
+    } else {
+        Err(Error::Unsupported(format!(
+            "expressions defined at too few of the points where I check my reading ({tried})"
+        )))
+    }
 }
 
 /// Points that must agree for a reading.

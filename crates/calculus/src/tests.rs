@@ -201,6 +201,8 @@ fn exmex_reads_the_students_text() {
     // defined only far out: the far points decide
     assert!(read("ln(x-20)", 'x').is_ok());
     assert!(read("sqrt(x - 25)", 'x').is_ok());
+    // defined nowhere it looks: said so, not taken as a misreading
+    assert!(matches!(read("sqrt(x - 400)", 'x'), Err(Error::Unsupported(w)) if w.contains("too few")));
 }
 
 #[test]
