@@ -285,6 +285,7 @@ pub(crate) fn ask(lower: &str) -> Ask {
                 .iter()
                 .fold(lower, |s, p| s.strip_prefix(p).unwrap_or(s))
                 .trim();
+            let bare = calculus::leading_expression(bare);
             if bare.chars().any(|c| c.is_ascii_digit() || "^*/+-()=".contains(c)) {
                 Ask::Bare { expr: bare.to_string() }
             } else {

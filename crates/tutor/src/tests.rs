@@ -159,6 +159,7 @@ const TABLE: &[(&str, &str, &str, &[&str])] = &[
     ("p", "differentiate sin x cos x using the product rule please", "answered", &["f(x) = sin(x)·cos(x)\n"]),
     ("p", "integrate x^2 for me, step by step", "answered", &["∫ x^2 dx = x^3/3 + C"]),
     ("p", "derivative of x^3? thanks", "answered", &["f'(x) = 3x^2"]),
+    ("p", "x^3 + 1 please", "answered", &["f(x) = x^3 + 1. What would you like"]),
     ("p", "derivative of x to the power 3", "unable", &["the word \"to\" is not part of an expression"]),
     // the policy's excluded areas, named from the policy
     (
