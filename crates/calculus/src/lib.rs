@@ -1,24 +1,30 @@
 //! Single-variable calculus for the offline tutor, knowing nothing of agents.
 //!
-//! What does what, honestly:
-//! - **Our code** reads the student's text ([`read`]: implicit multiplication, `e`, `pi`,
-//!   `sin cos tan exp ln log sqrt`), keeps the expression tree, simplifies it to one
-//!   readable form, differentiates and integrates it by named rules, and records the
-//!   steps. exmex's tree is flattened and not open to rewriting, so the symbolic work is
-//!   ours.
-//! - **exmex** is the independent check: each result is written out for exmex, parsed
-//!   by exmex's own parser and compared numerically, before it is returned, with
-//!   exmex's partial derivative of the original (derivatives, values of derivatives) or
-//!   with Simpson's rule over exmex's evaluation of the original (antiderivatives,
-//!   definite integrals). If they disagree the answer is [`Error::CheckFailed`], never a
-//!   result. The check covers our simplifier and rules; how the student's text was read
-//!   is shown back to the student (`f(x) = …`) rather than checked.
+//! What does what, exactly:
+//! - **exmex is the parser of record.** [`read`] and [`read_number`] tokenize the
+//!   student's text (unicode `²` `·` `−` `π` `√` to ASCII, `pi`, `e`, `ln`/`log`,
+//!   scientific notation `1e9`) and write the tokens out as an explicit operator string
+//!   (`explicit.rs`: `3x^2 sin x` → `3*x^(2)*sin(x)`; never from our tree). exmex parses
+//!   that string, and its evaluation is compared with our tree's own evaluation at
+//!   several points (points where either is not finite are skipped; enough must remain).
+//!   If exmex cannot parse it or the two disagree, the answer is [`Error::Misread`]
+//!   with the string exmex was given, never a result.
+//! - **Our code** parses the same tokens into a tree (implicit multiplication,
+//!   `sin 2x` = `sin(2x)`, `sin^2(x)` = `sin(x)^2`), simplifies it to one readable form,
+//!   differentiates and integrates it by named rules and records the steps. exmex's
+//!   tree is flattened and not open to rewriting, so the symbolic steps are ours.
+//! - **exmex then checks every result** numerically before it is returned: a
+//!   derivative (and a derivative's value at a point) against exmex's own partial
+//!   derivative of the original; an antiderivative and a definite integral against
+//!   Simpson's rule over exmex's evaluation of the original. A disagreement is
+//!   [`Error::CheckFailed`], never a result.
 //!
-//! Integration knows a short list of rules (see `integrate.rs`); anything else is
-//! [`Error::NoRule`].
+//! Derivatives go up to [`MAX_ORDER`]. Integration knows a short list of rules (see
+//! `integrate.rs`); anything else is [`Error::NoRule`].
 
 mod check;
 mod diff;
+mod explicit;
 mod expr;
 mod integrate;
 mod parse;
@@ -27,6 +33,7 @@ mod show;
 mod simplify;
 
 pub use expr::{Constant, Expr, Func};
+pub use parse::leading_expression;
 pub use rational::Q;
 
 /// Why a computation gave no result.
@@ -44,6 +51,10 @@ pub enum Error {
     Overflow,
     #[error("the result did not pass the numerical check")]
     CheckFailed,
+    /// exmex could not parse the student's text (written out as this string), or read
+    /// it differently from our parser.
+    #[error("the check parser did not confirm the reading {0}")]
+    Misread(String),
 }
 
 /// A function of one variable, read and simplified.
@@ -63,7 +74,7 @@ impl Function {
 
 /// Reads `text` as a function of one variable; `default_var` when it has none.
 pub fn read(text: &str, default_var: char) -> Result<Function, Error> {
-    let raw = parse::parse(text)?;
+    let (raw, tried) = parse_of_record(text)?;
     let mut vars = Vec::new();
     parse::variables(&raw, &mut vars);
     if vars.len() > 1 {
@@ -71,7 +82,17 @@ pub fn read(text: &str, default_var: char) -> Result<Function, Error> {
         return Err(Error::MultipleVariables(names.join(", ")));
     }
     check_size(&raw, MAX_INPUT)?;
-    Ok(Function { expr: simplify::simplify(&raw)?, var: vars.first().copied().unwrap_or(default_var) })
+    let expr = simplify::simplify(&raw)?;
+    check::reading(&tried, &expr)?;
+    Ok(Function { expr, var: vars.first().copied().unwrap_or(default_var) })
+}
+
+/// Our tree of `text` and the explicit string exmex is to parse, both from its tokens.
+fn parse_of_record(text: &str) -> Result<(Expr, String), Error> {
+    let toks = parse::tokenize(text)?;
+    let tried = explicit::explicit(&toks);
+    let raw = parse::parse_tokens(toks)?;
+    Ok((raw, tried.ok_or_else(|| Error::Misread(text.trim().to_string()))?))
 }
 
 /// Largest (nodes, depth) read from a student.
@@ -97,26 +118,38 @@ pub struct Worked {
     pub steps: Vec<String>,
 }
 
-/// The `order`-th derivative (1 to 4), checked. The steps are those of the last
-/// differentiation.
+/// The highest derivative computed.
+pub const MAX_ORDER: usize = 10;
+
+/// The `order`-th derivative (1 to [`MAX_ORDER`]), checked. The steps are those of the
+/// last differentiation.
 pub fn derivative(f: &Function, order: usize) -> Result<Worked, Error> {
-    if !(1..=4).contains(&order) {
-        return Err(Error::Unsupported("derivatives past the fourth".into()));
+    derive(f, order).map(|(_, w)| w)
+}
+
+/// The `order`-th derivative and the one before it. Each differentiation is checked
+/// against exmex's partial derivative of the one before (already checked), so exmex
+/// differentiates once per order: its own repeated derivatives grow without bound.
+fn derive(f: &Function, order: usize) -> Result<(Expr, Worked), Error> {
+    if !(1..=MAX_ORDER).contains(&order) {
+        return Err(Error::Unsupported(format!("derivatives past the {MAX_ORDER}th")));
     }
+    let mut before = f.expr.clone();
     let mut e = f.expr.clone();
     let mut steps = Vec::new();
     for _ in 0..order {
         let mut d = diff::Deriver::new();
-        e = d.d(&e)?;
+        before = e;
+        e = d.d(&before)?;
         check_size(&e, MAX_RESULT)?;
+        check::derivative(&before, f.var, &e)?;
         steps = d.lines;
     }
     if steps.len() > diff::MAX_STEPS {
         steps.truncate(diff::MAX_STEPS);
         steps.push("(the remaining parts use the same rules)".into());
     }
-    check::derivative(&f.expr, f.var, order, &e)?;
-    Ok(Worked { shown: show::human(&e), result: e, steps })
+    Ok((before, Worked { shown: show::human(&e), result: e, steps }))
 }
 
 /// An antiderivative (add `+ C`), checked.
@@ -135,10 +168,12 @@ pub fn antiderivative(f: &Function) -> Result<Worked, Error> {
 
 /// A number given as an expression without the variable (`3`, `pi/2`, `-1`).
 pub fn read_number(text: &str) -> Result<Expr, Error> {
-    let e = simplify::simplify(&parse::parse(text)?)?;
+    let (raw, tried) = parse_of_record(text)?;
+    let e = simplify::simplify(&raw)?;
     if e.has_var() || e.eval_const().is_none() {
         return Err(Error::Syntax("a bound or point must be a number".into()));
     }
+    check::reading(&tried, &e)?;
     Ok(e)
 }
 
@@ -182,23 +217,30 @@ pub fn value_at(e: &Expr, point: &Expr) -> Result<Value, Error> {
 
 /// The `order`-th derivative of `f` at `point` (order 0: `f` itself), checked.
 pub fn derivative_at(f: &Function, order: usize, point: &Expr) -> Result<(Worked, Value), Error> {
-    let w = if order == 0 {
-        Worked { result: f.expr.clone(), shown: f.shown(), steps: Vec::new() }
+    let (before, w) = if order == 0 {
+        (f.expr.clone(), Worked { result: f.expr.clone(), shown: f.shown(), steps: Vec::new() })
     } else {
-        derivative(f, order)?
+        derive(f, order)?
     };
     let v = value_at(&w.result, point)?;
-    check::value(&f.expr, f.var, order, point.eval_const().ok_or(Error::CheckFailed)?, v.approx)?;
+    let x = point.eval_const().ok_or(Error::CheckFailed)?;
+    check::value(&before, f.var, order.min(1), x, v.approx)?;
     Ok((w, v))
 }
 
 /// The definite integral from `a` to `b` by the fundamental theorem: the antiderivative,
 /// `F(b) - F(a)`, checked over the whole interval.
 pub fn definite(f: &Function, a: &Expr, b: &Expr) -> Result<(Worked, Value), Error> {
+    let bounds = (a.eval_const().ok_or(Error::CheckFailed)?, b.eval_const().ok_or(Error::CheckFailed)?);
+    if (bounds.1 - bounds.0).abs() > check::MAX_WIDTH {
+        return Err(Error::Unsupported(format!(
+            "intervals wider than {} (my numerical check covers no wider)",
+            check::MAX_WIDTH
+        )));
+    }
     let w = antiderivative(f)?;
     let diff = Expr::add2(w.result.subst(b), Expr::negate(w.result.subst(a)));
     let v = Value::of(simplify::simplify(&diff)?)?;
-    let bounds = (a.eval_const().ok_or(Error::CheckFailed)?, b.eval_const().ok_or(Error::CheckFailed)?);
     check::definite(&f.expr, f.var, &w.result, bounds, v.approx)?;
     Ok((w, v))
 }

@@ -8,8 +8,9 @@ use crate::expr::{Constant, Expr, Func};
 use crate::rational::Q;
 
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Num(Q),
+pub(crate) enum Tok {
+    /// The value and the number as written for exmex (`2.5`, `(1*10^9)`).
+    Num(Q, String),
     Var(char),
     Const(Constant),
     Func(FuncName),
@@ -17,7 +18,7 @@ enum Tok {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum FuncName {
+pub(crate) enum FuncName {
     F(Func),
     Exp,
     Sqrt,
@@ -56,7 +57,44 @@ fn normalize(text: &str) -> String {
     s.replace("**", "^")
 }
 
-fn tokenize(text: &str) -> Result<Vec<Tok>, Error> {
+/// Largest power of ten in scientific notation (`1e18`).
+const MAX_EXPONENT: u32 = 18;
+
+/// A number at `chars[i..]`: digits with a decimal point, then scientific notation when
+/// `e`/`E` is followed by digits (with an optional sign): `1e9`, `2.5e-3`. `2e`, `2e^x`
+/// and `2ex` stay a number times `e`.
+fn number(chars: &[char], i: &mut usize) -> Result<Tok, Error> {
+    let start = *i;
+    while *i < chars.len() && (chars[*i].is_ascii_digit() || chars[*i] == '.') {
+        *i += 1;
+    }
+    let mantissa: String = chars[start..*i].iter().collect();
+    let unreadable = |lit: &str| Error::Syntax(format!("cannot read the number {lit}"));
+    let q = Q::parse_decimal(&mantissa).ok_or_else(|| unreadable(&mantissa))?;
+    let at = |k: usize| chars.get(*i + k).copied().unwrap_or(' ');
+    let sign = usize::from(matches!(at(1), '+' | '-'));
+    if !(matches!(at(0), 'e' | 'E') && at(1 + sign).is_ascii_digit()) {
+        return Ok(Tok::Num(q, mantissa));
+    }
+    let negative = at(1) == '-';
+    *i += 1 + sign;
+    let digits = *i;
+    while *i < chars.len() && chars[*i].is_ascii_digit() {
+        *i += 1;
+    }
+    let lit: String = chars[start..*i].iter().collect();
+    let k: u32 = chars[digits..*i].iter().collect::<String>().parse().unwrap_or(u32::MAX);
+    if k > MAX_EXPONENT {
+        return Err(Error::Unsupported(format!("numbers as large or as small as {lit}")));
+    }
+    let scale = Q::int(10i64.pow(k));
+    let q = if negative { q.checked_div(scale) } else { q.checked_mul(scale) };
+    let q = q.ok_or_else(|| Error::Unsupported(format!("numbers as large or as small as {lit}")))?;
+    let op = if negative { '/' } else { '*' };
+    Ok(Tok::Num(q, format!("({mantissa}{op}10^{k})")))
+}
+
+pub(crate) fn tokenize(text: &str) -> Result<Vec<Tok>, Error> {
     let s = normalize(text);
     let chars: Vec<char> = s.chars().collect();
     let mut out = Vec::new();
@@ -66,20 +104,16 @@ fn tokenize(text: &str) -> Result<Vec<Tok>, Error> {
         if c.is_whitespace() {
             i += 1;
         } else if c.is_ascii_digit() || c == '.' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
-                i += 1;
-            }
-            let lit: String = chars[start..i].iter().collect();
-            let q = Q::parse_decimal(&lit)
-                .ok_or_else(|| Error::Syntax(format!("cannot read the number {lit}")))?;
-            out.push(Tok::Num(q));
+            out.push(number(&chars, &mut i)?);
         } else if c.is_ascii_alphabetic() {
             let start = i;
             while i < chars.len() && chars[i].is_ascii_alphabetic() {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect::<String>().to_lowercase();
+            if !(math_word(&word) || glued(&chars, start, i)) {
+                return Err(Error::Syntax(format!("the word \"{word}\" is not part of an expression")));
+            }
             split_word(&word, &mut out)?;
         } else if "+-*/^()".contains(c) {
             out.push(Tok::Op(c));
@@ -97,6 +131,85 @@ fn tokenize(text: &str) -> Result<Vec<Tok>, Error> {
         }
     }
     Ok(out)
+}
+
+/// Whether a word of letters reads as part of an expression: a single letter, or names
+/// (functions, `pi`, and the functions this tutor declines, so it can say so) with
+/// variable letters (`x y z t u v w s`) between them, never two side by side (`sinx`,
+/// `xcosx`, `pi`; not `with`, `steps`, `using`, `xy`).
+pub(crate) fn math_word(word: &str) -> bool {
+    if word.chars().count() <= 1 {
+        return true;
+    }
+    let mut rest = word;
+    let mut loose = 0;
+    while !rest.is_empty() {
+        if let Some(name) = NAMES.iter().map(|(n, _)| *n).chain(UNSUPPORTED).find(|n| rest.starts_with(n)) {
+            rest = &rest[name.len()..];
+            loose = 0;
+        } else {
+            loose += 1;
+            if loose > 1 || !rest.starts_with(['x', 'y', 'z', 't', 'u', 'v', 'w', 's']) {
+                return false;
+            }
+            rest = &rest[rest.chars().next().map_or(1, char::len_utf8)..];
+        }
+    }
+    true
+}
+
+/// Whether the letters `chars[start..end]` are glued to an expression (`2xy`, `xe^x`,
+/// `ex(`): right after a digit or `)`, or right before `(`, `^` or a digit.
+fn glued(chars: &[char], start: usize, end: usize) -> bool {
+    let before = start.checked_sub(1).map(|i| chars[i]);
+    let after = chars.get(end);
+    before.is_some_and(|c| c.is_ascii_digit() || c == ')' || c == '.')
+        || after.is_some_and(|c| c.is_ascii_digit() || *c == '(' || *c == '^')
+}
+
+/// Characters that may appear in an expression besides letters and digits.
+const MATH_CHARS: &str = " \t.+-*/^()[]{}|²³·×⋅∙−–π√";
+
+/// The expression at the start of `text`: a maximal run of numbers, operators,
+/// parentheses, function names, constants and single-letter variables; the first other
+/// word or character ends it (`x^2 with steps` → `x^2`). When anything that looks like
+/// maths follows that word (a digit, an operator, a function name, a letter other than
+/// `a`), the whole text is returned, so the parser says what it could not read rather
+/// than the tutor answering a shorter expression than the one asked about.
+pub fn leading_expression(text: &str) -> &str {
+    let chars: Vec<char> = text.chars().collect();
+    let offset = |i: usize| chars[..i].iter().map(|c| c.len_utf8()).sum::<usize>();
+    let mut i = 0;
+    let mut end = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_alphabetic() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect::<String>().to_lowercase();
+            if !(math_word(&word) || glued(&chars, start, i)) {
+                i = start;
+                break;
+            }
+            end = i;
+        } else if c.is_ascii_digit() || MATH_CHARS.contains(c) {
+            i += 1;
+            if !c.is_whitespace() {
+                end = i;
+            }
+        } else {
+            break;
+        }
+    }
+    let rest = &chars[i..];
+    let mathy = rest.iter().any(|c| c.is_ascii_digit() || "+*/^()=²³√π".contains(*c))
+        || rest
+            .split(|c| !c.is_ascii_alphabetic())
+            .map(|w| w.iter().collect::<String>().to_lowercase())
+            .any(|w| (w.len() == 1 && w != "a") || (w.len() > 1 && math_word(&w)));
+    if mathy { text.trim() } else { text[..offset(end)].trim() }
 }
 
 fn split_word(word: &str, out: &mut Vec<Tok>) -> Result<(), Error> {
@@ -131,9 +244,8 @@ struct Parser {
     depth: usize,
 }
 
-/// Parses `text` into an (unsimplified) expression.
-pub(crate) fn parse(text: &str) -> Result<Expr, Error> {
-    let toks = tokenize(text)?;
+/// Parses tokens into an (unsimplified) expression.
+pub(crate) fn parse_tokens(toks: Vec<Tok>) -> Result<Expr, Error> {
     if toks.is_empty() {
         return Err(Error::Syntax("there is no expression".into()));
     }
@@ -188,7 +300,7 @@ impl Parser {
     }
 
     fn starts_primary(&self) -> bool {
-        matches!(self.peek(), Some(Tok::Num(_) | Tok::Var(_) | Tok::Const(_) | Tok::Func(_) | Tok::Op('(')))
+        matches!(self.peek(), Some(Tok::Num(..) | Tok::Var(_) | Tok::Const(_) | Tok::Func(_) | Tok::Op('(')))
     }
 
     fn term(&mut self) -> Result<Expr, Error> {
@@ -237,7 +349,7 @@ impl Parser {
             self.peek().cloned().ok_or_else(|| Error::Syntax("the expression ends too early".into()))?;
         self.pos += 1;
         match tok {
-            Tok::Num(q) => Ok(Expr::Num(q)),
+            Tok::Num(q, _) => Ok(Expr::Num(q)),
             Tok::Var(c) => Ok(Expr::Var(c)),
             Tok::Const(k) => Ok(Expr::Const(k)),
             Tok::Op('(') => {
@@ -251,7 +363,7 @@ impl Parser {
                 // sin^2(x) means sin(x)^2
                 let power = if self.eat('^') {
                     match self.peek().cloned() {
-                        Some(Tok::Num(q)) => {
+                        Some(Tok::Num(q, _)) => {
                             self.pos += 1;
                             Some(q)
                         }
@@ -265,7 +377,7 @@ impl Parser {
                 } else {
                     // without parentheses: the following product of plain factors (sin 2x)
                     let mut factors = vec![self.power()?];
-                    while matches!(self.peek(), Some(Tok::Num(_) | Tok::Var(_) | Tok::Const(_))) {
+                    while matches!(self.peek(), Some(Tok::Num(..) | Tok::Var(_) | Tok::Const(_))) {
                         factors.push(self.power()?);
                     }
                     if factors.len() == 1 { factors.remove(0) } else { Expr::Mul(factors) }

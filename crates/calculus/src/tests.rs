@@ -140,9 +140,9 @@ fn definite_integrals_and_values() {
 #[test]
 fn the_check_rejects_wrong_results() {
     let x3 = f("x^3*sin(x)");
-    assert_eq!(check::derivative(&x3.expr, 'x', 1, &f("3x^2·sin(x) + x^3·cos(x)").expr), Ok(()));
+    assert_eq!(check::derivative(&x3.expr, 'x', &f("3x^2·sin(x) + x^3·cos(x)").expr), Ok(()));
     assert_eq!(
-        check::derivative(&x3.expr, 'x', 1, &f("3x^2·cos(x) + x^3·sin(x)").expr),
+        check::derivative(&x3.expr, 'x', &f("3x^2·cos(x) + x^3·sin(x)").expr),
         Err(Error::CheckFailed)
     );
     assert_eq!(check::antiderivative(&f("cos(x)").expr, 'x', &f("-sin(x)").expr), Err(Error::CheckFailed));
@@ -155,4 +155,84 @@ fn the_check_rejects_wrong_results() {
         check::definite(&f("x^2").expr, 'x', &f("x^3/3").expr, (0.0, 3.0), 9.5),
         Err(Error::CheckFailed)
     );
+}
+
+#[test]
+fn scientific_notation_and_e() {
+    assert_eq!(n("1e9"), Expr::int(1_000_000_000));
+    assert_eq!(n("1E9"), Expr::int(1_000_000_000));
+    assert_eq!(n("2.5e-3"), Expr::q(Q::new(1, 400).unwrap()));
+    assert_eq!(n("3e+2"), Expr::int(300));
+    assert_eq!(f("3e2x").shown(), "300x");
+    // e not followed by digits is the constant
+    assert_eq!(f("2e^x").shown(), "2e^x");
+    assert_eq!(f("2ex").shown(), "2ex");
+    assert_eq!(show(&n("2e")), "2e");
+    assert!(matches!(read_number("1e40"), Err(Error::Unsupported(_))));
+    let big = definite(&f("x"), &n("1"), &n("1e9"));
+    assert!(matches!(big, Err(Error::Unsupported(w)) if w.contains("intervals wider than")));
+}
+
+/// exmex parses the explicit string written from the tokens, not from our tree.
+#[test]
+fn exmex_reads_the_students_text() {
+    let written = |text: &str| explicit::explicit(&parse::tokenize(text).unwrap()).unwrap();
+    for (text, exmex) in [
+        ("3x^2 sin x", "3*x^(2)*sin(x)"),
+        ("-x^2", "(0-x^(2))"),
+        ("2^3^2", "2^(3^(2))"),
+        ("x^-2", "x^((0-2))"),
+        ("sin^2(x)", "(sin(x))^(2)"),
+        ("π·x²", "PI*x^(2)"),
+        ("ln(x) + log x", "ln(x)+ln(x)"),
+        ("e^(2x) √x", "E^((2*x))*sqrt(x)"),
+        ("1e9 x", "(1*10^9)*x"),
+        ("2.5e-3", "(2.5/10^3)"),
+        ("(x+1)(x-1)", "(x+1)*(x-1)"),
+    ] {
+        assert_eq!(written(text), exmex, "{text}");
+        assert!(read(text, 'x').is_ok(), "{text}");
+    }
+    // a reading exmex does not share is refused, with what exmex was given
+    let tried = written("x^2 + 1");
+    assert_eq!(check::reading(&tried, &f("x^2 + 2").expr), Err(Error::Misread(tried.clone())));
+    assert_eq!(check::reading("x^", &f("x").expr), Err(Error::Misread("x^".into())));
+    assert_eq!(check::reading("x*y", &f("x").expr), Err(Error::Misread("x*y".into())));
+    // defined only far out: the far points decide
+    assert!(read("ln(x-20)", 'x').is_ok());
+    assert!(read("sqrt(x - 25)", 'x').is_ok());
+    // defined nowhere it looks: said so, not taken as a misreading
+    assert!(matches!(read("sqrt(x - 400)", 'x'), Err(Error::Unsupported(w)) if w.contains("too few")));
+}
+
+#[test]
+fn words_end_an_expression() {
+    for (text, expr) in [
+        ("x^2 with steps", "x^2"),
+        ("x^2 please", "x^2"),
+        ("x^3 - 2x using the chain rule", "x^3 - 2x"),
+        ("sin x cos x for me", "sin x cos x"),
+        ("xe^x step by step", "xe^x"),
+        ("sinx + 2", "sinx + 2"),
+        ("sec(x) please", "sec(x)"),
+        ("x^2? thanks", "x^2"),
+        // maths after the word: all of it, so the parser says what it could not read
+        ("x to the power 3", "x to the power 3"),
+        ("sin x times cos x", "sin x times cos x"),
+    ] {
+        assert_eq!(leading_expression(text), expr, "{text}");
+    }
+    assert!(matches!(read("x times x", 'x'), Err(Error::Syntax(w)) if w.contains("\"times\"")));
+    assert!(matches!(read("x^2 with steps", 'x'), Err(Error::Syntax(_))));
+}
+
+#[test]
+fn derivatives_up_to_the_tenth() {
+    assert_eq!(derivative(&f("x^12"), 10).unwrap().shown, "239500800x^2");
+    assert_eq!(
+        derivative(&f("x^3*sin(x)"), 6).unwrap().shown,
+        derivative(&f("x^3*sin(x)"), 6).unwrap().shown
+    );
+    assert!(derivative(&f("x^3*sin(x)"), 10).is_ok());
+    assert!(matches!(derivative(&f("x^2"), 11), Err(Error::Unsupported(_))));
 }

@@ -11,7 +11,7 @@ use calculus::{Error, Function};
 use skills::Policy;
 
 use crate::course::{self, TOPIC_LIST};
-use crate::request::{self, Ask};
+use crate::request::{self, Ask, Order, ordinal};
 use crate::scope::{self, Area};
 use bounded::BoundedMap;
 
@@ -63,8 +63,42 @@ fn reply(outcome: &'static str, text: impl AsRef<str>) -> Answer {
     Answer { text: format!("{LABEL}{}", text.as_ref()), outcome }
 }
 
+/// Primes up to the third (`f'''`); then the order as a superscript (`f⁽⁴⁾`, `f⁽¹⁰⁾`).
 fn prime(order: usize) -> String {
-    "'".repeat(order)
+    if order <= 3 {
+        return "'".repeat(order);
+    }
+    const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let digits: String =
+        order.to_string().chars().filter_map(|c| c.to_digit(10)).map(|d| DIGITS[d as usize]).collect();
+    format!("⁽{digits}⁾")
+}
+
+/// The order to compute, or the plain answer why not.
+fn checked_order(order: Order) -> Result<usize, Answer> {
+    match order {
+        Order::General => Err(reply(
+            "unable",
+            format!(
+                "I don't compute a general formula for the n-th derivative offline. Ask for a \
+                 particular one, like the 3rd derivative of x^5 (up to the {}). {EXAMPLES}",
+                ordinal(calculus::MAX_ORDER)
+            ),
+        )),
+        Order::Given(0) => {
+            Err(reply("unable", "I count derivatives from the 1st (the 0th is the function itself)."))
+        }
+        Order::Given(n) if n > calculus::MAX_ORDER => Err(reply(
+            "unable",
+            format!(
+                "I compute derivatives up to the {} offline, so I won't compute the {} (and I won't \
+                 answer a different order instead).",
+                ordinal(calculus::MAX_ORDER),
+                if n == usize::MAX { "one you asked for".to_string() } else { ordinal(n) }
+            ),
+        )),
+        Order::Given(n) => Ok(n),
+    }
 }
 
 impl MockTutor {
@@ -116,8 +150,12 @@ impl MockTutor {
         match request::ask(&lower) {
             Ask::Derivative { order, again, expr, var, at } => {
                 let order = match (&memory, again && expr.is_none()) {
-                    (Some(Memory { last: Last::Derivative(n), .. }), true) => n + 1,
+                    (Some(Memory { last: Last::Derivative(n), .. }), true) => Order::Given(n + 1),
                     _ => order,
+                };
+                let order = match checked_order(order) {
+                    Ok(n) => n,
+                    Err(a) => return a,
                 };
                 let Some(f) = self.subject(expr.as_deref(), var, &memory, &lower) else {
                     return explain_or_ask(&lower, "derivative");
@@ -220,22 +258,11 @@ fn refers_back(lower: &str) -> bool {
 
 /// Words that point back at an earlier function ("it", "again", "the second …").
 fn names_it(lower: &str) -> bool {
-    let words = [
-        " it",
-        "this",
-        "that",
-        "again",
-        "same",
-        "the result",
-        "now ",
-        "what about",
-        "how about",
-        "then",
-        "second",
-        "third",
-        "fourth",
-    ];
-    words.iter().any(|w| lower.contains(w)) || lower.starts_with("and ")
+    let words =
+        [" it", "this", "that", "again", "same", "the result", "now ", "what about", "how about", "then"];
+    words.iter().any(|w| lower.contains(w))
+        || lower.starts_with("and ")
+        || request::order(lower).is_some_and(|o| o != Order::Given(1))
 }
 
 /// The topic; a limit to compute gets a plain note that it is not computed.
@@ -287,6 +314,10 @@ fn cannot_read(text: &str, e: &Error) -> Answer {
     let why = match e {
         Error::Syntax(why) => why.clone(),
         Error::Unsupported(what) => format!("I don't handle {what}"),
+        Error::Misread(tried) => format!(
+            "my check parser, exmex, was given {tried} and did not confirm my reading, so I won't \
+             give a result"
+        ),
         e => e.to_string(),
     };
     reply(
@@ -389,5 +420,20 @@ fn integral(f: &Function, bounds: Option<&(String, String)>) -> Answer {
             ),
         ),
         Err(e) => cannot(&format!("the integral from {sa} to {sb} of {shown} d{v}"), &e),
+    }
+}
+
+#[cfg(test)]
+mod misread {
+    use super::*;
+
+    /// When exmex does not confirm our reading, the student hears that, with what exmex
+    /// was given, and no result.
+    #[test]
+    fn a_reading_exmex_does_not_confirm_is_not_answered() {
+        let a = cannot_read("x^2 + 1", &Error::Misread("x^(2)+1".into()));
+        assert_eq!(a.outcome, "unable");
+        assert!(a.text.contains("I couldn't read \"x^2 + 1\" as an expression"), "{}", a.text);
+        assert!(a.text.contains("exmex, was given x^(2)+1 and did not confirm my reading"), "{}", a.text);
     }
 }

@@ -1,12 +1,22 @@
 //! Reading what a question asks the offline tutor to compute: a derivative (of which
 //! order, at which point), an integral (between which bounds), a value at a point, or
-//! a bare expression. Pure text work on the lowercased question; the `calculus` crate
-//! reads the expressions themselves.
+//! a bare expression. Text work on the lowercased question: an expression ends at the
+//! first ordinary word ([`calculus::leading_expression`]); the `calculus` crate reads
+//! the expressions themselves.
+
+/// Which derivative is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// The n-th (`2nd`, `fifth`, `21st`); 1 when none is named.
+    Given(usize),
+    /// "the nth derivative": a general formula.
+    General,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Ask {
     Derivative {
-        order: usize,
+        order: Order,
         again: bool,
         expr: Option<String>,
         var: Option<char>,
@@ -156,7 +166,7 @@ fn clean(mut s: &str) -> Option<String> {
             break;
         }
     }
-    let mut s = s.trim().trim_end_matches(',').trim().to_string();
+    let mut s = calculus::leading_expression(s).trim_end_matches(',').trim().to_string();
     for tail in [" dx", "dx", " dt", "dt"] {
         if s.len() > tail.len() && s.ends_with(tail) {
             s.truncate(s.len() - tail.len());
@@ -171,16 +181,57 @@ fn clean(mut s: &str) -> Option<String> {
     }
 }
 
-fn order(s: &str) -> usize {
-    if s.contains("fourth") {
-        4
-    } else if s.contains("third") {
-        3
-    } else if s.contains("second") {
-        2
-    } else {
-        1
-    }
+const ORDINALS: [&str; 20] = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+];
+
+/// The order named in `s` (the words before "derivative"), the last one when several:
+/// `2nd`, `21st`, `fifth`, `nth`/`n-th`. `None` when it names none.
+pub(crate) fn order(s: &str) -> Option<Order> {
+    let words = s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '\''));
+    words.rev().find_map(|w| {
+        if ["nth", "n-th", "n'th"].contains(&w) {
+            return Some(Order::General);
+        }
+        if let Some(i) = ORDINALS.iter().position(|o| *o == w) {
+            return Some(Order::Given(i + 1));
+        }
+        let digits = w.find(|c: char| !c.is_ascii_digit())?;
+        let suffix = w[digits..].trim_start_matches(['-', '\'']);
+        (digits > 0 && ["st", "nd", "rd", "th"].contains(&suffix))
+            .then(|| Order::Given(w[..digits].parse().unwrap_or(usize::MAX)))
+    })
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
+pub(crate) fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// What `lower` (see [`normalize`]) asks for.
@@ -207,7 +258,7 @@ pub(crate) fn ask(lower: &str) -> Ask {
             }
             let (rest, at) = split_point(after);
             Ask::Derivative {
-                order: order(&lower[..i]),
+                order: order(&lower[..i]).unwrap_or(Order::Given(1)),
                 again: lower.contains("again"),
                 expr: clean(&rest),
                 var,
@@ -234,6 +285,7 @@ pub(crate) fn ask(lower: &str) -> Ask {
                 .iter()
                 .fold(lower, |s, p| s.strip_prefix(p).unwrap_or(s))
                 .trim();
+            let bare = calculus::leading_expression(bare);
             if bare.chars().any(|c| c.is_ascii_digit() || "^*/+-()=".contains(c)) {
                 Ask::Bare { expr: bare.to_string() }
             } else {
@@ -254,7 +306,7 @@ mod tests {
     #[test]
     fn reads_commands() {
         let d = |expr: Option<&str>, order, at: Option<&str>| Ask::Derivative {
-            order,
+            order: Order::Given(order),
             again: false,
             expr: expr.map(String::from),
             var: None,
@@ -266,7 +318,7 @@ mod tests {
         assert_eq!(
             a("d/dx (2x+1)^5"),
             Ask::Derivative {
-                order: 1,
+                order: Order::Given(1),
                 again: false,
                 expr: Some("(2x+1)^5".into()),
                 var: Some('x'),
@@ -286,5 +338,37 @@ mod tests {
         assert_eq!(a("what about at x=2?"), Ask::Value { at: "2".into() });
         assert_eq!(a("what is 17*23"), Ask::Bare { expr: "17*23".into() });
         assert_eq!(a("what is the chain rule"), Ask::Other);
+        assert_eq!(a("what is the derivative of x^2 with steps"), d(Some("x^2"), 1, None));
+        assert_eq!(a("derivative of x^2 please, using the chain rule"), d(Some("x^2"), 1, None));
+        assert_eq!(a("2nd derivative of x^3 for me"), d(Some("x^3"), 2, None));
+    }
+
+    #[test]
+    fn reads_orders() {
+        for (q, n) in [
+            ("2nd derivative of x^3", 2),
+            ("the 5th derivative of x^7", 5),
+            ("sixth derivative of sin(x)", 6),
+            ("10th derivative of x^12", 10),
+            ("the 21st derivative of x", 21),
+            ("and the 3rd derivative?", 3),
+            ("find the second derivative", 2),
+            ("first derivative of x^2", 1),
+            ("tenth derivative of e^x", 10),
+            ("the 100th derivative", 100),
+            ("derivative of x^2", 1),
+        ] {
+            let Ask::Derivative { order, .. } = a(q) else { panic!("{q}") };
+            assert_eq!(order, Order::Given(n), "{q}");
+        }
+        for q in ["nth derivative of x^n", "the n-th derivative of sin(x)"] {
+            assert!(matches!(a(q), Ask::Derivative { order: Order::General, .. }), "{q}");
+        }
+        assert_eq!(order("the 99999999999999999999999th"), Some(Order::Given(usize::MAX)));
+        assert_eq!(order("what is the"), None);
+        assert_eq!(
+            [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal).join(" "),
+            "1st 2nd 3rd 4th 11th 12th 13th 21st 22nd 101st"
+        );
     }
 }

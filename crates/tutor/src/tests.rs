@@ -132,6 +132,35 @@ const TABLE: &[(&str, &str, &str, &[&str])] = &[
     ("m", "integrate 1/(x^2+1)", "unable", &["I can't compute ∫ 1/(x^2+1) dx"]),
     ("m", "derivative of |x|", "unable", &["I don't handle absolute values"]),
     ("m", "what's the weather like", "answered", &["I didn't find a calculus topic or an expression"]),
+    // the order asked for, read generally and never replaced by another
+    ("n", "2nd derivative of x^3", "answered", &["f'(x) = 3x^2", "f''(x) = 6x"]),
+    ("n", "5th derivative of x^7", "answered", &["f⁽⁴⁾(x) = 840x^3", "f⁽⁵⁾(x) = 2520x^2"]),
+    ("n", "and the 3rd derivative?", "answered", &["f'''(x) = 210x^4"]),
+    ("n", "differentiate it again", "answered", &["f⁽⁴⁾(x) = 840x^3"]),
+    ("n", "sixth derivative of sin(x)", "answered", &["f⁽⁶⁾(x) = -sin(x)"]),
+    ("n", "10th derivative of x^12", "answered", &["f⁽¹⁰⁾(x) = 239500800x^2"]),
+    ("n", "differentiate it again", "unable", &["up to the 10th offline, so I won't compute the 11th"]),
+    ("n", "the 21st derivative of x", "unable", &["I won't compute the 21st"]),
+    ("n", "nth derivative of x^5", "unable", &["general formula for the n-th derivative"]),
+    ("n", "what is the fifth derivative of e^(2x) at x = 0", "answered", &["f⁽⁵⁾(0) = 32"]),
+    // scientific notation, and e
+    (
+        "o",
+        "integrate x from 1 to 1e9",
+        "unable",
+        &["from 1 to 1000000000 of x dx", "intervals wider than 10000"],
+    ),
+    ("o", "integrate x from 0 to 2e3", "answered", &["from 0 to 2000 of x dx = 2000000"]),
+    ("o", "integrate 2.5e-3 x from 0 to 1", "answered", &["of x/400 dx = 1/800 ≈ 0.00125"]),
+    ("o", "derivative of 2e^x", "answered", &["f(x) = 2e^x", "f'(x) = 2e^x"]),
+    ("o", "derivative of 2ex", "answered", &["f(x) = 2ex", "f'(x) = 2e"]),
+    // ordinary words end the expression
+    ("p", "what is the derivative of x^2 with steps", "answered", &["f(x) = x^2\n", "f'(x) = 2x"]),
+    ("p", "differentiate sin x cos x using the product rule please", "answered", &["f(x) = sin(x)·cos(x)\n"]),
+    ("p", "integrate x^2 for me, step by step", "answered", &["∫ x^2 dx = x^3/3 + C"]),
+    ("p", "derivative of x^3? thanks", "answered", &["f'(x) = 3x^2"]),
+    ("p", "x^3 + 1 please", "answered", &["f(x) = x^3 + 1. What would you like"]),
+    ("p", "derivative of x to the power 3", "unable", &["the word \"to\" is not part of an expression"]),
     // the policy's excluded areas, named from the policy
     (
         "j",
