@@ -83,7 +83,7 @@ pub fn parse<T: DeserializeOwned>(source: &str, text: &str) -> Result<T, ConfErr
             problem.truncate(cut);
         }
         if inner.is_syntax() || inner.is_eof() {
-            let problem = problem.replace("EOF while parsing", "the file ends in the middle of");
+            let problem = problem.replace("EOF while parsing", "the text ends in the middle of");
             let problem =
                 format!("not valid JSON at line {} column {}: {problem}", inner.line(), inner.column());
             return ConfError::new(source, "", problem);
@@ -112,8 +112,7 @@ fn humanize(problem: &str) -> String {
     // the value itself (a body may carry text that is not ours to repeat)
     for lead in ["invalid type: ", "invalid value: "] {
         if let Some((got, expected)) = out.strip_prefix(lead).and_then(|r| r.split_once(", expected ")) {
-            let kind = got.split([' ', '`', '"']).next().unwrap_or(got);
-            out = format!("expected {expected}, got {}", with_article(kind));
+            out = format!("expected {expected}, got {}", value_kind(got));
         }
     }
     // a struct read from a list ("invalid length 0, expected struct File with 8 elements")
@@ -138,13 +137,20 @@ fn humanize(problem: &str) -> String {
     out
 }
 
-fn with_article(kind: &str) -> String {
+/// What kind of value serde found ("integer `-1`", "floating point `2.5`", "string \"…\""),
+/// in words, without the value.
+fn value_kind(got: &str) -> &'static str {
+    let kind = got.split([' ', '`', '"']).next().unwrap_or(got);
     match kind {
-        "map" => "an object".into(),
-        "sequence" => "a list".into(),
-        "unit" | "null" => "null".into(),
-        k if k.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {k}"),
-        k => format!("a {k}"),
+        "integer" if got.contains("`-") => "a negative number",
+        "integer" => "a whole number",
+        "floating" => "a decimal number",
+        "string" | "char" => "a string",
+        "boolean" => "true or false",
+        "map" => "an object",
+        "sequence" => "a list",
+        "unit" | "null" => "null",
+        _ => "another kind of value",
     }
 }
 
@@ -233,7 +239,7 @@ mod tests {
         assert_eq!(e.field, "items[0].name");
         assert_eq!(
             e.to_string(),
-            "HUB_CONFIG=x.json: field items[0].name: expected a string, got an integer"
+            "HUB_CONFIG=x.json: field items[0].name: expected a string, got a whole number"
         );
         let e = parse::<C>("f", r#"{"port": 70000, "items": []}"#).unwrap_err();
         assert_eq!(e.field, "port");
@@ -243,7 +249,7 @@ mod tests {
         assert!(e.problem.starts_with("not valid JSON"), "{e}");
         assert_eq!(e.field, "", "a syntax error names no field");
         assert!(!e.to_string().contains("field"), "{e}");
-        assert!(e.problem.ends_with("the file ends in the middle of an object"), "{e}");
+        assert!(e.problem.ends_with("the text ends in the middle of an object"), "{e}");
         let e = parse::<C>("f", "{\"port\": 1,\n \"items\": [x]}").unwrap_err();
         assert_eq!(e.to_string(), "f: not valid JSON at line 2 column 12: expected value");
     }
@@ -253,7 +259,7 @@ mod tests {
         let e = parse::<C>("f", r#"{"port": "high", "items": []}"#).unwrap_err();
         assert_eq!(e.problem, "expected a whole number from 0 to 65535, got a string", "{e}");
         let e = parse::<C>("f", r#"{"port": 70000, "items": []}"#).unwrap_err();
-        assert_eq!(e.problem, "expected a whole number from 0 to 65535, got an integer", "{e}");
+        assert_eq!(e.problem, "expected a whole number from 0 to 65535, got a whole number", "{e}");
         #[derive(Debug, Deserialize)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         #[allow(dead_code)]
@@ -276,7 +282,12 @@ mod tests {
         let e = parse::<Camel>("f", r#"{"baseRevision": -4}"#).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "f: field baseRevision: expected a whole number of 0 or more, got an integer"
+            "f: field baseRevision: expected a whole number of 0 or more, got a negative number"
+        );
+        let e = parse::<Camel>("f", r#"{"baseRevision": 2.5}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f: field baseRevision: expected a whole number of 0 or more, got a decimal number"
         );
         let e = parse::<C>("f", r#"{"port": 1, "items": {}}"#).unwrap_err();
         assert_eq!(e.to_string(), "f: field items: expected a list, got an object");

@@ -159,7 +159,14 @@ fn forget_deleted(path: &Path) -> Result<(), StoreError> {
 }
 
 fn io_reason(e: &std::io::Error) -> String {
-    e.kind().to_string().to_lowercase()
+    match e.kind() {
+        // create_dir_all over a file, or a file where a folder on the path should be
+        std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory => {
+            "a file is in the way: the data folder must be a folder".into()
+        }
+        std::io::ErrorKind::PermissionDenied => "no permission to create or write it".into(),
+        kind => kind.to_string().to_lowercase(),
+    }
 }
 
 #[cfg(test)]
@@ -276,6 +283,11 @@ mod tests {
         std::fs::write(&not_a_dir, b"x").unwrap();
         let err = Store::open(&file_for(&not_a_dir.join("data"), "tutor")).unwrap_err();
         assert_eq!(err.code(), "store_folder", "{err}");
+        assert!(err.to_string().ends_with("a file is in the way: the data folder must be a folder"), "{err}");
+        // the data folder itself is a file
+        let err = Store::open(&file_for(&not_a_dir, "tutor")).unwrap_err();
+        assert_eq!(err.code(), "store_folder", "{err}");
+        assert!(err.to_string().ends_with("a file is in the way: the data folder must be a folder"), "{err}");
     }
 
     #[tokio::test]
