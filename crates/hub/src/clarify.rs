@@ -81,9 +81,14 @@ pub(crate) fn question(names: &[String], tie: bool) -> String {
 }
 
 /// The Hub's answer to a question no service handles, offering only `names` (what is
-/// routable right now).
-pub(crate) fn unsupported(names: &[String]) -> String {
-    let lead = "That isn't something this university's services handle.";
+/// routable right now). With some configured service down or switched off (`all_up`
+/// false), it claims only that none of those available now handles it.
+pub(crate) fn unsupported(names: &[String], all_up: bool) -> String {
+    let lead = if all_up {
+        "That isn't something this university's services handle."
+    } else {
+        "None of the services available right now handles that."
+    };
     if names.is_empty() {
         format!("{lead} No service is available right now.")
     } else {
@@ -123,8 +128,12 @@ mod tests {
             "Could you say a little more about what you need? I can help with Library."
         );
         assert!(question(&[], false).starts_with("No service is available right now"));
-        assert!(unsupported(&names(&["Library"])).ends_with("I can help with: Library."));
-        let none = unsupported(&[]);
+        assert!(unsupported(&names(&["Library"]), false).ends_with("I can help with: Library."));
+        assert!(
+            unsupported(&names(&["Library"]), false).starts_with("None of the services available right now")
+        );
+        assert!(unsupported(&names(&["Library"]), true).starts_with("That isn't something"));
+        let none = unsupported(&[], false);
         assert!(none.contains("No service is available right now") && !none.contains("help with"), "{none}");
     }
 

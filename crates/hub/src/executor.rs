@@ -323,7 +323,8 @@ impl Inner {
             }
             Outcome::Unsupported { .. } => {
                 let routable = self.names(view.iter().filter(|s| s.routable()).map(|s| &s.id));
-                (self.hub_reply(request_id, outcome, clarify::unsupported(&routable)), true)
+                let all_up = view.iter().all(|s| s.routable());
+                (self.hub_reply(request_id, outcome, clarify::unsupported(&routable, all_up)), true)
             }
             Outcome::Unavailable { specialist, status } => {
                 let text = format!(
