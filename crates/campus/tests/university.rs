@@ -87,6 +87,32 @@ fn a_newcomers_calculus_questions_reach_the_offline_tutor() {
     }
 }
 
+/// A follow-up the router places nowhere goes where the conversation's last question
+/// went; in a new conversation the same words are the Hub's to answer.
+#[test]
+fn a_follow_up_goes_where_the_conversation_was() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let rt = rt();
+    let me = Student::new(A2aClient::default(), &u.hub_url);
+    let first = rt.block_on(me.ask("derivative of x^2")).unwrap();
+    assert_eq!(first.outcome.as_deref(), Some("route"), "{}", first.reply_text);
+    let t0 = received(&u.tutor);
+    let then = rt.block_on(me.ask("what about at x=3?")).unwrap();
+    assert_eq!(then.outcome.as_deref(), Some("route"), "{}", then.reply_text);
+    assert!(then.served_by.as_deref().unwrap_or("").contains("Tutor"), "{:?}", then.served_by);
+    assert!(then.reply_text.contains("f'(3) = 6"), "{}", then.reply_text);
+    assert_eq!(then.context_id, first.context_id, "one conversation");
+    poll(5, "the tutor's log line", || (received(&u.tutor) == t0 + 1).then_some(()));
+    // a library question in the same conversation still goes to the Library
+    let lib = rt.block_on(me.ask("When is the library open on Monday?")).unwrap();
+    assert!(lib.served_by.as_deref().unwrap_or("").contains("Library"), "{:?}", lib.served_by);
+    // and with no conversation behind it, the same follow-up is the Hub's to answer
+    let fresh = ask(&u.hub_url, "what about at x=3?");
+    assert_ne!(fresh.outcome.as_deref(), Some("route"), "{}", fresh.reply_text);
+    assert_eq!(received(&u.tutor), t0 + 1, "nothing more reached the tutor");
+}
+
 #[test]
 fn clarify_and_unsupported_are_answered_by_the_hub_alone() {
     let u = University::start(&[], &[]);

@@ -40,6 +40,8 @@ struct Inner {
     contexts: Mutex<BoundedMap<(String, String), String>>,
     /// Student conversation → the clarifying question waiting for its answer.
     clarifications: Clarifications,
+    /// Student conversation → the specialist and skill its last routed question went to.
+    last_routes: Mutex<BoundedMap<String, (String, String)>>,
     emit: Emit,
 }
 
@@ -52,6 +54,7 @@ impl HubExecutor {
                 ledger: Ledger::new(LEDGER_CAPACITY),
                 contexts: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
                 clarifications: Clarifications::new(),
+                last_routes: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
                 emit,
             }),
         }
@@ -262,9 +265,15 @@ impl Inner {
 
     /// The decision for `text`, read as the answer to the conversation's open clarifying
     /// question when there is one, and the question to forward if it is a route.
-    fn decide(&self, open: Option<&Pending>, text: &str, view: &[SpecialistView]) -> (Decision, String) {
+    fn decide(
+        &self,
+        student_ctx: &str,
+        open: Option<&Pending>,
+        text: &str,
+        view: &[SpecialistView],
+    ) -> (Decision, String) {
         let Some(pending) = open else {
-            return (self.config.router.decide(text, view), text.to_string());
+            return (self.follow_up(student_ctx, self.config.router.decide(text, view)), text.to_string());
         };
         if let Some(id) = clarify::named(text, &pending.options, &self.config) {
             let skill = view.iter().find(|s| s.id == id).and_then(|s| best_skill(&pending.question, s));
@@ -282,17 +291,46 @@ impl Inner {
         (self.config.router.decide(&together, view), together)
     }
 
+    /// A question the router places nowhere ("what about at x=2?", "and from 1 to 2?"), in
+    /// a conversation whose last question was routed, is taken as a follow-up and proposed
+    /// to that same specialist (still validated: if it is unavailable now, that is said).
+    /// A question the router does place, or a choice between services, is left as decided.
+    fn follow_up(&self, student_ctx: &str, decision: Decision) -> Decision {
+        let placed_nowhere = match &decision {
+            Decision::Unsupported { .. } => true,
+            Decision::Clarify { options } => options.is_empty(),
+            Decision::Route { .. } => false,
+        };
+        if !placed_nowhere {
+            return decision;
+        }
+        let last =
+            self.last_routes.lock().unwrap_or_else(|p| p.into_inner()).get(&student_ctx.to_string()).cloned();
+        match last {
+            Some((specialist, skill)) => Decision::Route {
+                reason: format!("a follow-up: this conversation's last question went to {specialist}"),
+                specialist,
+                skill,
+            },
+            None => decision,
+        }
+    }
+
     /// Decides and, for a route, forwards once. Returns the answer and whether the
     /// ledger should keep it (false when nothing was dispatched, so a retry may decide again).
     async fn answer(&self, student_ctx: &str, request_id: &str, text: &str) -> (Stored, bool) {
         let view = self.registry.view();
         let open = self.clarifications.take(student_ctx);
-        let (decision, question) = self.decide(open.as_ref(), text, &view);
+        let (decision, question) = self.decide(student_ctx, open.as_ref(), text, &view);
         let outcome = validate(decision, &view);
         tracing::info!(request_id = %request_id, context_id = %student_ctx, outcome = outcome.kind(), "routing decision");
         let routed = Routed { request_id, context_id: student_ctx, decision: &outcome };
         self.emit.send("routed", Data::new(&routed));
         let (stored, keep) = self.act(student_ctx, request_id, &question, &outcome, &view).await;
+        if let Outcome::Route { specialist, skill, .. } = &outcome {
+            let mut last = self.last_routes.lock().unwrap_or_else(|p| p.into_inner());
+            last.insert(student_ctx.to_string(), (specialist.clone(), skill.clone()));
+        }
         if !keep && let Some(p) = open {
             // Nothing was dispatched: a retry of this answer may still answer the question.
             self.clarifications.remember(student_ctx, p);
