@@ -13,8 +13,8 @@ use exmex::{Differentiate, FlatEx};
 
 use crate::Error;
 use crate::expr::{Expr, Func};
-use crate::show;
 use crate::rational::Q;
+use crate::show;
 use crate::show::exmex;
 
 const POINTS: [f64; 10] = [-2.3, -1.7, -0.9, -0.35, 0.3, 0.75, 1.2, 1.85, 2.6, 3.4];
@@ -80,18 +80,37 @@ fn at(f: &FlatEx<f64>, x: f64) -> f64 {
     f.eval(&[x]).unwrap_or(f64::NAN)
 }
 
-fn agree(mut pairs: impl Iterator<Item = (f64, f64)>) -> Result<(), Error> {
-    let mut agreeing = 0;
+fn agree(pairs: impl Iterator<Item = (f64, f64)>) -> Result<(), Error> {
+    if agreeing(pairs)? >= MIN_AGREEING { Ok(()) } else { Err(Error::CheckFailed) }
+}
+
+/// How many pairs agree where both are defined; an error at the first that disagrees.
+fn agreeing(mut pairs: impl Iterator<Item = (f64, f64)>) -> Result<usize, Error> {
+    let mut n = 0;
     pairs.try_for_each(|(a, b)| {
         if a.is_finite() && b.is_finite() {
             if !close(a, b) {
                 return Err(Error::CheckFailed);
             }
-            agreeing += 1;
+            n += 1;
         }
         Ok(())
     })?;
-    if agreeing >= MIN_AGREEING { Ok(()) } else { Err(Error::CheckFailed) }
+    Ok(n)
+}
+
+/// [`agree`] at [`POINTS`], and also at [`FAR_POINTS`] when too few of those are
+/// defined on both sides (`sqrt(x-3)`).
+fn agree_near_far(pair: impl Fn(f64) -> (f64, f64)) -> Result<(), Error> {
+    let near = agreeing(POINTS.iter().map(|&x| pair(x)))?;
+    if near >= MIN_AGREEING {
+        return Ok(());
+    }
+    if near + agreeing(FAR_POINTS.iter().map(|&x| pair(x)))? >= MIN_AGREEING {
+        Ok(())
+    } else {
+        Err(Error::CheckFailed)
+    }
 }
 
 /// Stack for exmex's partial derivatives: they recurse deeply (several megabytes for a
@@ -116,7 +135,7 @@ pub(crate) fn derivative(original: &Expr, var: char, result: &Expr) -> Result<()
     with_stack(|| {
         let theirs = compile(original, var)?.partial(0).map_err(|_| Error::CheckFailed)?;
         let ours = compile(result, var)?;
-        agree(POINTS.iter().map(|&x| (at(&theirs, x), at(&ours, x))))
+        agree_near_far(|x| (at(&theirs, x), at(&ours, x)))
     })
 }
 
@@ -140,18 +159,26 @@ fn derivative_matches(
     original: &Expr,
     var: char,
     antiderivative: &Expr,
-    points: Vec<f64>,
+    points: Option<Vec<f64>>,
 ) -> Result<(), Error> {
     with_stack(move || {
         let f = compile(original, var)?;
         let slope = compile(&without_abs(antiderivative), var)?.partial(0).map_err(|_| Error::CheckFailed)?;
-        agree(points.into_iter().map(|x| (at(&slope, x), at(&f, x))))
+        let pair = |x| (at(&slope, x), at(&f, x));
+        match points {
+            Some(points) => agree(points.into_iter().map(pair)),
+            None => agree_near_far(pair),
+        }
     })
 }
 
-/// `antiderivative` has derivative `original` (checked at [`POINTS`]).
+/// Points farther out, for functions defined at too few of [`POINTS`] (`sqrt(x-3)`).
+const FAR_POINTS: [f64; 6] = [-31.3, -9.7, -5.3, 5.3, 9.7, 31.3];
+
+/// `antiderivative` has derivative `original` (checked at [`POINTS`], and farther out
+/// when too few of them are defined).
 pub(crate) fn antiderivative(original: &Expr, var: char, antiderivative: &Expr) -> Result<(), Error> {
-    derivative_matches(original, var, antiderivative, POINTS.to_vec())
+    derivative_matches(original, var, antiderivative, None)
 }
 
 /// Points sampled on a closed interval for the integrand being defined.
@@ -163,7 +190,12 @@ const INSIDE: usize = 24;
 /// `a` and `b`: no pole or root of a negative number where a linear base vanishes or
 /// turns negative, no `ln` of a number that is not positive, and both finite at every
 /// sampled point. Else [`Error::NotDefined`] at the first such point found.
-pub(crate) fn defined_on(original: &Expr, var: char, antiderivative: &Expr, (a, b): (f64, f64)) -> Result<(), Error> {
+pub(crate) fn defined_on(
+    original: &Expr,
+    var: char,
+    antiderivative: &Expr,
+    (a, b): (f64, f64),
+) -> Result<(), Error> {
     if !(a.is_finite() && b.is_finite()) {
         return Err(Error::CheckFailed);
     }
@@ -176,8 +208,13 @@ pub(crate) fn defined_on(original: &Expr, var: char, antiderivative: &Expr, (a, 
     let h = (hi - lo) / SAMPLES as f64;
     for i in 0..=SAMPLES {
         let x = if i == SAMPLES { hi } else { lo + i as f64 * h };
-        if !(at(&f, x).is_finite() && at(&big_f, x).is_finite()) {
+        let (y, big_y) = (at(&f, x), at(&big_f, x));
+        if y.is_nan() || big_y.is_nan() {
             return Err(Error::NotDefined { order: 0, at: number(x), why: String::new() });
+        }
+        // an infinite value where no pole was found: the numbers overflow
+        if !(y.is_finite() && big_y.is_finite()) {
+            return Err(Error::Overflow);
         }
     }
     Ok(())
@@ -201,7 +238,12 @@ pub(crate) fn definite(
     }
     let (lo, hi) = (a.min(b), a.max(b));
     let step = (hi - lo) / (INSIDE + 1) as f64;
-    derivative_matches(original, var, antiderivative, (1..=INSIDE).map(|i| lo + i as f64 * step).collect())?;
+    derivative_matches(
+        original,
+        var,
+        antiderivative,
+        Some((1..=INSIDE).map(|i| lo + i as f64 * step).collect()),
+    )?;
     let big_f = compile(antiderivative, var)?;
     let (fa, fb) = (at(&big_f, a), at(&big_f, b));
     let scale = 1f64.max(fa.abs()).max(fb.abs());
@@ -253,12 +295,17 @@ fn gap(e: &Expr, lo: f64, hi: f64) -> Option<(String, &'static str)> {
 
 /// Why a fractional power of a negative number is undefined.
 fn reason(n: Q) -> &'static str {
-    if n.denom() == 2 { "sqrt needs a non-negative argument" } else { "a fractional power needs a non-negative base" }
+    if n.denom() == 2 {
+        "sqrt needs a non-negative argument"
+    } else {
+        "I take fractional powers of non-negative numbers only"
+    }
 }
 
 /// Why `e` is undefined at `x` (a constant), naming the first rule it breaks: a
 /// logarithm of a number that is not positive, a fractional power of a negative
-/// number, a division by zero, or (`Some("")`) a value that is not finite.
+/// number, a division by zero. `None` claims nothing: a value that is still not finite
+/// (an overflow) fails later without a reason invented here.
 pub(crate) fn undefined_at(e: &Expr, x: &Expr) -> Option<&'static str> {
     let value = |u: &Expr| u.subst(x).eval_const();
     let inner = match e {
@@ -275,9 +322,9 @@ pub(crate) fn undefined_at(e: &Expr, x: &Expr) -> Option<&'static str> {
         Expr::Pow(b, n) => match (value(b), n.as_num()) {
             (Some(v), Some(n)) if v < 0.0 && !n.is_int() => Some(reason(n)),
             (Some(v), Some(n)) if v == 0.0 && n.is_negative() => Some("division by zero"),
-            _ => value(e).is_none().then_some(""),
+            _ => None,
         },
-        _ => value(e).is_none().then_some(""),
+        _ => None,
     }
 }
 

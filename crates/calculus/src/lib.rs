@@ -36,7 +36,7 @@ mod show;
 mod simplify;
 
 pub use expr::{Constant, Expr, Func};
-pub use parse::leading_expression;
+pub use parse::{is_expression, leading_expression};
 pub use rational::Q;
 
 /// Why a computation gave no result.
