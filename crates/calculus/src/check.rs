@@ -2,24 +2,24 @@
 //! by exmex and must agree with our tree ([`reading`]). Every symbolic result is written out for exmex (its own parser,
 //! evaluator and partial derivatives) and compared numerically before anyone sees it:
 //! a derivative against exmex's partial derivative of the original, an antiderivative
-//! against Simpson's rule on exmex's evaluation of the original, a definite integral
-//! likewise over the whole interval, piece by piece. A disagreement, or too few points
-//! where both are defined, is [`Error::CheckFailed`].
+//! by exmex's partial derivative of it, which must equal the original, a definite
+//! integral likewise at points inside the interval, after the original is found defined
+//! on the whole closed interval. A disagreement, or too few points where both are
+//! defined, is [`Error::CheckFailed`]; a point where the function is undefined is
+//! [`Error::NotDefined`].
 
 use exmex::prelude::*;
 use exmex::{Differentiate, FlatEx};
 
 use crate::Error;
-use crate::expr::Expr;
+use crate::expr::{Expr, Func};
 use crate::rational::Q;
+use crate::show;
 use crate::show::exmex;
 
 const POINTS: [f64; 10] = [-2.3, -1.7, -0.9, -0.35, 0.3, 0.75, 1.2, 1.85, 2.6, 3.4];
 /// Points that must agree (where both sides are defined).
 const MIN_AGREEING: usize = 3;
-
-/// Widest interval a definite integral is checked over.
-pub(crate) const MAX_WIDTH: f64 = 1e4;
 
 /// Points (in tenths) where a reading is compared; the far ones only when too few of
 /// the near ones are defined on both sides (`ln(x-20)`).
@@ -80,18 +80,37 @@ fn at(f: &FlatEx<f64>, x: f64) -> f64 {
     f.eval(&[x]).unwrap_or(f64::NAN)
 }
 
-fn agree(mut pairs: impl Iterator<Item = (f64, f64)>) -> Result<(), Error> {
-    let mut agreeing = 0;
+fn agree(pairs: impl Iterator<Item = (f64, f64)>) -> Result<(), Error> {
+    if agreeing(pairs)? >= MIN_AGREEING { Ok(()) } else { Err(Error::CheckFailed) }
+}
+
+/// How many pairs agree where both are defined; an error at the first that disagrees.
+fn agreeing(mut pairs: impl Iterator<Item = (f64, f64)>) -> Result<usize, Error> {
+    let mut n = 0;
     pairs.try_for_each(|(a, b)| {
         if a.is_finite() && b.is_finite() {
             if !close(a, b) {
                 return Err(Error::CheckFailed);
             }
-            agreeing += 1;
+            n += 1;
         }
         Ok(())
     })?;
-    if agreeing >= MIN_AGREEING { Ok(()) } else { Err(Error::CheckFailed) }
+    Ok(n)
+}
+
+/// [`agree`] at [`POINTS`], and also at [`FAR_POINTS`] when too few of those are
+/// defined on both sides (`sqrt(x-3)`).
+fn agree_near_far(pair: impl Fn(f64) -> (f64, f64)) -> Result<(), Error> {
+    let near = agreeing(POINTS.iter().map(|&x| pair(x)))?;
+    if near >= MIN_AGREEING {
+        return Ok(());
+    }
+    if near + agreeing(FAR_POINTS.iter().map(|&x| pair(x)))? >= MIN_AGREEING {
+        Ok(())
+    } else {
+        Err(Error::CheckFailed)
+    }
 }
 
 /// Stack for exmex's partial derivatives: they recurse deeply (several megabytes for a
@@ -116,30 +135,94 @@ pub(crate) fn derivative(original: &Expr, var: char, result: &Expr) -> Result<()
     with_stack(|| {
         let theirs = compile(original, var)?.partial(0).map_err(|_| Error::CheckFailed)?;
         let ours = compile(result, var)?;
-        agree(POINTS.iter().map(|&x| (at(&theirs, x), at(&ours, x))))
+        agree_near_far(|x| (at(&theirs, x), at(&ours, x)))
     })
 }
 
-fn simpson(f: &FlatEx<f64>, a: f64, b: f64, panels: usize) -> f64 {
-    let h = (b - a) / panels as f64;
-    let mut s = at(f, a) + at(f, b);
-    for i in 1..panels {
-        s += at(f, a + i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 };
+/// `e` with every `abs(u)` written as `sqrt(u^2)`: the same function, which exmex can
+/// differentiate (it has no rule for `abs`).
+fn without_abs(e: &Expr) -> Expr {
+    match e {
+        Expr::Fn(Func::Abs, u) => Expr::pow(Expr::pow(without_abs(u), Expr::int(2)), Expr::q(Q::HALF)),
+        Expr::Fn(f, u) => Expr::func(*f, without_abs(u)),
+        Expr::Pow(b, x) => Expr::pow(without_abs(b), without_abs(x)),
+        Expr::Add(v) => Expr::Add(v.iter().map(without_abs).collect()),
+        Expr::Mul(v) => Expr::Mul(v.iter().map(without_abs).collect()),
+        e => e.clone(),
     }
-    s * h / 3.0
 }
 
-/// `antiderivative` has derivative `original`: over short steps from each point, the
-/// change in the antiderivative matches Simpson's rule on the original.
+/// `antiderivative` has derivative `original`: exmex's partial derivative of the claimed
+/// antiderivative equals the original at the `points` where both are defined (no
+/// quadrature, so a nearby pole does not matter).
+fn derivative_matches(
+    original: &Expr,
+    var: char,
+    antiderivative: &Expr,
+    points: Option<Vec<f64>>,
+) -> Result<(), Error> {
+    with_stack(move || {
+        let f = compile(original, var)?;
+        let slope = compile(&without_abs(antiderivative), var)?.partial(0).map_err(|_| Error::CheckFailed)?;
+        let pair = |x| (at(&slope, x), at(&f, x));
+        match points {
+            Some(points) => agree(points.into_iter().map(pair)),
+            None => agree_near_far(pair),
+        }
+    })
+}
+
+/// Points farther out, for functions defined at too few of [`POINTS`] (`sqrt(x-3)`).
+const FAR_POINTS: [f64; 6] = [-31.3, -9.7, -5.3, 5.3, 9.7, 31.3];
+
+/// `antiderivative` has derivative `original` (checked at [`POINTS`], and farther out
+/// when too few of them are defined).
 pub(crate) fn antiderivative(original: &Expr, var: char, antiderivative: &Expr) -> Result<(), Error> {
+    derivative_matches(original, var, antiderivative, None)
+}
+
+/// Points sampled on a closed interval for the integrand being defined.
+const SAMPLES: usize = 4096;
+/// Points inside an interval where the antiderivative's derivative is compared.
+const INSIDE: usize = 24;
+
+/// `original` and its antiderivative are defined on the whole closed interval between
+/// `a` and `b`: no pole or root of a negative number where a linear base vanishes or
+/// turns negative, no `ln` of a number that is not positive, and both finite at every
+/// sampled point. Else [`Error::NotDefined`] at the first such point found.
+pub(crate) fn defined_on(
+    original: &Expr,
+    var: char,
+    antiderivative: &Expr,
+    (a, b): (f64, f64),
+) -> Result<(), Error> {
+    if !(a.is_finite() && b.is_finite()) {
+        return Err(Error::CheckFailed);
+    }
+    let (lo, hi) = (a.min(b), a.max(b));
+    if let Some((point, why)) = gap(original, lo, hi) {
+        return Err(Error::NotDefined { order: 0, at: point, why: why.into() });
+    }
     let f = compile(original, var)?;
     let big_f = compile(antiderivative, var)?;
-    agree(POINTS.iter().map(|&x| (at(&big_f, x + 0.25) - at(&big_f, x), simpson(&f, x, x + 0.25, 32))))
+    let h = (hi - lo) / SAMPLES as f64;
+    for i in 0..=SAMPLES {
+        let x = if i == SAMPLES { hi } else { lo + i as f64 * h };
+        let (y, big_y) = (at(&f, x), at(&big_f, x));
+        if y.is_nan() || big_y.is_nan() {
+            return Err(Error::NotDefined { order: 0, at: number(x), why: String::new() });
+        }
+        // an infinite value where no pole was found: the numbers overflow
+        if !(y.is_finite() && big_y.is_finite()) {
+            return Err(Error::Overflow);
+        }
+    }
+    Ok(())
 }
 
-/// `value` is the integral of `original` from `a` to `b`, and the antiderivative is
-/// continuous there: every piece of the interval agrees, and `original` is defined at
-/// every point sampled.
+/// `value` is the integral of `original` from `a` to `b`, where both are defined (see
+/// [`defined_on`]): the antiderivative's derivative is `original` at points inside the
+/// interval, and `value` is exmex's `F(b) - F(a)`.
 pub(crate) fn definite(
     original: &Expr,
     var: char,
@@ -147,41 +230,102 @@ pub(crate) fn definite(
     (a, b): (f64, f64),
     value: f64,
 ) -> Result<(), Error> {
-    if !(a.is_finite() && b.is_finite()) || (b - a).abs() > MAX_WIDTH {
+    if !(a.is_finite() && b.is_finite()) {
         return Err(Error::CheckFailed);
     }
     if a == b {
         return if value == 0.0 { Ok(()) } else { Err(Error::CheckFailed) };
     }
-    let f = compile(original, var)?;
+    let (lo, hi) = (a.min(b), a.max(b));
+    let step = (hi - lo) / (INSIDE + 1) as f64;
+    derivative_matches(
+        original,
+        var,
+        antiderivative,
+        Some((1..=INSIDE).map(|i| lo + i as f64 * step).collect()),
+    )?;
     let big_f = compile(antiderivative, var)?;
-    const PIECES: usize = 256;
-    let h = (b - a) / PIECES as f64;
-    let mut total = 0.0;
-    for i in 0..PIECES {
-        let (x0, x1) = (a + i as f64 * h, if i + 1 == PIECES { b } else { a + (i + 1) as f64 * h });
-        total += piece(&f, &big_f, x0, x1, 0)?;
-    }
-    if close(total, value) { Ok(()) } else { Err(Error::CheckFailed) }
+    let (fa, fb) = (at(&big_f, a), at(&big_f, b));
+    let scale = 1f64.max(fa.abs()).max(fb.abs());
+    if ((fb - fa) - value).abs() <= 1e-9 * scale { Ok(()) } else { Err(Error::CheckFailed) }
 }
 
-/// Simpson's rule on `[x0, x1]` agrees with the change in the antiderivative, halving the
-/// piece where it does not (an infinite slope at an end, like sqrt(x) at 0) up to a
-/// depth; a pole or a jump never agrees.
-fn piece(f: &FlatEx<f64>, big_f: &FlatEx<f64>, x0: f64, x1: f64, depth: u32) -> Result<f64, Error> {
-    let s = simpson(f, x0, x1, 8);
-    let change = at(big_f, x1) - at(big_f, x0);
-    if !(s.is_finite() && change.is_finite()) {
-        return Err(Error::CheckFailed);
+/// A point shown plainly (`0`, `-2.5`).
+fn number(x: f64) -> String {
+    let s = format!("{x:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
+/// A point of `[lo, hi]` where `e` is undefined because a linear base vanishes under a
+/// negative power or turns negative under a fractional one, or a linear `ln` argument
+/// is not positive, with the reason.
+fn gap(e: &Expr, lo: f64, hi: f64) -> Option<(String, &'static str)> {
+    match e {
+        Expr::Pow(base, n) => {
+            let inner = gap(base, lo, hi).or_else(|| gap(n, lo, hi));
+            let (Some((a, c)), Some(n)) = (base.as_linear(), n.as_num()) else { return inner };
+            let root = c.negated().checked_div(a)?;
+            let r = root.to_f64();
+            if n.is_negative() && (lo..=hi).contains(&r) {
+                return Some((show::human(&Expr::q(root)), "division by zero"));
+            }
+            if !n.is_int() {
+                let below = [lo, hi].into_iter().find(|x| a.to_f64() * x + c.to_f64() < 0.0);
+                if let Some(x) = below {
+                    return Some((number(x), reason(n)));
+                }
+            }
+            inner
+        }
+        Expr::Fn(Func::Ln, u) => {
+            if let Some((a, c)) = u.as_linear() {
+                let bad = [lo, hi].into_iter().find(|x| a.to_f64() * x + c.to_f64() <= 0.0);
+                if let Some(x) = bad {
+                    return Some((number(x), "ln needs a positive argument"));
+                }
+            }
+            gap(u, lo, hi)
+        }
+        Expr::Fn(_, u) => gap(u, lo, hi),
+        Expr::Add(v) | Expr::Mul(v) => v.iter().find_map(|t| gap(t, lo, hi)),
+        _ => None,
     }
-    if (s - change).abs() <= 1e-9 * 1f64.max(s.abs()) {
-        return Ok(change);
+}
+
+/// Why a fractional power of a negative number is undefined.
+fn reason(n: Q) -> &'static str {
+    if n.denom() == 2 {
+        "sqrt needs a non-negative argument"
+    } else {
+        "I take fractional powers of non-negative numbers only"
     }
-    if depth >= 16 {
-        return Err(Error::CheckFailed);
+}
+
+/// Why `e` is undefined at `x` (a constant), naming the first rule it breaks: a
+/// logarithm of a number that is not positive, a fractional power of a negative
+/// number, a division by zero. `None` claims nothing: a value that is still not finite
+/// (an overflow) fails later without a reason invented here.
+pub(crate) fn undefined_at(e: &Expr, x: &Expr) -> Option<&'static str> {
+    let value = |u: &Expr| u.subst(x).eval_const();
+    let inner = match e {
+        Expr::Pow(b, n) => undefined_at(b, x).or_else(|| undefined_at(n, x)),
+        Expr::Fn(_, u) => undefined_at(u, x),
+        Expr::Add(v) | Expr::Mul(v) => v.iter().find_map(|t| undefined_at(t, x)),
+        _ => None,
+    };
+    if inner.is_some() {
+        return inner;
     }
-    let mid = (x0 + x1) / 2.0;
-    Ok(piece(f, big_f, x0, mid, depth + 1)? + piece(f, big_f, mid, x1, depth + 1)?)
+    match e {
+        Expr::Fn(Func::Ln, u) if value(u).is_some_and(|v| v <= 0.0) => Some("ln needs a positive argument"),
+        Expr::Pow(b, n) => match (value(b), n.as_num()) {
+            (Some(v), Some(n)) if v < 0.0 && !n.is_int() => Some(reason(n)),
+            (Some(v), Some(n)) if v == 0.0 && n.is_negative() => Some("division by zero"),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `value` is the `order`-th derivative (0 or 1) of `original` at `x`, by exmex.

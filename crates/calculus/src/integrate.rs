@@ -14,8 +14,8 @@ pub(crate) struct Integrator {
     var: char,
 }
 
-fn line(label: &str, e: &Expr, r: &Expr) -> String {
-    format!("{label}: ∫{} dx = {}", part(e), human(r))
+fn line(label: &str, e: &Expr, r: &Expr, var: char) -> String {
+    format!("{label}: ∫{} d{var} = {}", part(e), human(r))
 }
 
 fn part(e: &Expr) -> String {
@@ -38,7 +38,7 @@ impl Integrator {
     pub(crate) fn integrate(&mut self, e: &Expr) -> Result<Expr, Error> {
         if !e.has_var() {
             let r = simplify(&Expr::mul2(e.clone(), self.x()))?;
-            self.lines.push(line("constant rule", e, &r));
+            self.lines.push(line("constant rule", e, &r, self.var));
             return Ok(r);
         }
         match e {
@@ -60,11 +60,12 @@ impl Integrator {
                     let inner = self.integrate(&rest)?;
                     let r = simplify(&Expr::mul2(c.clone(), inner))?;
                     self.lines[at] = format!(
-                        "constant multiple: ∫{} dx = {}·∫{} dx = {}",
+                        "constant multiple: ∫{} d{v} = {}·∫{} d{v} = {}",
                         human(e),
                         part(&c),
                         part(&rest),
-                        human(&r)
+                        human(&r),
+                        v = self.var
                     );
                     return Ok(r);
                 }
@@ -117,7 +118,7 @@ impl Integrator {
             }
             _ => return self.polynomial(e),
         };
-        self.lines.push(line(&label, e, &r));
+        self.lines.push(line(&label, e, &r, self.var));
         Ok(r)
     }
 
@@ -126,7 +127,7 @@ impl Integrator {
             rule.to_string()
         } else {
             let a = inner.as_linear().map(|(a, _)| a).unwrap_or(Q::ONE);
-            format!("{rule} with the linear substitution u = {} (du = {} dx)", compact(inner), a)
+            format!("{rule} with the linear substitution u = {} (du = {} d{})", compact(inner), a, self.var)
         }
     }
 
@@ -147,7 +148,7 @@ impl Integrator {
                 .collect(),
         ))?;
         self.lines.push(format!("expand: {} = {}", human(e), human(&expanded)));
-        self.lines.push(line("power rule term by term", &expanded, &r));
+        self.lines.push(line("power rule term by term", &expanded, &r, self.var));
         Ok(r)
     }
 

@@ -15,9 +15,12 @@
 //!   tree is flattened and not open to rewriting, so the symbolic steps are ours.
 //! - **exmex then checks every result** numerically before it is returned: a
 //!   derivative (and a derivative's value at a point) against exmex's own partial
-//!   derivative of the original; an antiderivative and a definite integral against
-//!   Simpson's rule over exmex's evaluation of the original. A disagreement is
-//!   [`Error::CheckFailed`], never a result.
+//!   derivative of the original; an antiderivative by exmex's partial derivative of it,
+//!   which must equal the original; a definite integral likewise inside the interval,
+//!   once the original is found defined on the whole closed interval. A disagreement is
+//!   [`Error::CheckFailed`], never a result; a function or derivative undefined where
+//!   it is asked for (`ln(x)` at `-2`, a pole inside an interval) is
+//!   [`Error::NotDefined`].
 //!
 //! Derivatives go up to [`MAX_ORDER`]. Integration knows a short list of rules (see
 //! `integrate.rs`); anything else is [`Error::NoRule`].
@@ -33,7 +36,7 @@ mod show;
 mod simplify;
 
 pub use expr::{Constant, Expr, Func};
-pub use parse::leading_expression;
+pub use parse::{is_expression, leading_expression};
 pub use rational::Q;
 
 /// Why a computation gave no result.
@@ -55,6 +58,11 @@ pub enum Error {
     /// it differently from our parser.
     #[error("the check parser did not confirm the reading {0}")]
     Misread(String),
+    /// The `order`-th derivative (0: the function itself) is undefined at the point `at`
+    /// (as shown), because `why` (`ln needs a positive argument`; empty when its value
+    /// is simply not a finite real number).
+    #[error("not defined at {at}")]
+    NotDefined { order: usize, at: String, why: String },
 }
 
 /// A function of one variable, read and simplified.
@@ -131,13 +139,24 @@ pub fn derivative(f: &Function, order: usize) -> Result<Worked, Error> {
 /// against exmex's partial derivative of the one before (already checked), so exmex
 /// differentiates once per order: its own repeated derivatives grow without bound.
 fn derive(f: &Function, order: usize) -> Result<(Expr, Worked), Error> {
+    derive_each(f, order, |_, _| Ok(()))
+}
+
+/// [`derive`], calling `each(k, e)` on the function (k = 0) and every derivative up to
+/// the `order`-th, before differentiating it further.
+fn derive_each(
+    f: &Function,
+    order: usize,
+    mut each: impl FnMut(usize, &Expr) -> Result<(), Error>,
+) -> Result<(Expr, Worked), Error> {
     if !(1..=MAX_ORDER).contains(&order) {
         return Err(Error::Unsupported(format!("derivatives past the {MAX_ORDER}th")));
     }
     let mut before = f.expr.clone();
     let mut e = f.expr.clone();
     let mut steps = Vec::new();
-    for _ in 0..order {
+    for k in 0..order {
+        each(k, &e)?;
         let mut d = diff::Deriver::new();
         before = e;
         e = d.d(&before)?;
@@ -145,6 +164,7 @@ fn derive(f: &Function, order: usize) -> Result<(Expr, Worked), Error> {
         check::derivative(&before, f.var, &e)?;
         steps = d.lines;
     }
+    each(order, &e)?;
     if steps.len() > diff::MAX_STEPS {
         steps.truncate(diff::MAX_STEPS);
         steps.push("(the remaining parts use the same rules)".into());
@@ -215,12 +235,19 @@ pub fn value_at(e: &Expr, point: &Expr) -> Result<Value, Error> {
     Value::of(simplify::simplify(&e.subst(point))?)
 }
 
-/// The `order`-th derivative of `f` at `point` (order 0: `f` itself), checked.
+/// The `order`-th derivative of `f` at `point` (order 0: `f` itself), checked. The
+/// function and every derivative up to the `order`-th must be defined at `point`, else
+/// [`Error::NotDefined`] names the first that is not.
 pub fn derivative_at(f: &Function, order: usize, point: &Expr) -> Result<(Worked, Value), Error> {
+    let defined = |k: usize, e: &Expr| match check::undefined_at(e, point) {
+        Some(why) => Err(Error::NotDefined { order: k, at: show::human(point), why: why.into() }),
+        None => Ok(()),
+    };
     let (before, w) = if order == 0 {
+        defined(0, &f.expr)?;
         (f.expr.clone(), Worked { result: f.expr.clone(), shown: f.shown(), steps: Vec::new() })
     } else {
-        derive(f, order)?
+        derive_each(f, order, defined)?
     };
     let v = value_at(&w.result, point)?;
     let x = point.eval_const().ok_or(Error::CheckFailed)?;
@@ -229,16 +256,12 @@ pub fn derivative_at(f: &Function, order: usize, point: &Expr) -> Result<(Worked
 }
 
 /// The definite integral from `a` to `b` by the fundamental theorem: the antiderivative,
-/// `F(b) - F(a)`, checked over the whole interval.
+/// `F(b) - F(a)`, checked over the whole interval ([`Error::NotDefined`] when the
+/// function is undefined at a point of it: an improper integral is not computed).
 pub fn definite(f: &Function, a: &Expr, b: &Expr) -> Result<(Worked, Value), Error> {
     let bounds = (a.eval_const().ok_or(Error::CheckFailed)?, b.eval_const().ok_or(Error::CheckFailed)?);
-    if (bounds.1 - bounds.0).abs() > check::MAX_WIDTH {
-        return Err(Error::Unsupported(format!(
-            "intervals wider than {} (my numerical check covers no wider)",
-            check::MAX_WIDTH
-        )));
-    }
     let w = antiderivative(f)?;
+    check::defined_on(&f.expr, f.var, &w.result, bounds)?;
     let diff = Expr::add2(w.result.subst(b), Expr::negate(w.result.subst(a)));
     let v = Value::of(simplify::simplify(&diff)?)?;
     check::definite(&f.expr, f.var, &w.result, bounds, v.approx)?;

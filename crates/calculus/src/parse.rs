@@ -179,6 +179,26 @@ const MATH_CHARS: &str = " \t.+-*/^()[]{}|²³·×⋅∙−–π√";
 pub fn leading_expression(text: &str) -> &str {
     let chars: Vec<char> = text.chars().collect();
     let offset = |i: usize| chars[..i].iter().map(|c| c.len_utf8()).sum::<usize>();
+    let (i, end) = expression_run(&chars);
+    let rest = &chars[i..];
+    let mathy = rest.iter().any(|c| c.is_ascii_digit() || "+*/^()=²³√π".contains(*c))
+        || rest
+            .split(|c| !c.is_ascii_alphabetic())
+            .map(|w| w.iter().collect::<String>().to_lowercase())
+            .any(|w| (w.len() == 1 && w != "a") || (w.len() > 1 && math_word(&w)));
+    if mathy { text.trim() } else { text[..offset(end)].trim() }
+}
+
+/// Whether all of `text` (not empty) is one run of expression characters and words, as
+/// [`leading_expression`] reads them (`x^3`, `sin x`; not `and the 3rd`).
+pub fn is_expression(text: &str) -> bool {
+    let chars: Vec<char> = text.trim().chars().collect();
+    !chars.is_empty() && expression_run(&chars).0 == chars.len()
+}
+
+/// Where the run of expression characters and words at the start of `chars` stops,
+/// and where its last character that is not a space ends.
+fn expression_run(chars: &[char]) -> (usize, usize) {
     let mut i = 0;
     let mut end = 0;
     while i < chars.len() {
@@ -189,7 +209,7 @@ pub fn leading_expression(text: &str) -> &str {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect::<String>().to_lowercase();
-            if !(math_word(&word) || glued(&chars, start, i)) {
+            if !(math_word(&word) || glued(chars, start, i)) {
                 i = start;
                 break;
             }
@@ -203,13 +223,7 @@ pub fn leading_expression(text: &str) -> &str {
             break;
         }
     }
-    let rest = &chars[i..];
-    let mathy = rest.iter().any(|c| c.is_ascii_digit() || "+*/^()=²³√π".contains(*c))
-        || rest
-            .split(|c| !c.is_ascii_alphabetic())
-            .map(|w| w.iter().collect::<String>().to_lowercase())
-            .any(|w| (w.len() == 1 && w != "a") || (w.len() > 1 && math_word(&w)));
-    if mathy { text.trim() } else { text[..offset(end)].trim() }
+    (i, end)
 }
 
 fn split_word(word: &str, out: &mut Vec<Tok>) -> Result<(), Error> {

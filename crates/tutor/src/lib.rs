@@ -12,6 +12,7 @@
 mod card;
 mod course;
 mod executor;
+mod leibniz;
 mod mock;
 mod mode;
 mod request;

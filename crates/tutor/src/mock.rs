@@ -336,14 +336,21 @@ fn cannot(what: &str, e: &Error) -> Answer {
             non-linear substitution, for example). I integrate polynomials, constant multiples, 1/x, \
             powers of ax+b, and sin, cos and e^ of ax+b"
             .to_string(),
-        Error::CheckFailed => "my numerical check did not confirm a result (for an integral, the \
-            function may not be continuous on the whole interval), so I won't state one"
-            .to_string(),
+        Error::CheckFailed => "my numerical check did not confirm a result, so I won't state one".to_string(),
         Error::Overflow => "the numbers grow too large for me".to_string(),
         Error::Unsupported(what) => format!("I don't handle {what}"),
         e => e.to_string(),
     };
     reply("unable", format!("I can't compute {what}: {why}."))
+}
+
+/// ` (ln needs a positive argument)`, or a general reason when none is named.
+fn because(why: &str) -> String {
+    if why.is_empty() {
+        " (its value there is not a finite real number)".to_string()
+    } else {
+        format!(" ({why})")
+    }
 }
 
 fn steps(lines: &[String]) -> String {
@@ -386,6 +393,30 @@ fn derivative(f: &Function, order: usize, at: Option<&str>) -> Answer {
             "answered",
             format!("{head}\n{name} = {}\nf{}({shown_at}) = {}", w.shown, prime(order), value.display()),
         ),
+        Err(Error::NotDefined { order: k, at, why }) => {
+            let which = match k {
+                0 => "f".to_string(),
+                k => match calculus::derivative(f, k) {
+                    Ok(d) => format!("f{}({v}) = {}", prime(k), d.shown),
+                    Err(_) => format!("f{}", prime(k)),
+                },
+            };
+            let asked = if order == 0 {
+                "so it has no value there".to_string()
+            } else if k == 0 {
+                format!("so f{}({at}) does not exist", prime(order))
+            } else {
+                format!("so the derivative f{}({at}) does not exist", prime(order))
+            };
+            reply(
+                "unable",
+                format!(
+                    "{head}
+{which} is not defined at {v} = {at}{}, {asked}.",
+                    because(&why)
+                ),
+            )
+        }
         Err(e) => cannot(&format!("that value at {v} = {shown_at}"), &e),
     }
 }
@@ -417,6 +448,16 @@ fn integral(f: &Function, bounds: Option<&(String, String)>) -> Answer {
                 w.shown,
                 value.display(),
                 steps(&w.steps)
+            ),
+        ),
+        Err(Error::NotDefined { at, why, .. }) => reply(
+            "unable",
+            format!(
+                "I can't compute the integral from {sa} to {sb} of {shown} d{v}: {} is not defined at \
+                 {v} = {at}, a point of the interval{}. That makes it an improper integral (or one \
+                 that does not exist), which I don't evaluate offline.",
+                f.shown(),
+                because(&why)
             ),
         ),
         Err(e) => cannot(&format!("the integral from {sa} to {sb} of {shown} d{v}"), &e),

@@ -40,6 +40,7 @@ pub(crate) enum Ask {
 const INTEGRAL_KEYS: &[&str] = &[
     "integral of",
     "integrate",
+    "integrating",
     "integral",
     "antiderivative of",
     "antiderivative",
@@ -52,6 +53,7 @@ const DERIVATIVE_KEYS: &[&str] = &[
     "derivative of",
     "derivative",
     "differentiate",
+    "differentiating",
     "d/d",
     "dy/dx",
     "slope of the tangent to",
@@ -98,13 +100,15 @@ const REFERRING: &[&str] = &[
 pub(crate) fn normalize(question: &str) -> String {
     let lower = question.trim().to_lowercase();
     let lower = lower.trim_end_matches(['?', '.', '!', ' ']);
-    lower
-        .replace(" squared", "^2")
-        .replace(" cubed", "^3")
-        .replace("step by step", "")
-        .replace("step-by-step", "")
-        .trim()
-        .to_string()
+    crate::leibniz::leibniz(
+        &lower
+            .replace(" squared", "^2")
+            .replace(" cubed", "^3")
+            .replace("step by step", "")
+            .replace("step-by-step", ""),
+    )
+    .trim()
+    .to_string()
 }
 
 fn first_key<'a>(s: &str, keys: &[&'a str]) -> Option<(usize, &'a str)> {
@@ -143,6 +147,12 @@ fn split_bounds(s: &str) -> (String, Option<(String, String)>) {
             && let Some((a, b)) = s[i + from.len()..].split_once(to)
         {
             let b = b.trim().trim_end_matches(" dx").trim();
+            // "from 0 to 1 of x^2": the bounds come first
+            if s[..i].trim().is_empty()
+                && let Some((b, expr)) = b.split_once(" of ")
+            {
+                return (expr.trim().to_string(), Some((a.trim().to_string(), b.trim().to_string())));
+            }
             return (s[..i].trim().to_string(), Some((a.trim().to_string(), b.to_string())));
         }
     }
@@ -234,17 +244,69 @@ pub(crate) fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// The text after the key `k` found at `i`, and whether the key was the start of a
+/// plural word. A key ending in a letter takes the rest of its word: the `s` of
+/// `derivatives` or `integrals` is part of the word, not a variable.
+fn after_word<'a>(lower: &'a str, i: usize, k: &str) -> (&'a str, bool) {
+    let after = &lower[i + k.len()..];
+    if !k.ends_with(|c: char| c.is_ascii_alphabetic()) || k.contains('/') {
+        return (after, false);
+    }
+    let len = after.find(|c: char| !c.is_alphabetic()).unwrap_or(after.len());
+    (&after[len..], after[..len].ends_with('s') || k.starts_with("derivatives"))
+}
+
+/// `after` without a leading "with respect to x" / "wrt x" (the variable is read
+/// separately).
+fn skip_respect(after: &str) -> &str {
+    let t = after.trim_start();
+    for marker in ["with respect to ", "wrt "] {
+        if let Some(r) = t.strip_prefix(marker) {
+            let r = r.trim_start();
+            let mut letters = r.char_indices();
+            if letters.next().is_some_and(|(_, c)| c.is_ascii_alphabetic())
+                && letters.next().is_none_or(|(_, c)| !c.is_alphanumeric())
+            {
+                return &r[1..];
+            }
+        }
+    }
+    after
+}
+
+/// An expression written before the key, as all of what comes before it (`x^3
+/// derivative`); none when words come first (`find the second derivative`).
+fn before_key(lower: &str, i: usize) -> Option<String> {
+    let mut before = lower[..i].trim();
+    // "x^3 2nd derivative": the order is not part of the expression
+    if let Some((head, last)) = before.rsplit_once(' ').or(Some(("", before)))
+        && order(last).is_some()
+    {
+        before = head.trim();
+    }
+    let before = before.strip_prefix("the ").unwrap_or(before).trim();
+    // the article ("a derivative") is a word
+    let lone_letter = ["a", "i"].contains(&before);
+    (calculus::is_expression(before) && before.chars().any(|c| c.is_alphanumeric()) && !lone_letter)
+        .then(|| before.to_string())
+}
+
 /// What `lower` (see [`normalize`]) asks for.
 pub(crate) fn ask(lower: &str) -> Ask {
     let integral = first_key(lower, INTEGRAL_KEYS);
     let derivative = first_key(lower, DERIVATIVE_KEYS);
     match (integral, derivative) {
         (Some((i, k)), d) if d.is_none_or(|(j, _)| i < j) => {
-            let (rest, bounds) = split_bounds(&lower[i + k.len()..]);
-            Ask::Integral { expr: clean(&rest), bounds }
+            let (after, plural) = after_word(lower, i, k);
+            let (rest, bounds) = split_bounds(skip_respect(after));
+            let expr = clean(&rest).or_else(|| before_key(lower, i));
+            if plural && expr.is_none() && bounds.is_none() {
+                return Ask::Other;
+            }
+            Ask::Integral { expr, bounds }
         }
         (_, Some((i, k))) => {
-            let mut after = &lower[i + k.len()..];
+            let (mut after, plural) = after_word(lower, i, k);
             let mut var = None;
             if k == "d/d" {
                 var = after.chars().next().filter(char::is_ascii_alphabetic);
@@ -256,11 +318,15 @@ pub(crate) fn ask(lower: &str) -> Ask {
                     var = lower[j + marker.len()..].chars().next().filter(char::is_ascii_alphabetic).or(var);
                 }
             }
-            let (rest, at) = split_point(after);
+            let (rest, at) = split_point(skip_respect(after));
+            let expr = clean(&rest).or_else(|| before_key(lower, i));
+            if plural && expr.is_none() && at.is_none() {
+                return Ask::Other;
+            }
             Ask::Derivative {
                 order: order(&lower[..i]).unwrap_or(Order::Given(1)),
                 again: lower.contains("again"),
-                expr: clean(&rest),
+                expr,
                 var,
                 at,
             }
@@ -341,6 +407,38 @@ mod tests {
         assert_eq!(a("what is the derivative of x^2 with steps"), d(Some("x^2"), 1, None));
         assert_eq!(a("derivative of x^2 please, using the chain rule"), d(Some("x^2"), 1, None));
         assert_eq!(a("2nd derivative of x^3 for me"), d(Some("x^3"), 2, None));
+    }
+
+    #[test]
+    fn reads_leibniz_and_word_order() {
+        for (q, want) in [
+            ("d^2/dx^2 x^4", "2nd d/dx x^4"),
+            ("d²y/dx² of x^4", "2nd d/dx of x^4"),
+            ("find d2y/dx2 if y = x^4", "find 2nd d/dx if y = x^4"),
+            ("d^3 y/dt^3 t^5", "3rd d/dt t^5"),
+            // unchanged: first derivatives, orders that differ, d inside a word
+            ("d/dx x^2", "d/dx x^2"),
+            ("dy/dx of x^2", "dy/dx of x^2"),
+            ("d^2/dx^3 x^4", "d^2/dx^3 x^4"),
+            ("and d2/dx2", "and 2nd d/dx"),
+            ("add2/dx2", "add2/dx2"),
+        ] {
+            assert_eq!(normalize(q), want, "{q}");
+        }
+        let integral = |expr: &str, a: &str, b: &str| Ask::Integral {
+            expr: Some(expr.into()),
+            bounds: Some((a.into(), b.into())),
+        };
+        assert_eq!(a("integral from 0 to 1 of x^2"), integral("x^2", "0", "1"));
+        assert_eq!(a("what is ∫ from 0 to 2 of 3x^2 dx"), integral("3x^2", "0", "2"));
+        assert_eq!(a("x^3 integral"), Ask::Integral { expr: Some("x^3".into()), bounds: None });
+        for q in ["what are derivatives", "tell me about integrals", "derivatives", "antiderivatives"] {
+            assert_eq!(a(q), Ask::Other, "{q}");
+        }
+        let Ask::Derivative { expr, var, .. } = a("take the derivative with respect to x of x^4") else {
+            panic!("a derivative")
+        };
+        assert_eq!((expr.as_deref(), var), (Some("x^4"), Some('x')));
     }
 
     #[test]
