@@ -26,7 +26,7 @@ pub(crate) struct Args {
     /// RUST_LOG for the Tutor and Hub children (info makes each log lines per message)
     #[arg(long, default_value = "warn")]
     agent_log: String,
-    /// Run only the Tutor (no Hub, no Library): issue 2's measurement
+    /// Run only the Tutor (no Hub, no Library): the A2A layer's own cost
     #[arg(long)]
     tutor_only: bool,
 }

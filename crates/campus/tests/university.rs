@@ -104,6 +104,12 @@ fn a_follow_up_goes_where_the_conversation_was() {
     assert!(then.reply_text.contains("f'(3) = 6"), "{}", then.reply_text);
     assert_eq!(then.context_id, first.context_id, "one conversation");
     poll(5, "the tutor's log line", || (received(&u.tutor) == t0 + 1).then_some(()));
+    // what does not read as a follow-up stays the Hub's to answer, in the same conversation
+    let sink = rt.block_on(me.ask("Can you fix the plumbing in my apartment kitchen?")).unwrap();
+    assert_eq!(sink.outcome.as_deref(), Some("unsupported"), "{}", sink.reply_text);
+    let hi = rt.block_on(me.ask("hi")).unwrap();
+    assert_eq!(hi.outcome.as_deref(), Some("clarify"), "{}", hi.reply_text);
+    assert_eq!(received(&u.tutor), t0 + 1, "neither reached the tutor");
     // a library question in the same conversation still goes to the Library
     let lib = rt.block_on(me.ask("When is the library open on Monday?")).unwrap();
     assert!(lib.served_by.as_deref().unwrap_or("").contains("Library"), "{:?}", lib.served_by);

@@ -96,6 +96,20 @@ pub(crate) fn unsupported(names: &[String], all_up: bool) -> String {
     }
 }
 
+/// Whether a question reads as a follow-up to the conversation's last one: it opens with
+/// "and", "also", "now", "then", "so", "what about" or "how about", or refers back ("it",
+/// "that", "this", "them", "again", "instead").
+pub(crate) fn reads_as_follow_up(text: &str) -> bool {
+    let words: Vec<String> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let opens = match words.as_slice() {
+        [first, second, ..] if (first == "what" || first == "how") && second == "about" => true,
+        [first, ..] => ["and", "also", "now", "then", "so"].contains(&first.as_str()),
+        [] => false,
+    };
+    opens || words.iter().any(|w| ["it", "that", "this", "them", "again", "instead"].contains(&w.as_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +149,30 @@ mod tests {
         assert!(unsupported(&names(&["Library"]), true).starts_with("That isn't something"));
         let none = unsupported(&[], false);
         assert!(none.contains("No service is available right now") && !none.contains("help with"), "{none}");
+    }
+
+    #[test]
+    fn follow_ups_are_told_from_new_questions() {
+        for q in [
+            "what about at x=2?",
+            "And from 1 to 2?",
+            "how about x = 0",
+            "is that right?",
+            "do it again",
+            "now the third one",
+        ] {
+            assert!(reads_as_follow_up(q), "{q}");
+        }
+        for q in [
+            "hi",
+            "can you fix my kitchen sink?",
+            "what is the weather",
+            "hello there",
+            "",
+            "sandwich thoughts",
+        ] {
+            assert!(!reads_as_follow_up(q), "{q}");
+        }
     }
 
     #[test]

@@ -273,7 +273,10 @@ impl Inner {
         view: &[SpecialistView],
     ) -> (Decision, String) {
         let Some(pending) = open else {
-            return (self.follow_up(student_ctx, self.config.router.decide(text, view)), text.to_string());
+            return (
+                self.follow_up(student_ctx, text, self.config.router.decide(text, view)),
+                text.to_string(),
+            );
         };
         if let Some(id) = clarify::named(text, &pending.options, &self.config) {
             let skill = view.iter().find(|s| s.id == id).and_then(|s| best_skill(&pending.question, s));
@@ -291,17 +294,19 @@ impl Inner {
         (self.config.router.decide(&together, view), together)
     }
 
-    /// A question the router places nowhere ("what about at x=2?", "and from 1 to 2?"), in
-    /// a conversation whose last question was routed, is taken as a follow-up and proposed
-    /// to that same specialist (still validated: if it is unavailable now, that is said).
-    /// A question the router does place, or a choice between services, is left as decided.
-    fn follow_up(&self, student_ctx: &str, decision: Decision) -> Decision {
+    /// A question the router places nowhere that reads as a follow-up ("what about at
+    /// x=2?", "and from 1 to 2?", "is that right?"), in a conversation whose last question
+    /// was routed, is proposed to that same specialist (still validated: if it is
+    /// unavailable now, that is said). Anything else the router placed nowhere ("hi", "can
+    /// you fix my sink?") stays the Hub's to answer; a placed question or a choice between
+    /// services is left as decided.
+    fn follow_up(&self, student_ctx: &str, text: &str, decision: Decision) -> Decision {
         let placed_nowhere = match &decision {
             Decision::Unsupported { .. } => true,
             Decision::Clarify { options } => options.is_empty(),
             Decision::Route { .. } => false,
         };
-        if !placed_nowhere {
+        if !placed_nowhere || !clarify::reads_as_follow_up(text) {
             return decision;
         }
         let last =
