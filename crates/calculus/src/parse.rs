@@ -111,7 +111,9 @@ pub(crate) fn tokenize(text: &str) -> Result<Vec<Tok>, Error> {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect::<String>().to_lowercase();
-            if (word.ends_with("log") || word.ends_with("ln")) && chars.get(i).is_some_and(char::is_ascii_digit) {
+            if (word.ends_with("log") || word.ends_with("ln"))
+                && chars.get(i).is_some_and(char::is_ascii_digit)
+            {
                 return Err(log_glued(&word, &chars[i..]));
             }
             if !(math_word(&word) || glued(&chars, start, i)) {
