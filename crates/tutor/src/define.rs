@@ -30,12 +30,9 @@ fn left_side(lower: &str, eq: usize) -> Option<(usize, char, Option<char>)> {
             return Some((left.len() - 4, name, Some(var)));
         }
     }
-    let before = left[..left.len().saturating_sub(1)].trim_end();
-    (n >= 1
-        && chars[n - 1] == 'y'
-        && word_start(n - 1)
-        && !["at", "when", "where"].iter().any(|w| before.ends_with(w)))
-    .then(|| (left.len() - 1, 'y', None))
+    let point = |before: &str| ["at", "when", "where"].iter().any(|w| before.ends_with(w));
+    (n >= 1 && chars[n - 1] == 'y' && word_start(n - 1) && !point(left[..left.len() - 1].trim_end()))
+        .then(|| (left.len() - 1, 'y', None))
 }
 
 /// The definition in `lower` and the question without it (and without its "if"/"let").
@@ -169,8 +166,16 @@ mod tests {
         );
         let (d, rest) = split("find dy/dx if y = x^2 sin x").expect("a definition");
         assert_eq!((d.name, d.expr.as_str(), rest.as_str()), ('y', "x^2 sin x", "find dy/dx"));
-        for q in ["what about at y = 2", "derivative of x^2 at x = 3", "solve 2x+3=7", "y = 5", "sin(x) = 1"]
-        {
+        for q in [
+            "what about at y = 2",
+            "derivative of x^2 at x = 3",
+            "solve 2x+3=7",
+            "y = 5",
+            "sin(x) = 1",
+            "2π = x^2",
+            "é(x) = x",
+            "f(é) = x",
+        ] {
             assert_eq!(split(q), None, "{q}");
         }
         assert_eq!(primes("find f''(x)"), Some(('f', 2, Some("x".into()))));
