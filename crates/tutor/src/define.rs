@@ -182,4 +182,21 @@ mod tests {
         assert_eq!(primes("what's y' at 2"), Some(('y', 1, None)));
         assert_eq!(primes("what's the function's value"), None);
     }
+
+    /// Short strings of the characters these readings slice on, with multibyte ones
+    /// among them: never a panic.
+    #[test]
+    fn any_mix_of_names_primes_and_equals_is_read_without_panicking() {
+        let alphabet: Vec<char> = "f(x)=y' π.é,2^ atg;".chars().collect();
+        let mut seed: u64 = 7;
+        for _ in 0..20_000 {
+            let text: String = (0..12)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    alphabet[(seed >> 33) as usize % alphabet.len()]
+                })
+                .collect();
+            let _ = ask(&text);
+        }
+    }
 }
