@@ -111,6 +111,11 @@ pub(crate) fn tokenize(text: &str) -> Result<Vec<Tok>, Error> {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect::<String>().to_lowercase();
+            if (word.ends_with("log") || word.ends_with("ln"))
+                && chars.get(i).is_some_and(char::is_ascii_digit)
+            {
+                return Err(log_glued(&word, &chars[i..]));
+            }
             if !(math_word(&word) || glued(&chars, start, i)) {
                 return Err(Error::Syntax(format!("the word \"{word}\" is not part of an expression")));
             }
@@ -131,6 +136,23 @@ pub(crate) fn tokenize(text: &str) -> Result<Vec<Tok>, Error> {
         }
     }
     Ok(out)
+}
+
+/// `log10(x)`, `log2 x`, `ln2x`: a logarithm glued to digits is never read as a
+/// product (`log(10)·x`); a base is not supported, anything else is ambiguous.
+fn log_glued(word: &str, after: &[char]) -> Error {
+    let digits: String = after.iter().take_while(|c| c.is_ascii_digit()).collect();
+    let name = if word.ends_with("log") { "log" } else { "ln" };
+    let next = after.get(digits.len()).copied().unwrap_or(' ');
+    if name == "log" && (digits == "10" || digits == "2") && !next.is_ascii_alphanumeric() {
+        return Error::Unsupported(format!(
+            "log{digits} (a logarithm to another base); write ln(x)/ln({digits}) for log{digits}(x)"
+        ));
+    }
+    let v = if next.is_ascii_alphabetic() { next } else { 'x' };
+    Error::Syntax(format!(
+        "\"{name}{digits}\" is ambiguous: write {name}({digits}{v}) or {name}({digits})·{v} with parentheses"
+    ))
 }
 
 /// Whether a word of letters reads as part of an expression: a single letter, or names

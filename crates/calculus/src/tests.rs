@@ -45,6 +45,14 @@ fn says_what_it_cannot_read() {
     assert!(matches!(read("((x)", 'x'), Err(Error::Syntax(_))));
     assert_eq!(read("sec(x)", 'x'), Err(Error::Unsupported("the function sec".into())));
     assert!(read_number("x+1").is_err());
+    // a logarithm glued to digits is never a product (`log10(x)` is not x·ln(10))
+    for text in ["log10(x)", "log2(x)", "log10 x", "2log10(x)+1"] {
+        assert!(matches!(read(text, 'x'), Err(Error::Unsupported(w)) if w.starts_with("log")), "{text}");
+    }
+    for text in ["ln2x", "log3(x)", "xln2"] {
+        assert!(matches!(read(text, 'x'), Err(Error::Syntax(w)) if w.contains("ambiguous")), "{text}");
+    }
+    assert_eq!(f("log(10x)").shown(), f("ln(10x)").shown());
 }
 
 #[test]

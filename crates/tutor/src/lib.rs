@@ -11,6 +11,7 @@
 
 mod card;
 mod course;
+mod define;
 mod executor;
 mod leibniz;
 mod mock;

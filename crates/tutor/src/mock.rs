@@ -147,7 +147,11 @@ impl MockTutor {
             return a;
         }
         let memory = self.recall(context);
-        match request::ask(&lower) {
+        let ask = match crate::define::ask(&lower) {
+            Ok(ask) => ask,
+            Err(name) => return reply("unable", crate::define::unnamed(&name)),
+        };
+        match ask {
             Ask::Derivative { order, again, expr, var, at } => {
                 let order = match (&memory, again && expr.is_none()) {
                     (Some(Memory { last: Last::Derivative(n), .. }), true) => Order::Given(n + 1),

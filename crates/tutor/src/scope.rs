@@ -119,7 +119,7 @@ const OTHER_MATHS: &[&str] = &[
 ];
 
 pub(crate) fn has_calculus_cue(lower: &str) -> bool {
-    CALCULUS_CUES.iter().any(|c| lower.contains(c))
+    CALCULUS_CUES.iter().any(|c| lower.contains(c)) || crate::define::has_primes(lower)
 }
 
 /// The excluded area a question is clearly in, if any.

@@ -272,6 +272,37 @@ const TABLE: &[(&str, &str, &str, &[&str])] = &[
     ("w", "integrate sqrt(x-3)", "answered", &["∫ sqrt(x-3) dx = 2(x-3)^(3/2)/3 + C"]),
     ("w", "second derivative of sqrt(x-3)", "answered", &["f''(x) = -1/(4(x-3)^(3/2))"]),
     ("w", "integrate e^x from 0 to 1000", "unable", &["the numbers grow too large for me"]),
+    // a function defined by name: later f, f(x), y, f'(x), dy/dx refer to it
+    ("fd", "f(x)=x^2+1. Find the integral of f", "answered", &["∫ (x^2 + 1) dx = x^3/3 + x + C"]),
+    ("fd", "f(x) = x^3. integrate f(x) from 0 to 2", "answered", &["of x^3 dx = 4"]),
+    ("fd", "g(t) = t^2 + t. find the integral of g", "answered", &["∫ (t^2 + t) dt = t^3/3 + t^2/2 + C"]),
+    ("fd", "y = x^3. what is the derivative of y", "answered", &["f'(x) = 3x^2"]),
+    (
+        "fd",
+        "Find the integral of f",
+        "unable",
+        &["I don't know which function f is", "Write the function out"],
+    ),
+    ("fd", "differentiate f(x)", "unable", &["I don't know which function f(x) is"]),
+    ("fd", "what is f'(x)?", "unable", &["I don't know which function f is"]),
+    // prime notation and dy/dx: a derivative of the order the primes say
+    ("fp", "find f'(x) for f(x) = x^2", "answered", &["f(x) = x^2\n", "f'(x) = 2x"]),
+    ("fp", "if f(x) = x^2 what is f'(x)", "answered", &["f'(x) = 2x"]),
+    ("fp", "let f(x)=sin(x). what is f'(x)?", "answered", &["f'(x) = cos(x)"]),
+    ("fp", "f''(x) for f(x) = x^3", "answered", &["f''(x) = 6x"]),
+    ("fp", "if y = x^4, find y''", "answered", &["f''(x) = 12x^2"]),
+    ("fp", "f(x) = x^2 + 3x. what is f'(2)?", "answered", &["f'(2) = 7"]),
+    ("fp", "g(t) = sin(t). find g'(t)", "answered", &["f'(t) = cos(t)"]),
+    ("fp", "y = e^(2x). find dy/dx", "answered", &["f'(x) = 2e^(2x)"]),
+    ("fp", "f(x) = x^2 + 1", "answered", &["f(x) = x^2 + 1. What would you like"]),
+    ("fp", "now integrate it", "answered", &["= x^3/3 + x + C"]),
+    ("fp", "solve 2x+3=7", "declined", &["maths outside calculus"]),
+    ("fp", "x + 1 = 3", "declined", &["maths outside calculus"]),
+    // a logarithm glued to digits is never read as a product
+    ("lg", "derivative of log10(x)", "unable", &["I don't handle log10", "ln(x)/ln(10)"]),
+    ("lg", "integrate log2(x)", "unable", &["I don't handle log2"]),
+    ("lg", "derivative of ln2x", "unable", &["\"ln2\" is ambiguous: write ln(2x) or ln(2)·x"]),
+    ("lg", "derivative of ln(x)/ln(10)", "answered", &["f'(x) = 1/(x·ln(10))"]),
 ];
 
 #[test]
