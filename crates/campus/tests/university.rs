@@ -481,6 +481,14 @@ fn an_answer_to_a_clarifying_question_routes_the_original_question() {
     assert_eq!(more.outcome.as_deref(), Some("route"), "{}", more.reply_text);
     wait_received(&u.tutor_url, &format!("{ambiguous}\nit is about a derivative"));
 
+    // after "could you say a little more?", an answer that is a question of its own is
+    // the question (the vague first words are not sent along)
+    let vague = rt.block_on(student.ask("hi")).unwrap();
+    assert_eq!(vague.outcome.as_deref(), Some("clarify"), "{}", vague.reply_text);
+    let own = rt.block_on(student.ask("When is the library open on Monday?")).unwrap();
+    assert_eq!(own.reply_text, "Monday: 8:00–22:00");
+    wait_received(&u.library_url, "When is the library open on Monday?");
+
     // another conversation has no open question: "library" there is its own question
     let other = rt.block_on(async {
         let s = Student::new(A2aClient::default(), u.hub_url.clone());

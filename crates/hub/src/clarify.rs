@@ -22,6 +22,9 @@ pub(crate) struct Pending {
     pub(crate) question: String,
     /// The specialists offered, by id.
     pub(crate) options: Vec<String>,
+    /// The question matched several services equally ("Do you mean A or B?"); otherwise
+    /// it matched none and the Hub asked for more ("Could you say a little more…").
+    pub(crate) tie: bool,
 }
 
 /// Open clarifying questions by the Student's conversation id.
@@ -178,7 +181,7 @@ mod tests {
     #[test]
     fn a_pending_question_is_taken_once() {
         let c = Clarifications::new();
-        let p = Pending { question: "q".into(), options: vec!["tutor".into()] };
+        let p = Pending { question: "q".into(), options: vec!["tutor".into()], tie: true };
         c.remember("ctx", p.clone());
         assert_eq!(c.take("ctx"), Some(p));
         assert_eq!(c.take("ctx"), None);

@@ -278,6 +278,15 @@ impl Inner {
                 text.to_string(),
             );
         };
+        // After "Could you say a little more?" (the first words placed nothing), an answer
+        // that places itself ("when is the library open?") is the question; after "Do you
+        // mean A or B?", an answer is read together with the question it clarifies.
+        if !pending.tie {
+            let alone = self.config.router.decide(text, view);
+            if matches!(alone, Decision::Route { .. }) {
+                return (alone, text.to_string());
+            }
+        }
         if let Some(id) = clarify::named(text, &pending.options, &self.config) {
             let skill = view.iter().find(|s| s.id == id).and_then(|s| best_skill(&pending.question, s));
             let decision = Decision::Route {
@@ -358,7 +367,7 @@ impl Inner {
         match outcome {
             Outcome::Clarify { options, tie } => {
                 if !options.is_empty() {
-                    let pending = Pending { question: text.to_string(), options: options.clone() };
+                    let pending = Pending { question: text.to_string(), options: options.clone(), tie: *tie };
                     self.clarifications.remember(student_ctx, pending);
                 }
                 let question = clarify::question(&self.names(options), *tie);
