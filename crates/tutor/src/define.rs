@@ -114,10 +114,14 @@ pub(crate) fn ask(lower: &str) -> Result<Ask, String> {
         Some((d, r)) => (Some(d), r),
         None => (None, lower.to_string()),
     };
+    // Only the defined name stands for the defined function: another name (`g` when `f`
+    // was defined) is a function nothing defines, never a stand-in for the one that is.
     let fill = |expr: Option<String>| -> Result<Option<String>, String> {
         match (expr, &def) {
-            (Some(e), Some(d)) if is_name(&e, Some(d.name)) => Ok(Some(d.expr.clone())),
-            (Some(e), None) if is_name(&e, None) => Err(e),
+            (Some(e), Some(d)) if is_name(&e, Some(d.name)) && e.starts_with(d.name) => {
+                Ok(Some(d.expr.clone()))
+            }
+            (Some(e), _) if is_name(&e, None) => Err(e),
             (None, Some(d)) => Ok(Some(d.expr.clone())),
             (e, _) => Ok(e),
         }
@@ -130,7 +134,10 @@ pub(crate) fn ask(lower: &str) -> Result<Ask, String> {
         }
         other => match (primes(&rest), &def) {
             (Some((name, n, arg)), d) => {
-                let at = arg.filter(|a| a.chars().any(|c| c.is_ascii_digit() || "πe".contains(c)));
+                // the point: f'(3), or "f'(x) at x = 3" / "y' at 3"
+                let at = arg
+                    .filter(|a| a.chars().any(|c| c.is_ascii_digit() || "πe".contains(c)))
+                    .or_else(|| request::point(&rest));
                 let expr = match d {
                     Some(d) if d.name == name => Some(d.expr.clone()),
                     _ => return Err(name.to_string()),

@@ -117,6 +117,11 @@ fn first_key<'a>(s: &str, keys: &[&'a str]) -> Option<(usize, &'a str)> {
         .min_by_key(|(i, k)| (*i, std::cmp::Reverse(k.len())))
 }
 
+/// The point a question names at its end (`" at x = 2"`), if any.
+pub(crate) fn point(s: &str) -> Option<String> {
+    split_point(s.trim_end_matches(['?', '.', '!', ' '])).1
+}
+
 /// Splits `" at x = 2"`-style points off the end.
 fn split_point(s: &str) -> (String, Option<String>) {
     for marker in [" at ", " when ", " where ", "at "] {

@@ -285,6 +285,13 @@ const TABLE: &[(&str, &str, &str, &[&str])] = &[
     ),
     ("fd", "differentiate f(x)", "unable", &["I don't know which function f(x) is"]),
     ("fd", "what is f'(x)?", "unable", &["I don't know which function f is"]),
+    // only the defined name stands for the defined function
+    ("fn", "f(x)=x^2. what is the derivative of g", "unable", &["I don't know which function g is"]),
+    ("fn", "g(x)=sin(x). differentiate f", "unable", &["I don't know which function f is"]),
+    ("fn", "f(x)=x^3. integrate h from 0 to 1", "unable", &["I don't know which function h is"]),
+    // a point named after prime notation is the point asked for
+    ("fq", "if y = x^2, find y' at x=3", "answered", &["f'(3) = 6"]),
+    ("fq", "let f(x) = x^2. find f'(x) at x = 4", "answered", &["f'(4) = 8"]),
     // prime notation and dy/dx: a derivative of the order the primes say
     ("fp", "find f'(x) for f(x) = x^2", "answered", &["f(x) = x^2\n", "f'(x) = 2x"]),
     ("fp", "if f(x) = x^2 what is f'(x)", "answered", &["f'(x) = 2x"]),
