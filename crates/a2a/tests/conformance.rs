@@ -1,11 +1,14 @@
 //! Conformance points over real HTTP: media types the card does not accept (-32005),
 //! params under their proto field names, and the card's caching headers.
 
+mod common;
+
 use std::net::SocketAddr;
 
 use a2a::server::{A2aServer, AgentExecutor, CardCell, Reply, RequestContext};
 use a2a::wire::{AgentCard, AgentSkill, TaskState};
 use a2a::{CardDoc, RpcError};
+use common::rpc;
 use serde_json::{Value, json};
 
 /// "task" opens a task; anything else is answered with what the layer handed over.
@@ -55,21 +58,6 @@ fn image_skill_card(base: &str) -> AgentCard {
         security_requirements: None,
     }];
     card
-}
-
-async fn rpc(base: &str, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    reqwest::Client::new()
-        .post(format!("{base}/a2a/jsonrpc"))
-        .header("content-type", "application/json")
-        .header("a2a-version", "1.0")
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
 }
 
 fn send(parts: Value) -> Value {

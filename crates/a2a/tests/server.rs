@@ -1,6 +1,8 @@
 //! The A2A layer over real HTTP: every error path with its code, the task rules,
 //! card caching and the client's typed errors. The server runs on a real port.
 
+mod common;
+
 use std::net::SocketAddr;
 
 use a2a::client::{A2aClient, AgentHandle, CardFetch, ClientError};
@@ -9,6 +11,7 @@ use a2a::wire::{
     AgentCard, AgentExtension, ListTasksRequest, Message, Part, Role, SendMessageResponse, TaskState,
 };
 use a2a::{CardDoc, RpcError};
+use common::{JSON, V1, code, raw, reason, rpc};
 use serde_json::{Value, json};
 
 /// Answers by keyword: "task" opens a task asking for input, "done" completes it,
@@ -52,33 +55,6 @@ async fn start(required_ext: Option<&str>) -> TestServer {
     let app = A2aServer::new(Scripted, cell.clone()).with_body_limit(64 * 1024).router();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     TestServer { base, cell }
-}
-
-async fn raw(base: &str, body: impl Into<reqwest::Body>, headers: &[(&str, &str)]) -> (u16, Value) {
-    let mut req = reqwest::Client::new().post(format!("{base}/a2a/jsonrpc")).body(body);
-    for (k, v) in headers {
-        req = req.header(*k, *v);
-    }
-    let resp = req.send().await.unwrap();
-    let status = resp.status().as_u16();
-    let value = resp.json().await.unwrap_or(Value::Null);
-    (status, value)
-}
-
-const JSON: (&str, &str) = ("content-type", "application/json");
-const V1: (&str, &str) = ("a2a-version", "1.0");
-
-async fn rpc(base: &str, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
-    raw(base, body, &[JSON, V1]).await.1
-}
-
-fn code(v: &Value) -> i64 {
-    v["error"]["code"].as_i64().unwrap_or_else(|| panic!("not an error: {v}"))
-}
-
-fn reason(v: &Value) -> &str {
-    v["error"]["data"].as_array().and_then(|d| d.last()).and_then(|i| i["reason"].as_str()).unwrap_or("")
 }
 
 fn user_text(text: &str) -> Value {
