@@ -118,6 +118,7 @@ fn agree_near_far(pair: impl Fn(f64) -> (f64, f64)) -> Result<(), Error> {
 const EXMEX_STACK: usize = 64 << 20;
 
 /// Runs `f` on a thread of its own with [`EXMEX_STACK`] (only the pages used are taken).
+/// A panic inside exmex ends that thread only and counts as a failed check.
 fn with_stack(f: impl FnOnce() -> Result<(), Error> + Send) -> Result<(), Error> {
     std::thread::scope(|s| {
         std::thread::Builder::new()

@@ -343,7 +343,11 @@ impl Inner {
         let (stored, keep) = self.act(student_ctx, request_id, &question, &outcome, &view).await;
         if let Outcome::Route { specialist, skill, .. } = &outcome {
             let mut last = self.last_routes.lock().unwrap_or_else(|p| p.into_inner());
-            last.insert(student_ctx.to_string(), (specialist.clone(), skill.clone()));
+            let key = student_ctx.to_string();
+            // on the request path: write only what changed
+            if last.get(&key).is_none_or(|(s, k)| s != specialist || k != skill) {
+                last.insert(key, (specialist.clone(), skill.clone()));
+            }
         }
         if !keep && let Some(p) = open {
             // Nothing was dispatched: a retry of this answer may still answer the question.
