@@ -153,10 +153,12 @@ fn collect(stream: impl std::io::Read + Send + 'static) -> Arc<Mutex<Vec<String>
 }
 
 /// Runs `campus <args>` to completion: (exit success, stdout, stderr). Without
-/// `CAMPUS_DATA_DIR` in `env`, the process gets its own temp data folder.
+/// `CAMPUS_DATA_DIR` in `env`, the process gets its own temp data folder; without `PORT`,
+/// an agent that gets as far as binding takes a port the system picks, never its default
+/// (the defaults lie in the ephemeral range, where another test's port may already be).
 pub fn run(args: &[&str], env: &[(&str, &str)]) -> (bool, String, String) {
     let mut cmd = Command::new(BIN);
-    cmd.args(args).env("RUST_LOG", "info");
+    cmd.args(args).env("RUST_LOG", "info").env("PORT", "0");
     let _data = data_dir(&mut cmd, env);
     for (k, v) in env {
         cmd.env(k, v);
@@ -175,9 +177,24 @@ pub fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.split_whitespace().find_map(|w| w.strip_prefix(pat.as_str())).map(|v| v.trim_matches('"'))
 }
 
-/// A free port on 127.0.0.1 (bound and released; the caller binds it next).
+/// A free port on 127.0.0.1 for a process the test starts next. It is taken below the
+/// system's ephemeral range (32768 and up on Linux), so no connection or `PORT=0` bind
+/// elsewhere can be handed the same port before the child binds it, and from a counter, so
+/// no two tests of one binary pick the same port; each is checked free by binding it.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    use std::sync::atomic::{AtomicU32, Ordering};
+    const FIRST: u32 = 20_000;
+    const SPAN: u32 = 12_000;
+    static NEXT: AtomicU32 = AtomicU32::new(u32::MAX);
+    // each test binary starts at its own place in the range (binaries run one at a time)
+    let _ = NEXT.compare_exchange(u32::MAX, std::process::id() % SPAN, Ordering::Relaxed, Ordering::Relaxed);
+    for _ in 0..SPAN {
+        let port = (FIRST + NEXT.fetch_add(1, Ordering::Relaxed) % SPAN) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port between {FIRST} and {}", FIRST + SPAN)
 }
 
 /// Polls `check` every 20 ms until it returns `Some`, for up to `secs` seconds.
