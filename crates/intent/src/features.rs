@@ -1,0 +1,170 @@
+//! TF-IDF over two blocks of features, each normalized on its own: words (unigrams,
+//! bigrams of neighbouring content words, a marker for mathematics) and character
+//! n-grams (3 to 5) of each content word, which carry misspellings and inflections.
+//! Features are 64-bit FNV hashes of their text; the vocabulary is what training saw.
+
+use std::collections::HashMap;
+
+use crate::text::{Kind, Token, looks_mathematical};
+
+/// One sparse, L2-normalized feature vector: (feature index, value), indices ascending.
+pub type Sparse = Vec<(u32, f32)>;
+
+const CHAR_MIN: usize = 3;
+const CHAR_MAX: usize = 5;
+/// Share of the vector's weight that the word block carries (squared norms add to 1).
+const WORD_WEIGHT: f32 = 0.75;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Word,
+    Char,
+}
+
+fn fnv(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            h ^= 0xff;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+        for b in *p {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// A light stem: a plural `s` goes (`books` → `book`, not `class` or `is`).
+fn stem(word: &str) -> &str {
+    match word.strip_suffix('s') {
+        Some(s) if s.len() > 3 && !s.ends_with('s') && !s.ends_with('u') => s,
+        _ => word,
+    }
+}
+
+/// Every feature of a reading (content tokens), hashed, with its block.
+fn raw(reading: &[&Token], all: &[Token]) -> Vec<(u64, Block)> {
+    let mut out = Vec::with_capacity(reading.len() * 12);
+    let words: Vec<&str> = reading
+        .iter()
+        .map(|t| match t.kind {
+            Kind::Number => "<num>",
+            _ => stem(&t.text),
+        })
+        .collect();
+    for w in &words {
+        out.push((fnv(&[b"w", w.as_bytes()]), Block::Word));
+    }
+    for pair in words.windows(2) {
+        out.push((fnv(&[b"b", pair[0].as_bytes(), pair[1].as_bytes()]), Block::Word));
+    }
+    if looks_mathematical(all) {
+        out.push((fnv(&[b"m"]), Block::Word));
+    }
+    let mut buf: Vec<char> = Vec::with_capacity(32);
+    let mut bytes = String::with_capacity(32);
+    for t in reading.iter().filter(|t| t.kind == Kind::Word && t.text.chars().count() >= 2) {
+        buf.clear();
+        buf.push(' ');
+        buf.extend(t.text.chars());
+        buf.push(' ');
+        for n in CHAR_MIN..=CHAR_MAX {
+            for gram in buf.windows(n) {
+                bytes.clear();
+                bytes.extend(gram);
+                out.push((fnv(&[b"c", bytes.as_bytes()]), Block::Char));
+            }
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone)]
+pub struct Vectorizer {
+    index: HashMap<u64, (u32, Block)>,
+    idf: Vec<f32>,
+}
+
+impl Vectorizer {
+    /// Learns the vocabulary and inverse document frequencies from `docs` (readings).
+    pub fn fit(docs: &[(Vec<&Token>, &[Token])]) -> Self {
+        let mut index: HashMap<u64, (u32, Block)> = HashMap::new();
+        let mut df: Vec<u32> = Vec::new();
+        for (reading, all) in docs {
+            let mut seen: Vec<u64> = raw(reading, all).into_iter().map(|(h, block)| {
+                let next = index.len() as u32;
+                let (i, _) = *index.entry(h).or_insert((next, block));
+                if i as usize == df.len() {
+                    df.push(0);
+                }
+                u64::from(i)
+            }).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            for i in seen {
+                df[i as usize] += 1;
+            }
+        }
+        let n = docs.len() as f32;
+        let idf = df.iter().map(|&d| ((1.0 + n) / (1.0 + d as f32)).ln() + 1.0).collect();
+        Self { index, idf }
+    }
+
+    pub fn dimension(&self) -> usize {
+        self.idf.len()
+    }
+
+    /// The vector of a reading; features training never saw are left out.
+    pub fn transform(&self, reading: &[&Token], all: &[Token]) -> Sparse {
+        let mut hits: Vec<(u32, Block)> =
+            raw(reading, all).into_iter().filter_map(|(h, _)| self.index.get(&h).copied()).collect();
+        hits.sort_unstable_by_key(|(i, _)| *i);
+        let mut out: Vec<(u32, f32, Block)> = Vec::with_capacity(hits.len());
+        for (i, block) in hits {
+            match out.last_mut() {
+                Some(last) if last.0 == i => last.1 += 1.0,
+                _ => out.push((i, 1.0, block)),
+            }
+        }
+        let mut norms = [0f32; 2];
+        for (i, v, block) in out.iter_mut() {
+            *v = (1.0 + v.ln()) * self.idf[*i as usize];
+            norms[*block as usize] += *v * *v;
+        }
+        let scale = [WORD_WEIGHT, (1.0 - WORD_WEIGHT * WORD_WEIGHT).sqrt()];
+        out.into_iter()
+            .map(|(i, v, block)| {
+                let b = block as usize;
+                (i, if norms[b] > 0.0 { v / norms[b].sqrt() * scale[b] } else { 0.0 })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{reading, tokens};
+
+    #[test]
+    fn misspellings_share_character_features() {
+        let train = [tokens("library opening hours"), tokens("derivative of a function")];
+        let docs: Vec<_> = train.iter().map(|t| (reading(t), t.as_slice())).collect();
+        let v = Vectorizer::fit(&docs);
+        let dot = |a: &Sparse, b: &Sparse| -> f32 {
+            a.iter().map(|(i, x)| b.iter().find(|(j, _)| j == i).map_or(0.0, |(_, y)| x * y)).sum()
+        };
+        let vec = |q: &str| {
+            let t = tokens(q);
+            v.transform(&reading(&t), &t)
+        };
+        let (lib, typo, der) = (vec("library hours"), vec("libary hourz"), vec("derivatve"));
+        assert!(dot(&lib, &typo) > 0.2, "{}", dot(&lib, &typo));
+        assert!(dot(&der, &typo) < 0.05);
+        let norm: f32 = lib.iter().map(|(_, x)| x * x).sum();
+        assert!((norm - 1.0).abs() < 1e-4, "{norm}");
+        assert!(vec("zzzz qqqq").is_empty());
+    }
+}

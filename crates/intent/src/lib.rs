@@ -1,0 +1,232 @@
+//! Question routing by text alone. Knows skills and questions, not agents or protocols.
+//!
+//! Training takes what each target (a specialist) offers — its skills' names,
+//! descriptions, tags and examples — plus examples of what nobody here serves, and
+//! yields a [`Model`]: word and character n-gram TF-IDF ([`features`]), a softmax
+//! regression over the skills and an explicit out-of-scope class ([`softmax`]), with a
+//! temperature fitted by cross-validation. A target's probability is the sum over its
+//! skills. [`Model::decide`] adds rules the regression cannot learn from so few
+//! examples: nothing routable said → clarify; a request the student marked as the main
+//! one is the one read; two parts confidently for different places → clarify; the top
+//! two targets too close → clarify; a negated topic is dropped when another remains.
+
+pub mod features;
+pub mod softmax;
+pub mod text;
+
+use features::{Sparse, Vectorizer};
+use softmax::{Fit, Softmax};
+use text::Token;
+
+/// The label of the out-of-scope class in [`Prediction::probabilities`].
+pub const OUT_OF_SCOPE: &str = "out_of_scope";
+
+/// One skill a target offers, with the texts that describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skill {
+    pub target: String,
+    pub skill: String,
+    /// Name, description, tags and examples: each one a training document.
+    pub texts: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Training {
+    pub skills: Vec<Skill>,
+    /// Questions nobody here serves.
+    pub out_of_scope: Vec<String>,
+}
+
+/// The decision rules' thresholds.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    /// Top two targets closer than this (in probability) → ask which.
+    pub margin: f32,
+    /// A route needs at least this probability for its target, else ask.
+    pub min_route: f32,
+    /// Each part of a two-topic question needs this to count as a second topic.
+    pub part_confidence: f32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Self { margin: 0.2, min_route: 0.5, part_confidence: 0.6 }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// Nothing routable was said.
+    Vague,
+    /// The top two targets are too close.
+    Close,
+    /// The top target is below the route threshold.
+    Unsure,
+    /// Two parts, each confidently for a different place.
+    TwoTopics,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Route { target: String, skill: String },
+    /// Ask: which of `options` (targets), or, when empty, what at all.
+    Clarify { options: Vec<String>, why: Why },
+    OutOfScope,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prediction {
+    pub verdict: Verdict,
+    /// The model's probability for the label acted on (the route's target, or out of
+    /// scope); `None` when a rule decided.
+    pub confidence: Option<f32>,
+    /// Each target's probability and [`OUT_OF_SCOPE`]'s, for the text that was read.
+    pub probabilities: Vec<(String, f32)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Model {
+    vectorizer: Vectorizer,
+    softmax: Softmax,
+    /// Class k < skills.len() is that skill; the last class is out of scope.
+    skills: Vec<(usize, String)>,
+    targets: Vec<String>,
+    rules: Rules,
+}
+
+impl Model {
+    pub fn train(training: &Training) -> Model {
+        Self::train_with(training, Fit::default(), Rules::default())
+    }
+
+    pub fn train_with(training: &Training, fit: Fit, rules: Rules) -> Model {
+        let mut targets: Vec<String> = Vec::new();
+        let mut skills = Vec::new();
+        let mut labelled: Vec<(Vec<Token>, usize)> = Vec::new();
+        for s in &training.skills {
+            let t = match targets.iter().position(|t| *t == s.target) {
+                Some(t) => t,
+                None => {
+                    targets.push(s.target.clone());
+                    targets.len() - 1
+                }
+            };
+            skills.push((t, s.skill.clone()));
+            labelled.extend(s.texts.iter().map(|x| (text::tokens(x), skills.len() - 1)));
+        }
+        let oos = skills.len();
+        labelled.extend(training.out_of_scope.iter().map(|x| (text::tokens(x), oos)));
+        let docs: Vec<(Vec<&Token>, &[Token])> =
+            labelled.iter().map(|(t, _)| (text::reading(t), t.as_slice())).collect();
+        let vectorizer = Vectorizer::fit(&docs);
+        let xs: Vec<Sparse> = docs.iter().map(|(r, all)| vectorizer.transform(r, all)).collect();
+        let ys: Vec<usize> = labelled.iter().map(|(_, y)| *y).collect();
+        let softmax = Softmax::train(&xs, &ys, oos + 1, vectorizer.dimension(), fit);
+        Model { vectorizer, softmax, skills, targets, rules }
+    }
+
+    pub fn targets(&self) -> &[String] {
+        &self.targets
+    }
+
+    /// Number of skills (classes besides out of scope).
+    pub fn skill_count(&self) -> usize {
+        self.skills.len()
+    }
+
+    pub fn temperature(&self) -> f32 {
+        self.softmax.temperature()
+    }
+
+    /// Class probabilities of a span (negated topics dropped when another remains).
+    fn classes(&self, span: &[Token]) -> Vec<f32> {
+        let x = self.vectorizer.transform(&text::reading(span), span);
+        self.softmax.probabilities(&x)
+    }
+
+    /// Per target, then out of scope.
+    fn by_target(&self, classes: &[f32]) -> Vec<f32> {
+        let mut p = vec![0f32; self.targets.len() + 1];
+        for (k, (t, _)) in self.skills.iter().enumerate() {
+            p[*t] += classes[k];
+        }
+        p[self.targets.len()] = classes[self.skills.len()];
+        p
+    }
+
+    /// The label (target index, or `targets.len()` for out of scope) a span goes to.
+    fn label(&self, span: &[Token]) -> (usize, f32) {
+        let p = self.by_target(&self.classes(span));
+        p.iter().copied().enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or((0, 0.0))
+    }
+
+    pub fn decide(&self, question: &str) -> Prediction {
+        let tokens = text::tokens(question);
+        let main = text::main_span(&tokens);
+        let span = main.unwrap_or(&tokens);
+        let classes = self.classes(span);
+        let p = self.by_target(&classes);
+        let probabilities: Vec<(String, f32)> = self
+            .targets
+            .iter()
+            .cloned()
+            .chain(std::iter::once(OUT_OF_SCOPE.to_string()))
+            .zip(p.iter().copied())
+            .collect();
+        let rule = |verdict| Prediction { verdict, confidence: None, probabilities: probabilities.clone() };
+        if self.targets.is_empty() {
+            return Prediction { verdict: Verdict::OutOfScope, confidence: Some(1.0), probabilities };
+        }
+        if text::vague(span) {
+            return rule(Verdict::Clarify { options: vec![], why: Why::Vague });
+        }
+        if main.is_none() {
+            let parts = text::parts(&tokens);
+            if parts.len() >= 2 {
+                let labels: Vec<(usize, f32)> = parts.iter().map(|p| self.label(p)).collect();
+                let oos = self.targets.len();
+                let mut sure: Vec<usize> =
+                    labels.iter().filter(|(_, c)| *c >= self.rules.part_confidence).map(|(l, _)| *l).collect();
+                sure.sort_unstable();
+                sure.dedup();
+                if sure.len() >= 2 && sure.iter().any(|l| *l != oos) {
+                    let options = sure.iter().filter(|l| **l != oos).map(|l| self.targets[*l].clone()).collect();
+                    return rule(Verdict::Clarify { options, why: Why::TwoTopics });
+                }
+            }
+        }
+        let oos = self.targets.len();
+        let mut order: Vec<usize> = (0..=oos).collect();
+        order.sort_by(|a, b| p[*b].total_cmp(&p[*a]));
+        let top = order[0];
+        if top == oos {
+            return Prediction { verdict: Verdict::OutOfScope, confidence: Some(p[oos]), probabilities };
+        }
+        let second = order.iter().copied().find(|&l| l != top && l != oos);
+        if let Some(s) = second
+            && p[top] - p[s] < self.rules.margin
+        {
+            let options = vec![self.targets[top].clone(), self.targets[s].clone()];
+            return rule(Verdict::Clarify { options, why: Why::Close });
+        }
+        if p[top] < self.rules.min_route {
+            return rule(Verdict::Clarify { options: vec![self.targets[top].clone()], why: Why::Unsure });
+        }
+        let skill = self
+            .skills
+            .iter()
+            .enumerate()
+            .filter(|(_, (t, _))| *t == top)
+            .max_by(|a, b| classes[a.0].total_cmp(&classes[b.0]))
+            .map(|(_, (_, s))| s.clone())
+            .unwrap_or_default();
+        Prediction {
+            verdict: Verdict::Route { target: self.targets[top].clone(), skill },
+            confidence: Some(p[top]),
+            probabilities,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,153 @@
+use super::*;
+
+fn skill(target: &str, id: &str, texts: &[&str]) -> Skill {
+    Skill { target: target.into(), skill: id.into(), texts: texts.iter().map(|t| t.to_string()).collect() }
+}
+
+/// A small catalogue in the shape the Hub builds from cards.
+fn training() -> Training {
+    Training {
+        skills: vec![
+            skill(
+                "tutor",
+                "calculus",
+                &[
+                    "Calculus tutoring",
+                    "derivative",
+                    "integral",
+                    "limit",
+                    "chain rule",
+                    "What is the derivative of x^2?",
+                    "Integrate 3x^2 + 2x",
+                    "How do I find the limit of sin(x)/x as x goes to 0?",
+                    "Explain the chain rule with an example",
+                    "Differentiate e^(2x)",
+                    "how steep is the graph of x^3 at x = 1",
+                ],
+            ),
+            skill(
+                "library",
+                "hours",
+                &["Library hours", "opening", "When is the library open on Sunday?", "What time does the library close tonight?"],
+            ),
+            skill(
+                "library",
+                "printing",
+                &["Printing", "print", "price", "How much does colour printing cost?", "How do I pay for printing?"],
+            ),
+            skill(
+                "library",
+                "borrowing",
+                &["Borrowing and renewals", "renew", "loan", "How do I renew a book?", "How long can I borrow a book?"],
+            ),
+        ],
+        out_of_scope: [
+            "How do I fix my leaking sink?",
+            "What's the weather tomorrow?",
+            "Where can I buy a parking permit?",
+            "Recommend a pizza place",
+            "How do I change my meal plan?",
+            "Balance this chemical equation",
+            "Write my history essay for me",
+            "What is a good marketing strategy for a new brand?",
+        ]
+        .map(String::from)
+        .to_vec(),
+    }
+}
+
+fn verdict(m: &Model, q: &str) -> Verdict {
+    m.decide(q).verdict
+}
+
+fn route(target: &str, skill: &str) -> Verdict {
+    Verdict::Route { target: target.into(), skill: skill.into() }
+}
+
+#[test]
+fn routes_by_what_the_skills_say() {
+    let m = Model::train(&training());
+    assert_eq!(m.targets(), ["tutor", "library"]);
+    assert_eq!(verdict(&m, "what's the derivative of x^3 sin x"), route("tutor", "calculus"));
+    assert_eq!(verdict(&m, "library open sunday?"), route("library", "hours"));
+    assert_eq!(verdict(&m, "how much is it to print 10 pages"), route("library", "printing"));
+    assert_eq!(verdict(&m, "can i renew my books online"), route("library", "borrowing"));
+    assert_eq!(verdict(&m, "my sink is leaking again"), Verdict::OutOfScope);
+}
+
+#[test]
+fn probabilities_are_a_distribution_over_targets_and_out_of_scope() {
+    let m = Model::train(&training());
+    let p = m.decide("integrate x^2");
+    let labels: Vec<&str> = p.probabilities.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(labels, ["tutor", "library", OUT_OF_SCOPE]);
+    let sum: f32 = p.probabilities.iter().map(|(_, v)| v).sum();
+    assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+    assert_eq!(p.confidence, Some(p.probabilities[0].1));
+    assert!(m.temperature() > 0.0);
+}
+
+#[test]
+fn clarify_when_nothing_routable_is_said() {
+    let m = Model::train(&training());
+    for q in ["help", "I have a question", "can you help me with my homework?", "it's not working", "Ayúdame porfa"] {
+        assert_eq!(verdict(&m, q), Verdict::Clarify { options: vec![], why: Why::Vague }, "{q}");
+        assert_eq!(m.decide(q).confidence, None);
+    }
+}
+
+#[test]
+fn clarify_when_two_topics_or_the_top_two_are_close() {
+    let m = Model::train(&training());
+    let v = verdict(&m, "Can you renew my books and also explain the chain rule?");
+    assert_eq!(v, Verdict::Clarify { options: vec!["tutor".into(), "library".into()], why: Why::TwoTopics });
+    // a margin of 1 makes every question too close to call
+    let always = Model::train_with(&training(), Fit::default(), Rules { margin: 1.0, ..Rules::default() });
+    assert!(matches!(verdict(&always, "integrate x^2"), Verdict::Clarify { why: Why::Close, .. }));
+    let unsure = Model::train_with(&training(), Fit::default(), Rules { min_route: 1.01, ..Rules::default() });
+    assert_eq!(
+        verdict(&unsure, "integrate x^2"),
+        Verdict::Clarify { options: vec!["tutor".into()], why: Why::Unsure }
+    );
+}
+
+/// Negation and decoys: the word that would mislead a keyword match, and what is meant.
+#[test]
+fn negation_and_decoys() {
+    let m = Model::train(&training());
+    let table: &[(&str, Verdict)] = &[
+        ("Not about printing: how do I integrate x^2?", route("tutor", "calculus")),
+        ("I'm not asking about a derivative, when does the library close?", route("library", "hours")),
+        ("No calculus today, just tell me how to renew a loan", route("library", "borrowing")),
+        ("I don't get limits", route("tutor", "calculus")),
+        // the main request is marked; the other is an aside
+        ("I'll renew my books later, but mainly: what is the limit of 1/x as x grows?", route("tutor", "calculus")),
+        ("Not a library thing: my sink is leaking", Verdict::OutOfScope),
+    ];
+    for (q, want) in table {
+        assert_eq!(&verdict(&m, q), want, "{q}");
+    }
+}
+
+#[test]
+fn a_target_without_skills_cannot_be_predicted() {
+    let mut t = training();
+    t.skills.retain(|s| s.target != "library");
+    let m = Model::train(&t);
+    assert_eq!(m.targets(), ["tutor"]);
+    for q in ["library opening hours", "how much does printing cost", "renew my book"] {
+        assert!(!matches!(verdict(&m, q), Verdict::Route { ref target, .. } if target == "library"), "{q}");
+    }
+    let empty = Model::train(&Training { skills: vec![], out_of_scope: vec!["weather".into()] });
+    assert_eq!(verdict(&empty, "integrate x^2"), Verdict::OutOfScope);
+}
+
+#[test]
+fn training_takes_milliseconds() {
+    let started = std::time::Instant::now();
+    let m = Model::train(&training());
+    let took = started.elapsed();
+    assert!(m.skill_count() == 4);
+    // generous: a debug build on a loaded machine; the release figure is in the eval
+    assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+}

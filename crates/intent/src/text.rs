@@ -1,0 +1,350 @@
+//! Reading a question: folding, tokens, negated spans, sentences, the marked main request
+//! and the parts of a two-topic question. Word lists cover English and the languages
+//! students mix with it here (Spanish, Hindi, Tagalog, Vietnamese, in Latin letters).
+
+/// Lowercase with Latin diacritics removed (`Ayúdame` → `ayudame`, `không` → `khong`).
+pub fn fold(c: char) -> char {
+    const TABLE: &[(&str, char)] = &[
+        ("àáảãạăằắẳẵặâầấẩẫậäåā", 'a'),
+        ("èéẻẽẹêềếểễệëē", 'e'),
+        ("ìíỉĩịïîī", 'i'),
+        ("òóỏõọôồốổỗộơờớởỡợöøō", 'o'),
+        ("ùúủũụưừứửữựüûū", 'u'),
+        ("ỳýỷỹỵÿ", 'y'),
+        ("đ", 'd'),
+        ("ñ", 'n'),
+        ("ç", 'c'),
+    ];
+    let c = c.to_lowercase().next().unwrap_or(c);
+    if c.is_ascii() {
+        return c;
+    }
+    TABLE.iter().find(|(set, _)| set.contains(c)).map(|(_, base)| *base).unwrap_or(c)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Word,
+    Number,
+    /// A mathematical symbol (`^ = + * / ∫ √ ²`).
+    Symbol,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    pub text: String,
+    pub kind: Kind,
+    /// Inside a negated span ("not about advertising").
+    pub negated: bool,
+    /// Index of its sentence (split at `. ? ! ;` and line breaks).
+    pub sentence: usize,
+    /// A comma, colon or parenthesis came right before it.
+    pub after_pause: bool,
+}
+
+impl Token {
+    /// Carries meaning for routing: not a function word.
+    pub fn is_content(&self) -> bool {
+        match self.kind {
+            Kind::Word => !STOP.contains(&self.text.as_str()),
+            Kind::Number | Kind::Symbol => true,
+        }
+    }
+
+    /// Says something about *what* is asked (not "help", "question", "homework").
+    pub fn is_routable(&self) -> bool {
+        self.kind == Kind::Word && self.is_content() && !GENERIC.contains(&self.text.as_str())
+    }
+}
+
+const MATH_SYMBOLS: &str = "^=+*/∫√²³π<>≤≥∞";
+
+/// The question's tokens, with negated spans and sentences marked.
+pub fn tokens(text: &str) -> Vec<Token> {
+    let folded: String = text.replace("n't", " not").replace("n’t", " not").chars().map(fold).collect();
+    let chars: Vec<char> = folded.chars().collect();
+    let mut out: Vec<Token> = Vec::new();
+    let (mut sentence, mut pause) = (0usize, false);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphanumeric() {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric()
+                    // a decimal point inside a number
+                    || (chars[i] == '.'
+                        && chars[i - 1].is_ascii_digit()
+                        && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit())))
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let kind = if word.chars().all(|c| c.is_ascii_digit() || c == '.') { Kind::Number } else { Kind::Word };
+            out.push(Token { text: word, kind, negated: false, sentence, after_pause: pause });
+            pause = false;
+            continue;
+        }
+        if MATH_SYMBOLS.contains(c) {
+            out.push(Token { text: c.to_string(), kind: Kind::Symbol, negated: false, sentence, after_pause: pause });
+            pause = false;
+        } else if matches!(c, '.' | '?' | '!' | ';' | '\n' | '¿' | '¡' | '。') {
+            if out.last().is_some_and(|t| t.sentence == sentence) {
+                sentence += 1;
+            }
+            pause = true;
+        } else if matches!(c, ',' | ':' | '(' | ')' | '"' | '“' | '”' | '-' | '—' | '–') {
+            pause = true;
+        }
+        i += 1;
+    }
+    mark_negation(&mut out);
+    out
+}
+
+const NEGATORS: &[&str] = &["not", "no", "never", "nothing", "neither", "nor", "without", "nahi", "nahin", "hindi", "khong"];
+const NEGATOR_PAIRS: &[(&str, &str)] = &[
+    ("instead", "of"),
+    ("rather", "than"),
+    ("other", "than"),
+    ("aside", "from"),
+    ("apart", "from"),
+];
+/// Words after which a negation no longer applies.
+const CONTRAST: &[&str] = &[
+    "but", "however", "instead", "actually", "just", "only", "pero", "sino", "lekin", "magar", "balki", "kundi",
+    "nhung", "ma",
+];
+
+fn mark_negation(tokens: &mut [Token]) {
+    let mut negating = false;
+    for i in 0..tokens.len() {
+        let t = &tokens[i];
+        if t.after_pause || (i > 0 && tokens[i - 1].sentence != t.sentence) || CONTRAST.contains(&t.text.as_str()) {
+            negating = false;
+        }
+        let pair = i > 0 && NEGATOR_PAIRS.iter().any(|(a, b)| tokens[i - 1].text == *a && t.text == *b);
+        if NEGATORS.contains(&t.text.as_str()) || pair {
+            negating = true;
+            continue;
+        }
+        tokens[i].negated = negating;
+    }
+}
+
+/// The words of a span as the model reads them: content words, with negated ones left
+/// out when the span says something without them ("not about ads, the chain rule"); a
+/// span whose only topic is negated keeps it ("I don't get integrals").
+pub fn reading<'a>(span: &'a [Token]) -> Vec<&'a Token> {
+    let content: Vec<&Token> = span.iter().filter(|t| t.is_content()).collect();
+    let positive = content.iter().any(|t| !t.negated && t.is_routable());
+    content.into_iter().filter(|t| !positive || !t.negated).collect()
+}
+
+/// Nothing routable said: no word about *what* is asked ("help", "I have a question"),
+/// or one word at most with a bare pronoun for its object ("when is it due?").
+pub fn vague(tokens: &[Token]) -> bool {
+    let routable = reading(tokens).iter().filter(|t| t.is_routable()).count();
+    let symbols = tokens.iter().any(|t| t.kind == Kind::Symbol);
+    if symbols {
+        return false;
+    }
+    let pronoun = tokens.iter().any(|t| PRONOUNS.contains(&t.text.as_str()));
+    routable == 0 || (routable == 1 && pronoun && tokens.len() <= 7)
+}
+
+const PRONOUNS: &[&str] = &["it", "this", "that", "them", "these", "those", "eso", "esto", "yeh", "woh", "ito", "iyan", "yun"];
+
+/// Whether the text looks like mathematics: symbols, or a variable next to a number.
+pub fn looks_mathematical(tokens: &[Token]) -> bool {
+    let symbol = |t: &Token| t.kind == Kind::Symbol && !matches!(t.text.as_str(), "+" | "/" | "<" | ">");
+    let variable = |t: &Token| {
+        t.kind == Kind::Word
+            && t.text.chars().any(|c| c.is_ascii_digit())
+            && t.text.chars().filter(|c| c.is_alphabetic()).all(|c| matches!(c, 'x' | 'y' | 't' | 'n' | 'e'))
+    };
+    tokens.iter().any(|t| symbol(t) || variable(t))
+}
+
+const MAIN_MARKERS: &[&[&str]] = &[
+    &["mainly"],
+    &["mostly"],
+    &["primarily"],
+    &["main", "problem"],
+    &["main", "question"],
+    &["main", "thing"],
+    &["main", "issue"],
+    &["more", "importantly"],
+    &["most", "importantly"],
+    &["more", "important"],
+    &["real", "question"],
+    &["real", "problem"],
+    &["really", "need"],
+    &["above", "all"],
+    &["sobre", "todo"],
+    &["lo", "principal"],
+    &["lo", "mas", "importante"],
+    &["zaroori"],
+    &["importante"],
+];
+
+/// The request the student marked as the main one ("…, but mainly: what is …"): from the
+/// marker to the end of its sentence (the next one too when nothing follows the marker).
+pub fn main_span(tokens: &[Token]) -> Option<&[Token]> {
+    let at = (0..tokens.len()).find(|&i| {
+        MAIN_MARKERS.iter().any(|m| {
+            tokens.len() >= i + m.len() && m.iter().zip(&tokens[i..]).all(|(w, t)| t.text == *w)
+        })
+    })?;
+    let sentence = tokens[at].sentence;
+    let mut end = at;
+    while end < tokens.len() && tokens[end].sentence == sentence {
+        end += 1;
+    }
+    if !tokens[at..end].iter().any(|t| t.is_routable() && !MAIN_MARKERS.iter().any(|m| m.contains(&t.text.as_str())))
+    {
+        while end < tokens.len() && tokens[end].sentence <= sentence + 1 {
+            end += 1;
+        }
+    }
+    Some(&tokens[at..end])
+}
+
+const QUESTION_STARTS: &[&str] = &[
+    "how", "what", "when", "where", "why", "which", "who", "can", "could", "is", "are", "do", "does", "explain",
+    "tell", "show", "help", "find", "renew", "book", "reserve", "print", "solve", "compute", "integrate",
+    "differentiate",
+];
+
+/// The parts of a question that may ask two things: its sentences, further split at
+/// "and also", ", and", ", also" and "and" before a new question ("… and how do I …").
+pub fn parts(tokens: &[Token]) -> Vec<&[Token]> {
+    let mut cuts = vec![0];
+    for i in 1..tokens.len() {
+        let t = &tokens[i];
+        let new_sentence = t.sentence != tokens[i - 1].sentence;
+        let joiner = matches!(t.text.as_str(), "and" | "also" | "plus");
+        let next = tokens.get(i + 1).map(|n| n.text.as_str()).unwrap_or("");
+        let split_here = joiner
+            && (t.after_pause
+                || (t.text == "and" && (next == "also" || QUESTION_STARTS.contains(&next)))
+                || (t.text == "also" && tokens[i - 1].text != "and"));
+        if new_sentence || split_here {
+            cuts.push(i);
+        }
+    }
+    cuts.dedup();
+    cuts.push(tokens.len());
+    cuts.windows(2)
+        .map(|w| &tokens[w[0]..w[1]])
+        .filter(|p| p.iter().filter(|t| t.is_routable()).count() >= 2)
+        .collect()
+}
+
+/// Function words of English and of the languages mixed with it here; never features.
+const STOP: &[&str] = &[
+    // English
+    "a", "an", "the", "is", "are", "was", "were", "be", "been", "to", "of", "in", "on", "at", "for", "with",
+    "and", "or", "but", "i", "me", "my", "you", "your", "we", "our", "us", "it", "its", "this", "that",
+    "these", "those", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "do", "does",
+    "did", "how", "what", "when", "where", "which", "who", "whom", "why", "am", "so", "if", "not", "no",
+    "yes", "from", "by", "as", "up", "out", "just", "also", "there", "here", "then", "than", "too", "very",
+    "s", "t", "m", "re", "ll", "ve", "d", "im", "he", "she", "they", "them", "their", "his", "her", "have",
+    "has", "had", "about", "into", "over", "any", "some", "all", "get", "got", "much", "many", "way", "u",
+    "ur", "pls", "plz", "please", "hi", "hello", "hey", "thanks", "thank", "ok", "okay", "guys", "someone",
+    "anyone", "one", "something", "anything", "really", "actually", "like", "now", "still", "yet", "instead",
+    "rather",
+    // Spanish
+    "el", "la", "los", "las", "un", "una", "unos", "unas", "de", "del", "que", "en", "y", "o", "mi", "mis",
+    "te", "se", "con", "por", "para", "es", "son", "como", "lo", "le", "les", "al", "hay", "mas", "pero",
+    "yo", "tu", "su", "sus", "esta", "este", "esto", "eso", "ese", "esa", "si", "muy", "ya", "cuando",
+    "donde", "cual", "quien", "porque", "tengo", "tiene", "puedo", "puede", "hacer", "hago", "necesito",
+    // Hindi (Latin letters)
+    "hai", "hain", "ka", "ki", "ke", "ko", "se", "mein", "mujhe", "mera", "meri", "mere", "kya", "kaise",
+    "kab", "kahan", "aur", "bhi", "yeh", "ye", "woh", "wo", "hum", "tum", "aap", "karna", "kar", "karo",
+    "karu", "raha", "rahi", "rahe", "tha", "thi", "ho", "hoga", "hogi", "nahi", "nahin", "toh", "to", "na",
+    "bhai", "yaar", "kuch", "koi", "chahiye", "sakta", "sakti", "sakte", "ek", "liye", "ne", "pe", "par",
+    // Tagalog
+    "ang", "ng", "sa", "mga", "ako", "ikaw", "mo", "ba", "po", "yung", "yun", "ito", "paano", "ano", "kung",
+    "naman", "lang", "din", "rin", "may", "ay", "ko", "ka", "kasi", "natin", "namin", "siya", "pa", "nga",
+    "pwede", "puwede", "gusto", "kailangan", "si", "nang",
+    // Vietnamese (folded)
+    "toi", "minh", "em", "anh", "ban", "cua", "co", "khong", "duoc", "va", "cho", "nay", "thi", "bi", "gi",
+    "sao", "lam", "nao", "voi", "cac", "nhung", "mot", "khi", "hay", "roi", "oi", "a", "vay", "nhe",
+];
+
+/// Words that say a student wants something without saying what.
+const GENERIC: &[&str] = &[
+    "help", "helps", "question", "questions", "ask", "asking", "homework", "assignment", "assignments",
+    "problem", "problems", "exercise", "exercises", "stuck", "working", "work", "works", "answer", "answers",
+    "right", "correct", "check", "explain", "understand", "need", "needs", "want", "thing", "things", "stuff",
+    "issue", "info", "information", "know", "wondering", "quick", "good", "make", "go", "going", "doing",
+    "class", "course", "number", "part", "task", "wrong", "sure", "able", "tell", "say", "see", "look",
+    "anymore", "again", "today", "tomorrow", "now", "last", "next", "new", "everything",
+    // Spanish
+    "ayuda", "ayudame", "ayudar", "pregunta", "preguntas", "tarea", "tareas", "entiendo", "entender", "porfa",
+    "favor", "nada", "algo", "duda", "dudas", "problema", "ejercicio", "sabe", "se",
+    // Hindi
+    "madad", "help", "sawaal", "sawal", "samajh", "samjha", "samjhao", "batao", "bata", "dikkat", "problem",
+    "kaam",
+    // Tagalog
+    "tulong", "tulungan", "tanong", "maintindihan", "intindi", "alam", "problema",
+    // Vietnamese
+    "giup", "hoi", "cau", "bai", "hieu", "can", "biet", "van", "de",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(ts: &[&Token]) -> Vec<String> {
+        ts.iter().map(|t| t.text.clone()).collect()
+    }
+
+    #[test]
+    fn folding_and_tokens() {
+        let t = tokens("¿Ayúdame con la pregunta 3? Câu hỏi: x^2 = 2.5");
+        let texts: Vec<&str> = t.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["ayudame", "con", "la", "pregunta", "3", "cau", "hoi", "x", "^", "2", "=", "2.5"]);
+        assert_eq!(t[4].kind, Kind::Number);
+        assert_eq!((t[3].sentence, t[5].sentence), (0, 1));
+        assert!(looks_mathematical(&t));
+        assert!(!looks_mathematical(&tokens("where is room 3b")));
+        assert!(looks_mathematical(&tokens("integrate 3x dx")));
+    }
+
+    #[test]
+    fn negation_drops_a_topic_only_when_another_remains() {
+        let t = tokens("No, I'm not asking about printing, I need the chain rule");
+        assert_eq!(words(&reading(&t)), ["need", "chain", "rule"]);
+        let t = tokens("I don't understand integrals");
+        assert_eq!(words(&reading(&t)), ["understand", "integrals"]);
+        let t = tokens("Not the library thing: my sink is leaking");
+        assert_eq!(words(&reading(&t)), ["sink", "leaking"]);
+        let t = tokens("I want calculus instead of printing");
+        assert_eq!(words(&reading(&t)), ["want", "calculus"]);
+    }
+
+    #[test]
+    fn vagueness() {
+        for q in ["help", "I have a question.", "Can you help me with my homework?", "It's not working", "When is it due?", "Ayúdame porfa"] {
+            assert!(vague(&tokens(q)), "{q}");
+        }
+        for q in ["When does the library open?", "integrate x^2", "How do I renew a book?", "fix my sink"] {
+            assert!(!vague(&tokens(q)), "{q}");
+        }
+    }
+
+    #[test]
+    fn main_span_and_parts() {
+        let t = tokens("I'll renew my books later, but mainly: what is the limit of 1/x? Thanks");
+        let main: Vec<&str> = main_span(&t).unwrap().iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(main, ["mainly", "what", "is", "the", "limit", "of", "1", "/", "x"]);
+        assert!(main_span(&tokens("Is the main library open?")).is_none());
+        let t = tokens("Can you renew my books and also explain the chain rule?");
+        assert_eq!(parts(&t).len(), 2);
+        let t = tokens("Two things: how do I book a study room, and how do I integrate sin x?");
+        assert_eq!(parts(&t).len(), 2);
+        assert_eq!(parts(&tokens("Find the derivative of x^2 and x^3")).len(), 1);
+    }
+}
