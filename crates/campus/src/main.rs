@@ -6,6 +6,7 @@
 
 mod bench;
 mod demo;
+mod eval;
 mod lifecycle;
 
 use std::io::IsTerminal;
@@ -53,6 +54,9 @@ enum Command {
     },
     /// Measure A2A round trips (direct and through the Hub) with agents in child processes
     Bench(bench::Args),
+    /// Measure the Hub's router on a labelled set (JSON lines) against the default cards
+    #[command(name = "eval-router")]
+    EvalRouter(eval::Args),
 }
 
 const STUDENT_HELP: &str = "\
@@ -153,6 +157,7 @@ fn main() -> ExitCode {
             }
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
+            Command::EvalRouter(args) => eval::run(args, &env),
         }
     });
     match result {

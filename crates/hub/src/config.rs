@@ -17,6 +17,20 @@ pub enum RouterMode {
     Direct,
     /// A labelled keyword heuristic over the registry's current skill tags.
     Mock,
+    /// A text classifier trained from the registry's current cards and the Hub's
+    /// out-of-scope examples (crate `intent`).
+    Classifier,
+}
+
+impl RouterMode {
+    pub fn parse(mode: &str) -> Option<RouterMode> {
+        match mode.trim() {
+            "direct" => Some(RouterMode::Direct),
+            "mock" => Some(RouterMode::Mock),
+            "classifier" => Some(RouterMode::Classifier),
+            _ => None,
+        }
+    }
 }
 
 /// One allowlisted specialist and the public capability it serves.
@@ -63,6 +77,8 @@ pub struct Config {
     pub show_content: bool,
     /// How long the Hub waits for a specialist's answer.
     pub forward_timeout: Duration,
+    /// Questions no specialist here serves: the classifier's out-of-scope examples.
+    pub out_of_scope: Vec<String>,
 }
 
 /// The file's shape: every field optional, over the defaults.
@@ -77,7 +93,12 @@ struct File {
     heartbeat_expiry_ms: Option<u64>,
     show_content: Option<bool>,
     forward_timeout_ms: Option<u64>,
+    out_of_scope: Option<Vec<String>>,
 }
+
+/// At most this many out-of-scope examples, each at most [`MAX_EXAMPLE_CHARS`].
+pub(crate) const MAX_OUT_OF_SCOPE: usize = 400;
+pub(crate) const MAX_EXAMPLE_CHARS: usize = 200;
 
 fn default_specialists() -> Vec<SpecialistConf> {
     vec![
@@ -129,24 +150,22 @@ impl Config {
             heartbeat_expiry: Duration::from_millis(file.heartbeat_expiry_ms.unwrap_or(10_000)),
             show_content: file.show_content.unwrap_or(false),
             forward_timeout: Duration::from_millis(file.forward_timeout_ms.unwrap_or(30_000)),
+            out_of_scope: file.out_of_scope.unwrap_or_else(crate::out_of_scope::defaults),
         };
         if let Some(port) = env_parse::<u16>("PORT", env, "a port number (0-65535)")? {
             c.bind.set_port(port);
         }
         if let Some(mode) = env("ROUTER_MODE") {
-            c.router = match mode.trim() {
-                "direct" => RouterMode::Direct,
-                "mock" => RouterMode::Mock,
-                other => {
-                    return Err(ConfError::new(
-                        "ROUTER_MODE",
-                        "",
-                        format!(
-                            "{other:?} is not a router mode (direct or mock; live arrives with the live models)"
-                        ),
-                    ));
-                }
-            };
+            c.router = RouterMode::parse(&mode).ok_or_else(|| {
+                ConfError::new(
+                    "ROUTER_MODE",
+                    "",
+                    format!(
+                        "{:?} is not a router mode (classifier, mock or direct; live arrives with the live models)",
+                        mode.trim()
+                    ),
+                )
+            })?;
         }
         for (var, id) in [("TUTOR_URL", "tutor"), ("LIBRARY_URL", "library")] {
             if let Some(url) = env(var) {
@@ -217,6 +236,14 @@ impl Config {
                 return err(at("capability.name"), "must not be empty");
             }
             check_local_url(source, &at("endpoint"), &s.endpoint)?;
+        }
+        if self.out_of_scope.len() > MAX_OUT_OF_SCOPE {
+            return err("outOfScope".into(), "at most 400 examples");
+        }
+        for (i, e) in self.out_of_scope.iter().enumerate() {
+            if e.trim().is_empty() || e.chars().count() > MAX_EXAMPLE_CHARS {
+                return err(format!("outOfScope[{i}]"), "must be 1 to 200 characters");
+            }
         }
         Ok(())
     }

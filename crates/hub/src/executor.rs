@@ -18,7 +18,7 @@ use crate::clarify::{self, Clarifications, Pending};
 use crate::config::Config;
 use crate::ledger::{Begin, Key, Ledger, Stored, wait};
 use crate::registry::{Registry, SpecialistView, Status};
-use crate::router::{Decision, Outcome, best_skill, validate};
+use crate::router::{Decision, Outcome, Router, best_skill, validate};
 use bounded::BoundedMap;
 
 /// Longest question accepted, in characters.
@@ -35,6 +35,7 @@ pub struct HubExecutor {
 struct Inner {
     config: Config,
     registry: Arc<Registry>,
+    router: Router,
     ledger: Ledger,
     /// (Student context, specialist) → the Hub's own context with that specialist.
     contexts: Mutex<BoundedMap<(String, String), String>>,
@@ -47,10 +48,26 @@ struct Inner {
 
 impl HubExecutor {
     pub fn new(config: Config, registry: Arc<Registry>, emit: Emit) -> Self {
+        let trained = emit.clone();
+        let router = Router::new(config.router, config.out_of_scope.clone()).on_train(move |t| {
+            let report = Trained {
+                targets: t.model.targets().len(),
+                skills: t.model.skill_count(),
+                temperature: t.model.temperature(),
+                micros: t.took.as_micros() as u64,
+            };
+            tracing::info!(skills = report.skills, micros = report.micros, "router trained");
+            trained.send("router_trained", Data::new(&report));
+        });
+        if config.router == crate::RouterMode::Classifier {
+            // trained at startup, from the configured capabilities until cards arrive
+            router.model(&registry.view());
+        }
         Self {
             inner: Arc::new(Inner {
                 config,
                 registry,
+                router,
                 ledger: Ledger::new(LEDGER_CAPACITY),
                 contexts: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
                 clarifications: Clarifications::new(),
@@ -206,6 +223,15 @@ struct Published<'a> {
     outcome: Option<&'a Value>,
 }
 
+/// A classifier training, as reported.
+#[derive(Serialize)]
+struct Trained {
+    targets: usize,
+    skills: usize,
+    temperature: f32,
+    micros: u64,
+}
+
 /// A stable hash of a question (the same text always hashes the same within a run).
 fn question_hash(text: &str) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -273,16 +299,13 @@ impl Inner {
         view: &[SpecialistView],
     ) -> (Decision, String) {
         let Some(pending) = open else {
-            return (
-                self.follow_up(student_ctx, text, self.config.router.decide(text, view)),
-                text.to_string(),
-            );
+            return (self.follow_up(student_ctx, text, self.router.decide(text, view)), text.to_string());
         };
         // After "Could you say a little more?" (the first words placed nothing), an answer
         // that places itself ("when is the library open?") is the question; after "Do you
         // mean A or B?", an answer is read together with the question it clarifies.
         if !pending.tie {
-            let alone = self.config.router.decide(text, view);
+            let alone = self.router.decide(text, view);
             if matches!(alone, Decision::Route { .. }) {
                 return (alone, text.to_string());
             }
@@ -298,9 +321,9 @@ impl Inner {
         }
         let together = format!("{}\n{text}", pending.question);
         if together.chars().count() > MAX_QUESTION {
-            return (self.config.router.decide(text, view), text.to_string());
+            return (self.router.decide(text, view), text.to_string());
         }
-        (self.config.router.decide(&together, view), together)
+        (self.router.decide(&together, view), together)
     }
 
     /// A question the router places nowhere that reads as a follow-up ("what about at

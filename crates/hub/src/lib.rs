@@ -4,7 +4,7 @@
 //!   configuration), never specialists' names, cards or URLs.
 //! - A private [`Registry`] of allowlisted specialists: registration, heartbeats,
 //!   sign-out and card-change notices arrive as typed A2A data parts (see `hublink`).
-//! - Routing (direct or a labelled mock heuristic), validated by code against the
+//! - Routing (a classifier trained from the cards, a labelled mock heuristic, or direct), validated by code against the
 //!   registry; forwarding as a new A2A message per hop in a Hub↔specialist context kept
 //!   per conversation and specialist; a ledger that answers repeated request ids.
 //! - Telemetry: its own feed plus its specialists' feeds relayed (redacted unless
@@ -16,6 +16,7 @@ mod config;
 mod dev;
 mod executor;
 mod ledger;
+mod out_of_scope;
 mod registry;
 mod router;
 
@@ -26,7 +27,7 @@ use std::sync::Arc;
 use a2a::client::A2aClient;
 use a2a::server::{A2aServer, CardCell};
 use a2a::wire::{AgentProvider, AgentSkill};
-use axum::Router;
+
 use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -34,7 +35,9 @@ use tokio::sync::watch;
 pub use config::{Capability, Config, DEFAULT_PORT, RouterMode, SpecialistConf};
 pub use executor::{HubExecutor, MAX_QUESTION};
 pub use registry::{Registry, SpecialistView, Status, validate_card};
-pub use router::{Decision, Outcome, SkillIndex, best_skill, index, validate, words};
+pub use router::{
+    Decision, Outcome, Router, Scored, SkillIndex, best_skill, index, skill_texts, training, validate, words,
+};
 
 /// Where the Hub's components report events.
 #[derive(Clone)]
@@ -87,7 +90,7 @@ pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
 
 /// The running Hub's parts, for tests and the binary.
 pub struct Hub {
-    pub router: Router,
+    pub router: axum::Router,
     pub registry: Arc<Registry>,
     pub telemetry: Telemetry,
 }

@@ -155,6 +155,12 @@ impl Registry {
                         .filter(|w| !w.is_empty())
                         .collect(),
                     name_words: crate::router::words(&c.capability.name),
+                    texts: crate::router::skill_texts(
+                        &c.capability.name,
+                        &c.capability.description,
+                        &c.capability.tags,
+                        &c.capability.examples,
+                    ),
                 }]);
                 let entry = Entry {
                     conf: c.clone(),

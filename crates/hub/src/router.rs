@@ -6,6 +6,8 @@
 //! over the registry's current skill tags (it proves the plumbing, not understanding).
 //! A live model-backed router will plug in behind the same [`Decision`] type.
 
+use std::sync::{Arc, Mutex};
+
 use serde::Serialize;
 
 use crate::config::RouterMode;
@@ -96,6 +98,8 @@ pub struct SkillIndex {
     /// Each tag's words (a multi-word tag matches when all its words are asked).
     pub tags: Vec<Vec<String>>,
     pub name_words: Vec<String>,
+    /// Name, description, tags and examples as written: the classifier's training texts.
+    pub texts: Vec<String>,
 }
 
 /// Indexes a card's skills for routing.
@@ -106,7 +110,19 @@ pub fn index(skills: &[a2a::wire::AgentSkill]) -> Vec<SkillIndex> {
             id: s.id.clone(),
             tags: s.tags.iter().map(|t| words(t)).filter(|w| !w.is_empty()).collect(),
             name_words: words(&s.name),
+            texts: skill_texts(&s.name, &s.description, &s.tags, s.examples.as_deref().unwrap_or_default()),
         })
+        .collect()
+}
+
+/// A skill's training texts: its name, description, each tag and each example.
+pub fn skill_texts(name: &str, description: &str, tags: &[String], examples: &[String]) -> Vec<String> {
+    [name, description]
+        .into_iter()
+        .chain(tags.iter().map(String::as_str))
+        .chain(examples.iter().map(String::as_str))
+        .filter(|t| !t.trim().is_empty())
+        .map(String::from)
         .collect()
 }
 
@@ -117,11 +133,96 @@ fn score(question: &[String], skill: &SkillIndex) -> usize {
     tags + name
 }
 
-impl RouterMode {
+/// The Hub's router: the configured mode, and for the classifier the model trained from
+/// the skills the registry last showed (retrained when any specialist's skills change:
+/// a new card, or a card with a skill disabled, gives a new skill list).
+pub struct Router {
+    mode: RouterMode,
+    out_of_scope: Vec<String>,
+    trained: Mutex<Option<Trained>>,
+    on_train: Option<Box<OnTrain>>,
+}
+
+type OnTrain = dyn Fn(&Trained) + Send + Sync;
+
+/// A model and the skill lists it was trained from.
+pub struct Trained {
+    skills: Vec<Arc<Vec<SkillIndex>>>,
+    pub model: Arc<intent::Model>,
+    pub took: std::time::Duration,
+}
+
+/// A proposal with the classifier's probability for what it acted on (`None` from the
+/// mock and direct routers, and for the classifier's rule-based clarifying questions).
+pub struct Scored {
+    pub decision: Decision,
+    pub confidence: Option<f32>,
+}
+
+/// The classifier's training set over `view`: every skill of every allowlisted
+/// specialist (the last good card's enabled skills, or the configured capability until
+/// a card arrives), plus the Hub's out-of-scope examples.
+pub fn training(view: &[SpecialistView], out_of_scope: &[String]) -> intent::Training {
+    intent::Training {
+        skills: view
+            .iter()
+            .flat_map(|s| {
+                s.skills.iter().map(|k| intent::Skill {
+                    target: s.id.clone(),
+                    skill: k.id.clone(),
+                    texts: k.texts.clone(),
+                })
+            })
+            .collect(),
+        out_of_scope: out_of_scope.to_vec(),
+    }
+}
+
+impl Router {
+    pub fn new(mode: RouterMode, out_of_scope: Vec<String>) -> Self {
+        Self { mode, out_of_scope, trained: Mutex::new(None), on_train: None }
+    }
+
+    /// Calls `f` after each training (the Hub reports it as telemetry).
+    pub fn on_train(mut self, f: impl Fn(&Trained) + Send + Sync + 'static) -> Self {
+        self.on_train = Some(Box::new(f));
+        self
+    }
+
+    pub fn mode(&self) -> RouterMode {
+        self.mode
+    }
+
+    /// The classifier for `view`'s current skills, trained now if they changed.
+    pub fn model(&self, view: &[SpecialistView]) -> Arc<intent::Model> {
+        let mut guard = self.trained.lock().unwrap_or_else(|p| p.into_inner());
+        let current = guard.as_ref().is_some_and(|t| {
+            t.skills.len() == view.len() && t.skills.iter().zip(view).all(|(a, s)| Arc::ptr_eq(a, &s.skills))
+        });
+        if !current {
+            let started = std::time::Instant::now();
+            let model = Arc::new(intent::Model::train(&training(view, &self.out_of_scope)));
+            let trained = Trained {
+                skills: view.iter().map(|s| s.skills.clone()).collect(),
+                model,
+                took: started.elapsed(),
+            };
+            if let Some(f) = &self.on_train {
+                f(&trained);
+            }
+            *guard = Some(trained);
+        }
+        guard.as_ref().map(|t| t.model.clone()).expect("trained above")
+    }
+
     /// Proposes a destination for `question` over `view` (every allowlisted specialist,
     /// ready or not, with its last good skills).
     pub fn decide(&self, question: &str, view: &[SpecialistView]) -> Decision {
-        match self {
+        self.decide_scored(question, view).decision
+    }
+
+    pub fn decide_scored(&self, question: &str, view: &[SpecialistView]) -> Scored {
+        let decision = match self.mode {
             RouterMode::Direct => match view.iter().find(|s| s.id == "tutor") {
                 Some(t) => Decision::Route {
                     specialist: t.id.clone(),
@@ -131,8 +232,26 @@ impl RouterMode {
                 None => Decision::Unsupported { reason: "direct mode, but no tutor is configured".into() },
             },
             RouterMode::Mock => mock(question, view),
-        }
+            RouterMode::Classifier => return classify(&self.model(view), question, view),
+        };
+        Scored { decision, confidence: None }
     }
+}
+
+fn classify(model: &intent::Model, question: &str, view: &[SpecialistView]) -> Scored {
+    let p = model.decide(question);
+    let decision = match p.verdict {
+        intent::Verdict::Route { target, skill } => Decision::Route {
+            reason: format!("classifier: {target}/{skill} at {:.2}", p.confidence.unwrap_or(0.0)),
+            specialist: target,
+            skill,
+        },
+        intent::Verdict::Clarify { options, .. } => Decision::Clarify { options },
+        intent::Verdict::OutOfScope => Decision::Unsupported {
+            reason: format!("classifier: out of scope; routable now: {}", capability_list(view)),
+        },
+    };
+    Scored { decision, confidence: p.confidence }
 }
 
 fn mock(question: &str, view: &[SpecialistView]) -> Decision {
@@ -275,20 +394,23 @@ mod tests {
     #[test]
     fn mock_routes_by_tags() {
         let v = view();
-        let d = RouterMode::Mock.decide("What's the derivative of x^2?", &v);
+        let d = Router::new(RouterMode::Mock, vec![]).decide("What's the derivative of x^2?", &v);
         assert!(matches!(&d, Decision::Route { specialist, .. } if specialist == "tutor"), "{d:?}");
-        let d = RouterMode::Mock.decide("library opening hours on Monday", &v);
+        let d = Router::new(RouterMode::Mock, vec![]).decide("library opening hours on Monday", &v);
         assert!(matches!(&d, Decision::Route { skill, .. } if skill == "library-hours"), "{d:?}");
         assert!(matches!(
-            RouterMode::Mock.decide("fix my kitchen sink please", &v),
+            Router::new(RouterMode::Mock, vec![]).decide("fix my kitchen sink please", &v),
             Decision::Unsupported { .. }
         ));
-        assert_eq!(RouterMode::Mock.decide("hi", &v), Decision::Clarify { options: vec![] });
-        let tie = RouterMode::Mock.decide("the price of a limit", &v);
+        assert_eq!(
+            Router::new(RouterMode::Mock, vec![]).decide("hi", &v),
+            Decision::Clarify { options: vec![] }
+        );
+        let tie = Router::new(RouterMode::Mock, vec![]).decide("the price of a limit", &v);
         assert_eq!(tie, Decision::Clarify { options: vec!["tutor".into(), "library".into()] });
         assert_eq!(best_skill("the price of a limit", &v[1]).as_deref(), Some("printing"));
         assert_eq!(best_skill("something else", &v[1]).as_deref(), Some("library-hours"));
-        let d = RouterMode::Direct.decide("library hours", &v);
+        let d = Router::new(RouterMode::Direct, vec![]).decide("library hours", &v);
         assert!(matches!(&d, Decision::Route { specialist, .. } if specialist == "tutor"));
     }
 
@@ -302,7 +424,7 @@ mod tests {
             Decision::Route { specialist: "tutor".into(), skill: "printing".into(), reason: String::new() };
         assert!(matches!(validate(wrong_skill, &v), Outcome::Unsupported { .. }));
         v[1].status = Status::Stale;
-        let d = RouterMode::Mock.decide("library opening hours", &v);
+        let d = Router::new(RouterMode::Mock, vec![]).decide("library opening hours", &v);
         assert_eq!(
             validate(d, &v),
             Outcome::Unavailable { specialist: "library".into(), status: Status::Stale }

@@ -93,14 +93,17 @@ impl Vectorizer {
         let mut index: HashMap<u64, (u32, Block)> = HashMap::new();
         let mut df: Vec<u32> = Vec::new();
         for (reading, all) in docs {
-            let mut seen: Vec<u64> = raw(reading, all).into_iter().map(|(h, block)| {
-                let next = index.len() as u32;
-                let (i, _) = *index.entry(h).or_insert((next, block));
-                if i as usize == df.len() {
-                    df.push(0);
-                }
-                u64::from(i)
-            }).collect();
+            let mut seen: Vec<u64> = raw(reading, all)
+                .into_iter()
+                .map(|(h, block)| {
+                    let next = index.len() as u32;
+                    let (i, _) = *index.entry(h).or_insert((next, block));
+                    if i as usize == df.len() {
+                        df.push(0);
+                    }
+                    u64::from(i)
+                })
+                .collect();
             seen.sort_unstable();
             seen.dedup();
             for i in seen {

@@ -68,9 +68,15 @@ pub enum Why {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
-    Route { target: String, skill: String },
+    Route {
+        target: String,
+        skill: String,
+    },
     /// Ask: which of `options` (targets), or, when empty, what at all.
-    Clarify { options: Vec<String>, why: Why },
+    Clarify {
+        options: Vec<String>,
+        why: Why,
+    },
     OutOfScope,
 }
 
@@ -121,7 +127,9 @@ impl Model {
         let vectorizer = Vectorizer::fit(&docs);
         let xs: Vec<Sparse> = docs.iter().map(|(r, all)| vectorizer.transform(r, all)).collect();
         let ys: Vec<usize> = labelled.iter().map(|(_, y)| *y).collect();
-        let softmax = Softmax::train(&xs, &ys, oos + 1, vectorizer.dimension(), fit);
+        let group: Vec<usize> =
+            skills.iter().map(|(t, _)| *t).chain(std::iter::once(targets.len())).collect();
+        let softmax = Softmax::train(&xs, &ys, &group, vectorizer.dimension(), fit);
         Model { vectorizer, softmax, skills, targets, rules }
     }
 
@@ -138,10 +146,13 @@ impl Model {
         self.softmax.temperature()
     }
 
-    /// Class probabilities of a span (negated topics dropped when another remains).
+    /// The vector of a span (negated topics dropped when another remains).
+    fn vector(&self, span: &[Token]) -> Sparse {
+        self.vectorizer.transform(&text::reading(span), span)
+    }
+
     fn classes(&self, span: &[Token]) -> Vec<f32> {
-        let x = self.vectorizer.transform(&text::reading(span), span);
-        self.softmax.probabilities(&x)
+        self.softmax.probabilities(&self.vector(span))
     }
 
     /// Per target, then out of scope.
@@ -164,7 +175,8 @@ impl Model {
         let tokens = text::tokens(question);
         let main = text::main_span(&tokens);
         let span = main.unwrap_or(&tokens);
-        let classes = self.classes(span);
+        let x = self.vector(span);
+        let classes = self.softmax.probabilities(&x);
         let p = self.by_target(&classes);
         let probabilities: Vec<(String, f32)> = self
             .targets
@@ -180,17 +192,25 @@ impl Model {
         if text::vague(span) {
             return rule(Verdict::Clarify { options: vec![], why: Why::Vague });
         }
+        if x.is_empty() {
+            // something was said, but nothing any skill or example here ever mentioned
+            return rule(Verdict::OutOfScope);
+        }
         if main.is_none() {
             let parts = text::parts(&tokens);
             if parts.len() >= 2 {
                 let labels: Vec<(usize, f32)> = parts.iter().map(|p| self.label(p)).collect();
                 let oos = self.targets.len();
-                let mut sure: Vec<usize> =
-                    labels.iter().filter(|(_, c)| *c >= self.rules.part_confidence).map(|(l, _)| *l).collect();
+                let mut sure: Vec<usize> = labels
+                    .iter()
+                    .filter(|(_, c)| *c >= self.rules.part_confidence)
+                    .map(|(l, _)| *l)
+                    .collect();
                 sure.sort_unstable();
                 sure.dedup();
                 if sure.len() >= 2 && sure.iter().any(|l| *l != oos) {
-                    let options = sure.iter().filter(|l| **l != oos).map(|l| self.targets[*l].clone()).collect();
+                    let options =
+                        sure.iter().filter(|l| **l != oos).map(|l| self.targets[*l].clone()).collect();
                     return rule(Verdict::Clarify { options, why: Why::TwoTopics });
                 }
             }

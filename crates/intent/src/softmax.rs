@@ -46,24 +46,29 @@ pub fn softmax_in_place(z: &mut [f32]) {
 }
 
 impl Softmax {
-    /// Trains on `xs` labelled `ys` (each in `0..classes`); every class counts equally
-    /// however many examples it has.
-    pub fn train(xs: &[Sparse], ys: &[usize], classes: usize, dim: usize, fit: Fit) -> Self {
-        let mut model = Self::fit_weights(xs, ys, classes, dim, fit);
+    /// Trains on `xs` labelled `ys` (each in `0..classes`). `group[class]` says which
+    /// classes share weight: every group counts equally however many classes and
+    /// examples it has (a specialist with four skills is not four times as likely).
+    pub fn train(xs: &[Sparse], ys: &[usize], group: &[usize], dim: usize, fit: Fit) -> Self {
+        let mut model = Self::fit_weights(xs, ys, group, dim, fit);
         if fit.folds >= 2 && xs.len() >= fit.folds * 2 {
-            model.temperature = Self::cross_validated_temperature(xs, ys, classes, dim, fit);
+            model.temperature = Self::cross_validated_temperature(xs, ys, group, dim, fit);
         }
         model
     }
 
-    fn fit_weights(xs: &[Sparse], ys: &[usize], classes: usize, dim: usize, fit: Fit) -> Self {
-        let mut counts = vec![0usize; classes];
+    fn fit_weights(xs: &[Sparse], ys: &[usize], group: &[usize], dim: usize, fit: Fit) -> Self {
+        let classes = group.len();
+        let groups = group.iter().copied().max().map_or(0, |g| g + 1);
+        let mut counts = vec![0usize; groups];
         for &y in ys {
-            counts[y] += 1;
+            counts[group[y]] += 1;
         }
         let present = counts.iter().filter(|&&c| c > 0).count().max(1) as f32;
-        let sample_weight: Vec<f32> =
-            counts.iter().map(|&c| if c == 0 { 0.0 } else { 1.0 / (present * c as f32) }).collect();
+        let sample_weight: Vec<f32> = group
+            .iter()
+            .map(|&g| if counts[g] == 0 { 0.0 } else { 1.0 / (present * counts[g] as f32) })
+            .collect();
         let mut w = vec![0f32; classes * dim];
         let mut b = vec![0f32; classes];
         let (mut mw, mut vw) = (vec![0f32; w.len()], vec![0f32; w.len()]);
@@ -95,7 +100,7 @@ impl Softmax {
                 *g += fit.l2 * wv;
             }
             let (c1, c2) = (1.0 - beta1.powi(step as i32), 1.0 - beta2.powi(step as i32));
-            let mut adam = |p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]| {
+            let adam = |p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]| {
                 for i in 0..p.len() {
                     m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
                     v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
@@ -110,7 +115,14 @@ impl Softmax {
 
     /// The temperature that best explains held-out labels: each example is scored by a
     /// model trained without its fold; a log-spaced search minimizes their log loss.
-    fn cross_validated_temperature(xs: &[Sparse], ys: &[usize], classes: usize, dim: usize, fit: Fit) -> f32 {
+    fn cross_validated_temperature(
+        xs: &[Sparse],
+        ys: &[usize],
+        group: &[usize],
+        dim: usize,
+        fit: Fit,
+    ) -> f32 {
+        let classes = group.len();
         let mut held: Vec<(Vec<f32>, usize)> = Vec::with_capacity(xs.len());
         // Stratified folds: the i-th example of each class goes to fold i mod folds.
         let mut seen = vec![0usize; classes];
@@ -123,9 +135,14 @@ impl Softmax {
             .collect();
         let quick = Fit { folds: 0, ..fit };
         for f in 0..fit.folds {
-            let (train_x, train_y): (Vec<Sparse>, Vec<usize>) =
-                xs.iter().zip(ys).zip(&fold_of).filter(|(_, k)| **k != f).map(|((x, y), _)| (x.clone(), *y)).unzip();
-            let m = Self::fit_weights(&train_x, &train_y, classes, dim, quick);
+            let (train_x, train_y): (Vec<Sparse>, Vec<usize>) = xs
+                .iter()
+                .zip(ys)
+                .zip(&fold_of)
+                .filter(|(_, k)| **k != f)
+                .map(|((x, y), _)| (x.clone(), *y))
+                .unzip();
+            let m = Self::fit_weights(&train_x, &train_y, group, dim, quick);
             for ((x, &y), _) in xs.iter().zip(ys).zip(&fold_of).filter(|(_, k)| **k == f) {
                 let mut z = vec![0f32; classes];
                 scores(&m.weights, &m.bias, dim, x, &mut z);
@@ -141,7 +158,10 @@ impl Softmax {
                 })
                 .sum()
         };
-        (0..=40).map(|i| 0.25 * 16f32.powf(i as f32 / 40.0)).min_by(|a, b| loss(*a).total_cmp(&loss(*b))).unwrap_or(1.0)
+        (0..=40)
+            .map(|i| 0.25 * 16f32.powf(i as f32 / 40.0))
+            .min_by(|a, b| loss(*a).total_cmp(&loss(*b)))
+            .unwrap_or(1.0)
     }
 
     pub fn temperature(&self) -> f32 {
@@ -176,7 +196,7 @@ mod tests {
         // class 0 has feature 0, class 1 feature 1, class 2 feature 2 (with noise on 3)
         let xs: Vec<Sparse> = (0..30).map(|i| vec![((i % 3) as u32, 0.9), (3, 0.43)]).collect();
         let ys: Vec<usize> = (0..30).map(|i| i % 3).collect();
-        let m = Softmax::train(&xs, &ys, 3, 4, Fit::default());
+        let m = Softmax::train(&xs, &ys, &[0, 1, 2], 4, Fit::default());
         for k in 0..3 {
             let p = m.probabilities(&vec![(k as u32, 1.0)]);
             assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-5);
@@ -194,7 +214,7 @@ mod tests {
         let mut ys = vec![0; 40];
         xs.extend((0..4).map(|_| vec![(1u32, 1.0)]));
         ys.extend([1; 4]);
-        let m = Softmax::train(&xs, &ys, 2, 2, Fit::default());
+        let m = Softmax::train(&xs, &ys, &[0, 1], 2, Fit::default());
         assert!(m.probabilities(&vec![(1, 1.0)])[1] > 0.8);
     }
 }

@@ -28,17 +28,34 @@ fn training() -> Training {
             skill(
                 "library",
                 "hours",
-                &["Library hours", "opening", "When is the library open on Sunday?", "What time does the library close tonight?"],
+                &[
+                    "Library hours",
+                    "opening",
+                    "When is the library open on Sunday?",
+                    "What time does the library close tonight?",
+                ],
             ),
             skill(
                 "library",
                 "printing",
-                &["Printing", "print", "price", "How much does colour printing cost?", "How do I pay for printing?"],
+                &[
+                    "Printing",
+                    "print",
+                    "price",
+                    "How much does colour printing cost?",
+                    "How do I pay for printing?",
+                ],
             ),
             skill(
                 "library",
                 "borrowing",
-                &["Borrowing and renewals", "renew", "loan", "How do I renew a book?", "How long can I borrow a book?"],
+                &[
+                    "Borrowing and renewals",
+                    "renew",
+                    "loan",
+                    "How do I renew a book?",
+                    "How long can I borrow a book?",
+                ],
             ),
         ],
         out_of_scope: [
@@ -90,7 +107,13 @@ fn probabilities_are_a_distribution_over_targets_and_out_of_scope() {
 #[test]
 fn clarify_when_nothing_routable_is_said() {
     let m = Model::train(&training());
-    for q in ["help", "I have a question", "can you help me with my homework?", "it's not working", "Ayúdame porfa"] {
+    for q in [
+        "help",
+        "I have a question",
+        "can you help me with my homework?",
+        "it's not working",
+        "Ayúdame porfa",
+    ] {
         assert_eq!(verdict(&m, q), Verdict::Clarify { options: vec![], why: Why::Vague }, "{q}");
         assert_eq!(m.decide(q).confidence, None);
     }
@@ -104,7 +127,8 @@ fn clarify_when_two_topics_or_the_top_two_are_close() {
     // a margin of 1 makes every question too close to call
     let always = Model::train_with(&training(), Fit::default(), Rules { margin: 1.0, ..Rules::default() });
     assert!(matches!(verdict(&always, "integrate x^2"), Verdict::Clarify { why: Why::Close, .. }));
-    let unsure = Model::train_with(&training(), Fit::default(), Rules { min_route: 1.01, ..Rules::default() });
+    let unsure =
+        Model::train_with(&training(), Fit::default(), Rules { min_route: 1.01, ..Rules::default() });
     assert_eq!(
         verdict(&unsure, "integrate x^2"),
         Verdict::Clarify { options: vec!["tutor".into()], why: Why::Unsure }
@@ -121,7 +145,10 @@ fn negation_and_decoys() {
         ("No calculus today, just tell me how to renew a loan", route("library", "borrowing")),
         ("I don't get limits", route("tutor", "calculus")),
         // the main request is marked; the other is an aside
-        ("I'll renew my books later, but mainly: what is the limit of 1/x as x grows?", route("tutor", "calculus")),
+        (
+            "I'll renew my books later, but mainly: what is the limit of 1/x as x grows?",
+            route("tutor", "calculus"),
+        ),
         ("Not a library thing: my sink is leaking", Verdict::OutOfScope),
     ];
     for (q, want) in table {

@@ -80,13 +80,20 @@ pub fn tokens(text: &str) -> Vec<Token> {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
-            let kind = if word.chars().all(|c| c.is_ascii_digit() || c == '.') { Kind::Number } else { Kind::Word };
+            let kind =
+                if word.chars().all(|c| c.is_ascii_digit() || c == '.') { Kind::Number } else { Kind::Word };
             out.push(Token { text: word, kind, negated: false, sentence, after_pause: pause });
             pause = false;
             continue;
         }
         if MATH_SYMBOLS.contains(c) {
-            out.push(Token { text: c.to_string(), kind: Kind::Symbol, negated: false, sentence, after_pause: pause });
+            out.push(Token {
+                text: c.to_string(),
+                kind: Kind::Symbol,
+                negated: false,
+                sentence,
+                after_pause: pause,
+            });
             pause = false;
         } else if matches!(c, '.' | '?' | '!' | ';' | '\n' | '¿' | '¡' | '。') {
             if out.last().is_some_and(|t| t.sentence == sentence) {
@@ -102,25 +109,24 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-const NEGATORS: &[&str] = &["not", "no", "never", "nothing", "neither", "nor", "without", "nahi", "nahin", "hindi", "khong"];
-const NEGATOR_PAIRS: &[(&str, &str)] = &[
-    ("instead", "of"),
-    ("rather", "than"),
-    ("other", "than"),
-    ("aside", "from"),
-    ("apart", "from"),
-];
+const NEGATORS: &[&str] =
+    &["not", "no", "never", "nothing", "neither", "nor", "without", "nahi", "nahin", "hindi", "khong"];
+const NEGATOR_PAIRS: &[(&str, &str)] =
+    &[("instead", "of"), ("rather", "than"), ("other", "than"), ("aside", "from"), ("apart", "from")];
 /// Words after which a negation no longer applies.
 const CONTRAST: &[&str] = &[
-    "but", "however", "instead", "actually", "just", "only", "pero", "sino", "lekin", "magar", "balki", "kundi",
-    "nhung", "ma",
+    "but", "however", "instead", "actually", "just", "only", "pero", "sino", "lekin", "magar", "balki",
+    "kundi", "nhung", "ma",
 ];
 
 fn mark_negation(tokens: &mut [Token]) {
     let mut negating = false;
     for i in 0..tokens.len() {
         let t = &tokens[i];
-        if t.after_pause || (i > 0 && tokens[i - 1].sentence != t.sentence) || CONTRAST.contains(&t.text.as_str()) {
+        if t.after_pause
+            || (i > 0 && tokens[i - 1].sentence != t.sentence)
+            || CONTRAST.contains(&t.text.as_str())
+        {
             negating = false;
         }
         let pair = i > 0 && NEGATOR_PAIRS.iter().any(|(a, b)| tokens[i - 1].text == *a && t.text == *b);
@@ -135,7 +141,7 @@ fn mark_negation(tokens: &mut [Token]) {
 /// The words of a span as the model reads them: content words, with negated ones left
 /// out when the span says something without them ("not about ads, the chain rule"); a
 /// span whose only topic is negated keeps it ("I don't get integrals").
-pub fn reading<'a>(span: &'a [Token]) -> Vec<&'a Token> {
+pub fn reading(span: &[Token]) -> Vec<&Token> {
     let content: Vec<&Token> = span.iter().filter(|t| t.is_content()).collect();
     let positive = content.iter().any(|t| !t.negated && t.is_routable());
     content.into_iter().filter(|t| !positive || !t.negated).collect()
@@ -153,7 +159,8 @@ pub fn vague(tokens: &[Token]) -> bool {
     routable == 0 || (routable == 1 && pronoun && tokens.len() <= 7)
 }
 
-const PRONOUNS: &[&str] = &["it", "this", "that", "them", "these", "those", "eso", "esto", "yeh", "woh", "ito", "iyan", "yun"];
+const PRONOUNS: &[&str] =
+    &["it", "this", "that", "them", "these", "those", "eso", "esto", "yeh", "woh", "ito", "iyan", "yun"];
 
 /// Whether the text looks like mathematics: symbols, or a variable next to a number.
 pub fn looks_mathematical(tokens: &[Token]) -> bool {
@@ -192,16 +199,18 @@ const MAIN_MARKERS: &[&[&str]] = &[
 /// marker to the end of its sentence (the next one too when nothing follows the marker).
 pub fn main_span(tokens: &[Token]) -> Option<&[Token]> {
     let at = (0..tokens.len()).find(|&i| {
-        MAIN_MARKERS.iter().any(|m| {
-            tokens.len() >= i + m.len() && m.iter().zip(&tokens[i..]).all(|(w, t)| t.text == *w)
-        })
+        MAIN_MARKERS
+            .iter()
+            .any(|m| tokens.len() >= i + m.len() && m.iter().zip(&tokens[i..]).all(|(w, t)| t.text == *w))
     })?;
     let sentence = tokens[at].sentence;
     let mut end = at;
     while end < tokens.len() && tokens[end].sentence == sentence {
         end += 1;
     }
-    if !tokens[at..end].iter().any(|t| t.is_routable() && !MAIN_MARKERS.iter().any(|m| m.contains(&t.text.as_str())))
+    if !tokens[at..end]
+        .iter()
+        .any(|t| t.is_routable() && !MAIN_MARKERS.iter().any(|m| m.contains(&t.text.as_str())))
     {
         while end < tokens.len() && tokens[end].sentence <= sentence + 1 {
             end += 1;
@@ -211,8 +220,31 @@ pub fn main_span(tokens: &[Token]) -> Option<&[Token]> {
 }
 
 const QUESTION_STARTS: &[&str] = &[
-    "how", "what", "when", "where", "why", "which", "who", "can", "could", "is", "are", "do", "does", "explain",
-    "tell", "show", "help", "find", "renew", "book", "reserve", "print", "solve", "compute", "integrate",
+    "how",
+    "what",
+    "when",
+    "where",
+    "why",
+    "which",
+    "who",
+    "can",
+    "could",
+    "is",
+    "are",
+    "do",
+    "does",
+    "explain",
+    "tell",
+    "show",
+    "help",
+    "find",
+    "renew",
+    "book",
+    "reserve",
+    "print",
+    "solve",
+    "compute",
+    "integrate",
     "differentiate",
 ];
 
@@ -244,53 +276,429 @@ pub fn parts(tokens: &[Token]) -> Vec<&[Token]> {
 /// Function words of English and of the languages mixed with it here; never features.
 const STOP: &[&str] = &[
     // English
-    "a", "an", "the", "is", "are", "was", "were", "be", "been", "to", "of", "in", "on", "at", "for", "with",
-    "and", "or", "but", "i", "me", "my", "you", "your", "we", "our", "us", "it", "its", "this", "that",
-    "these", "those", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "do", "does",
-    "did", "how", "what", "when", "where", "which", "who", "whom", "why", "am", "so", "if", "not", "no",
-    "yes", "from", "by", "as", "up", "out", "just", "also", "there", "here", "then", "than", "too", "very",
-    "s", "t", "m", "re", "ll", "ve", "d", "im", "he", "she", "they", "them", "their", "his", "her", "have",
-    "has", "had", "about", "into", "over", "any", "some", "all", "get", "got", "much", "many", "way", "u",
-    "ur", "pls", "plz", "please", "hi", "hello", "hey", "thanks", "thank", "ok", "okay", "guys", "someone",
-    "anyone", "one", "something", "anything", "really", "actually", "like", "now", "still", "yet", "instead",
+    "a",
+    "an",
+    "the",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "to",
+    "of",
+    "in",
+    "on",
+    "at",
+    "for",
+    "with",
+    "and",
+    "or",
+    "but",
+    "i",
+    "me",
+    "my",
+    "you",
+    "your",
+    "we",
+    "our",
+    "us",
+    "it",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "can",
+    "could",
+    "would",
+    "should",
+    "will",
+    "shall",
+    "may",
+    "might",
+    "must",
+    "do",
+    "does",
+    "did",
+    "how",
+    "what",
+    "when",
+    "where",
+    "which",
+    "who",
+    "whom",
+    "why",
+    "am",
+    "so",
+    "if",
+    "not",
+    "no",
+    "yes",
+    "from",
+    "by",
+    "as",
+    "up",
+    "out",
+    "just",
+    "also",
+    "there",
+    "here",
+    "then",
+    "than",
+    "too",
+    "very",
+    "s",
+    "t",
+    "m",
+    "re",
+    "ll",
+    "ve",
+    "d",
+    "im",
+    "he",
+    "she",
+    "they",
+    "them",
+    "their",
+    "his",
+    "her",
+    "have",
+    "has",
+    "had",
+    "about",
+    "into",
+    "over",
+    "any",
+    "some",
+    "all",
+    "get",
+    "got",
+    "much",
+    "many",
+    "way",
+    "u",
+    "ur",
+    "pls",
+    "plz",
+    "please",
+    "hi",
+    "hello",
+    "hey",
+    "thanks",
+    "thank",
+    "ok",
+    "okay",
+    "guys",
+    "someone",
+    "anyone",
+    "one",
+    "something",
+    "anything",
+    "really",
+    "actually",
+    "like",
+    "now",
+    "still",
+    "yet",
+    "instead",
     "rather",
     // Spanish
-    "el", "la", "los", "las", "un", "una", "unos", "unas", "de", "del", "que", "en", "y", "o", "mi", "mis",
-    "te", "se", "con", "por", "para", "es", "son", "como", "lo", "le", "les", "al", "hay", "mas", "pero",
-    "yo", "tu", "su", "sus", "esta", "este", "esto", "eso", "ese", "esa", "si", "muy", "ya", "cuando",
-    "donde", "cual", "quien", "porque", "tengo", "tiene", "puedo", "puede", "hacer", "hago", "necesito",
+    "el",
+    "la",
+    "los",
+    "las",
+    "un",
+    "una",
+    "unos",
+    "unas",
+    "de",
+    "del",
+    "que",
+    "en",
+    "y",
+    "o",
+    "mi",
+    "mis",
+    "te",
+    "se",
+    "con",
+    "por",
+    "para",
+    "es",
+    "son",
+    "como",
+    "lo",
+    "le",
+    "les",
+    "al",
+    "hay",
+    "mas",
+    "pero",
+    "yo",
+    "tu",
+    "su",
+    "sus",
+    "esta",
+    "este",
+    "esto",
+    "eso",
+    "ese",
+    "esa",
+    "si",
+    "muy",
+    "ya",
+    "cuando",
+    "donde",
+    "cual",
+    "quien",
+    "porque",
+    "tengo",
+    "tiene",
+    "puedo",
+    "puede",
+    "hacer",
+    "hago",
+    "necesito",
     // Hindi (Latin letters)
-    "hai", "hain", "ka", "ki", "ke", "ko", "se", "mein", "mujhe", "mera", "meri", "mere", "kya", "kaise",
-    "kab", "kahan", "aur", "bhi", "yeh", "ye", "woh", "wo", "hum", "tum", "aap", "karna", "kar", "karo",
-    "karu", "raha", "rahi", "rahe", "tha", "thi", "ho", "hoga", "hogi", "nahi", "nahin", "toh", "to", "na",
-    "bhai", "yaar", "kuch", "koi", "chahiye", "sakta", "sakti", "sakte", "ek", "liye", "ne", "pe", "par",
+    "hai",
+    "hain",
+    "ka",
+    "ki",
+    "ke",
+    "ko",
+    "se",
+    "mein",
+    "mujhe",
+    "mera",
+    "meri",
+    "mere",
+    "kya",
+    "kaise",
+    "kab",
+    "kahan",
+    "aur",
+    "bhi",
+    "yeh",
+    "ye",
+    "woh",
+    "wo",
+    "hum",
+    "tum",
+    "aap",
+    "karna",
+    "kar",
+    "karo",
+    "karu",
+    "raha",
+    "rahi",
+    "rahe",
+    "tha",
+    "thi",
+    "ho",
+    "hoga",
+    "hogi",
+    "nahi",
+    "nahin",
+    "toh",
+    "to",
+    "na",
+    "bhai",
+    "yaar",
+    "kuch",
+    "koi",
+    "chahiye",
+    "sakta",
+    "sakti",
+    "sakte",
+    "ek",
+    "liye",
+    "ne",
+    "pe",
+    "par",
     // Tagalog
-    "ang", "ng", "sa", "mga", "ako", "ikaw", "mo", "ba", "po", "yung", "yun", "ito", "paano", "ano", "kung",
-    "naman", "lang", "din", "rin", "may", "ay", "ko", "ka", "kasi", "natin", "namin", "siya", "pa", "nga",
-    "pwede", "puwede", "gusto", "kailangan", "si", "nang",
+    "ang",
+    "ng",
+    "sa",
+    "mga",
+    "ako",
+    "ikaw",
+    "mo",
+    "ba",
+    "po",
+    "yung",
+    "yun",
+    "ito",
+    "paano",
+    "ano",
+    "kung",
+    "naman",
+    "lang",
+    "din",
+    "rin",
+    "may",
+    "ay",
+    "ko",
+    "ka",
+    "kasi",
+    "natin",
+    "namin",
+    "siya",
+    "pa",
+    "nga",
+    "pwede",
+    "puwede",
+    "gusto",
+    "kailangan",
+    "si",
+    "nang",
     // Vietnamese (folded)
-    "toi", "minh", "em", "anh", "ban", "cua", "co", "khong", "duoc", "va", "cho", "nay", "thi", "bi", "gi",
-    "sao", "lam", "nao", "voi", "cac", "nhung", "mot", "khi", "hay", "roi", "oi", "a", "vay", "nhe",
+    "toi",
+    "minh",
+    "em",
+    "anh",
+    "ban",
+    "cua",
+    "co",
+    "khong",
+    "duoc",
+    "va",
+    "cho",
+    "nay",
+    "thi",
+    "bi",
+    "gi",
+    "sao",
+    "lam",
+    "nao",
+    "voi",
+    "cac",
+    "nhung",
+    "mot",
+    "khi",
+    "hay",
+    "roi",
+    "oi",
+    "a",
+    "vay",
+    "nhe",
 ];
 
 /// Words that say a student wants something without saying what.
 const GENERIC: &[&str] = &[
-    "help", "helps", "question", "questions", "ask", "asking", "homework", "assignment", "assignments",
-    "problem", "problems", "exercise", "exercises", "stuck", "working", "work", "works", "answer", "answers",
-    "right", "correct", "check", "explain", "understand", "need", "needs", "want", "thing", "things", "stuff",
-    "issue", "info", "information", "know", "wondering", "quick", "good", "make", "go", "going", "doing",
-    "class", "course", "number", "part", "task", "wrong", "sure", "able", "tell", "say", "see", "look",
-    "anymore", "again", "today", "tomorrow", "now", "last", "next", "new", "everything",
+    "help",
+    "helps",
+    "question",
+    "questions",
+    "ask",
+    "asking",
+    "homework",
+    "assignment",
+    "assignments",
+    "problem",
+    "problems",
+    "exercise",
+    "exercises",
+    "stuck",
+    "working",
+    "work",
+    "works",
+    "answer",
+    "answers",
+    "right",
+    "correct",
+    "check",
+    "explain",
+    "understand",
+    "need",
+    "needs",
+    "want",
+    "thing",
+    "things",
+    "stuff",
+    "issue",
+    "info",
+    "information",
+    "know",
+    "wondering",
+    "quick",
+    "good",
+    "make",
+    "go",
+    "going",
+    "doing",
+    "class",
+    "course",
+    "number",
+    "part",
+    "task",
+    "wrong",
+    "sure",
+    "able",
+    "tell",
+    "say",
+    "see",
+    "look",
+    "anymore",
+    "again",
+    "today",
+    "tomorrow",
+    "now",
+    "last",
+    "next",
+    "new",
+    "everything",
     // Spanish
-    "ayuda", "ayudame", "ayudar", "pregunta", "preguntas", "tarea", "tareas", "entiendo", "entender", "porfa",
-    "favor", "nada", "algo", "duda", "dudas", "problema", "ejercicio", "sabe", "se",
+    "ayuda",
+    "ayudame",
+    "ayudar",
+    "pregunta",
+    "preguntas",
+    "tarea",
+    "tareas",
+    "entiendo",
+    "entender",
+    "porfa",
+    "favor",
+    "nada",
+    "algo",
+    "duda",
+    "dudas",
+    "problema",
+    "ejercicio",
+    "sabe",
+    "se",
     // Hindi
-    "madad", "help", "sawaal", "sawal", "samajh", "samjha", "samjhao", "batao", "bata", "dikkat", "problem",
+    "madad",
+    "help",
+    "sawaal",
+    "sawal",
+    "samajh",
+    "samjha",
+    "samjhao",
+    "batao",
+    "bata",
+    "dikkat",
+    "problem",
     "kaam",
     // Tagalog
-    "tulong", "tulungan", "tanong", "maintindihan", "intindi", "alam", "problema",
+    "tulong",
+    "tulungan",
+    "tanong",
+    "maintindihan",
+    "intindi",
+    "alam",
+    "problema",
     // Vietnamese
-    "giup", "hoi", "cau", "bai", "hieu", "can", "biet", "van", "de",
+    "giup",
+    "hoi",
+    "cau",
+    "bai",
+    "hieu",
+    "can",
+    "biet",
+    "van",
+    "de",
 ];
 
 #[cfg(test)]
@@ -327,7 +735,14 @@ mod tests {
 
     #[test]
     fn vagueness() {
-        for q in ["help", "I have a question.", "Can you help me with my homework?", "It's not working", "When is it due?", "Ayúdame porfa"] {
+        for q in [
+            "help",
+            "I have a question.",
+            "Can you help me with my homework?",
+            "It's not working",
+            "When is it due?",
+            "Ayúdame porfa",
+        ] {
             assert!(vague(&tokens(q)), "{q}");
         }
         for q in ["When does the library open?", "integrate x^2", "How do I renew a book?", "fix my sink"] {

@@ -1,0 +1,420 @@
+//! `campus eval-router`: the Hub's router (decision and validation, as on the request
+//! path) over a labelled set, against the skills the default Tutor and Library cards
+//! advertise and the Hub's configuration (`HUB_CONFIG`, its out-of-scope examples).
+//!
+//! The set is JSON lines: `{"text", "expected", "kind", "lang"}` (other fields ignored);
+//! `expected` is a specialist id (or its capability id), `clarify` or `unsupported`. A
+//! specialist nobody registered (the Professor's `marketing`, for now) is expected to be
+//! answered `unsupported`.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use hub::{Outcome, Router, RouterMode, SpecialistView, Status};
+use serde::{Deserialize, Serialize};
+
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// The labelled set (JSON lines)
+    #[arg(long)]
+    set: std::path::PathBuf,
+    /// The router to measure
+    #[arg(long, default_value = "classifier", value_parser = ["classifier", "mock", "direct"])]
+    mode: String,
+    /// Print the figures as one JSON object instead of a table
+    #[arg(long)]
+    json: bool,
+}
+
+/// The largest set read (bytes) and the longest question (characters).
+const MAX_SET_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct Item {
+    pub(crate) text: String,
+    pub(crate) expected: String,
+    #[serde(default)]
+    pub(crate) kind: String,
+    #[serde(default)]
+    pub(crate) lang: String,
+}
+
+/// One decision as measured: what was expected (after mapping unregistered services to
+/// `unsupported`), what the router and validation did, its confidence and its time.
+#[derive(Debug, Clone)]
+pub(crate) struct Observed {
+    pub(crate) expected: String,
+    pub(crate) got: String,
+    /// Whether `got` is a dispatch to a specialist.
+    pub(crate) routed: bool,
+    pub(crate) kind: String,
+    pub(crate) lang: String,
+    pub(crate) confidence: Option<f32>,
+    pub(crate) took: Duration,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub(crate) struct Rate {
+    pub(crate) n: usize,
+    pub(crate) correct: usize,
+    pub(crate) rate: f64,
+    /// Wilson 95% interval.
+    pub(crate) low: f64,
+    pub(crate) high: f64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub(crate) struct PrecisionRecall {
+    pub(crate) precision: f64,
+    pub(crate) recall: f64,
+    pub(crate) predicted: usize,
+    pub(crate) expected: usize,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Figures {
+    pub(crate) mode: String,
+    pub(crate) accuracy: Rate,
+    pub(crate) macro_f1: f64,
+    pub(crate) by_kind: BTreeMap<String, Rate>,
+    pub(crate) by_lang: BTreeMap<String, Rate>,
+    pub(crate) clarify: PrecisionRecall,
+    pub(crate) unsupported: PrecisionRecall,
+    /// Dispatched to a specialist other than the expected one (or when none was).
+    pub(crate) wrong_routes: usize,
+    pub(crate) wrong_route_rate: f64,
+    /// Expected calibration error over the decisions that carry a probability (10 bins).
+    pub(crate) ece: Option<f64>,
+    pub(crate) ece_n: usize,
+    pub(crate) p50_micros: f64,
+    pub(crate) p99_micros: f64,
+}
+
+pub(crate) fn wilson(correct: usize, n: usize) -> Rate {
+    if n == 0 {
+        return Rate { n, correct, rate: 0.0, low: 0.0, high: 1.0 };
+    }
+    let (z, nf) = (1.96f64, n as f64);
+    let p = correct as f64 / nf;
+    let denom = 1.0 + z * z / nf;
+    let center = (p + z * z / (2.0 * nf)) / denom;
+    let half = z / denom * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt();
+    Rate { n, correct, rate: p, low: (center - half).max(0.0), high: (center + half).min(1.0) }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+fn precision_recall(obs: &[Observed], label: &str) -> PrecisionRecall {
+    let predicted = obs.iter().filter(|o| o.got == label).count();
+    let expected = obs.iter().filter(|o| o.expected == label).count();
+    let both = obs.iter().filter(|o| o.got == label && o.expected == label).count();
+    PrecisionRecall { precision: ratio(both, predicted), recall: ratio(both, expected), predicted, expected }
+}
+
+fn percentile_micros(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1e6
+}
+
+/// The figures of a run.
+pub(crate) fn figures(mode: &str, obs: &[Observed]) -> Figures {
+    let right = |o: &&Observed| o.expected == o.got;
+    let group = |key: fn(&Observed) -> &str| {
+        let mut m: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for o in obs {
+            let e = m.entry(key(o).to_string()).or_default();
+            e.0 += usize::from(o.expected == o.got);
+            e.1 += 1;
+        }
+        m.into_iter().map(|(k, (c, n))| (k, wilson(c, n))).collect()
+    };
+    let mut labels: Vec<&str> = obs.iter().flat_map(|o| [o.expected.as_str(), o.got.as_str()]).collect();
+    labels.sort_unstable();
+    labels.dedup();
+    let f1s: Vec<f64> = labels
+        .iter()
+        .map(|l| {
+            let pr = precision_recall(obs, l);
+            if pr.precision + pr.recall == 0.0 {
+                0.0
+            } else {
+                2.0 * pr.precision * pr.recall / (pr.precision + pr.recall)
+            }
+        })
+        .collect();
+    let wrong_routes = obs.iter().filter(|o| o.routed && o.got != o.expected).count();
+    let scored: Vec<&Observed> = obs.iter().filter(|o| o.confidence.is_some()).collect();
+    let ece = (!scored.is_empty()).then(|| {
+        let mut bins = [(0usize, 0f64, 0usize); 10];
+        for o in &scored {
+            let c = f64::from(o.confidence.unwrap_or(0.0)).clamp(0.0, 1.0);
+            let b = ((c * 10.0) as usize).min(9);
+            bins[b].0 += 1;
+            bins[b].1 += c;
+            bins[b].2 += usize::from(o.expected == o.got);
+        }
+        bins.iter()
+            .filter(|b| b.0 > 0)
+            .map(|(n, conf, ok)| {
+                (*n as f64 / scored.len() as f64) * (*ok as f64 / *n as f64 - conf / *n as f64).abs()
+            })
+            .sum()
+    });
+    let mut times: Vec<Duration> = obs.iter().map(|o| o.took).collect();
+    times.sort_unstable();
+    Figures {
+        mode: mode.to_string(),
+        accuracy: wilson(obs.iter().filter(right).count(), obs.len()),
+        macro_f1: if f1s.is_empty() { 0.0 } else { f1s.iter().sum::<f64>() / f1s.len() as f64 },
+        by_kind: group(|o| &o.kind),
+        by_lang: group(|o| &o.lang),
+        clarify: precision_recall(obs, "clarify"),
+        unsupported: precision_recall(obs, "unsupported"),
+        wrong_routes,
+        wrong_route_rate: ratio(wrong_routes, obs.len()),
+        ece,
+        ece_n: scored.len(),
+        p50_micros: percentile_micros(&times, 0.5),
+        p99_micros: percentile_micros(&times, 0.99),
+    }
+}
+
+/// What the Hub's registry would show with the default Tutor and Library registered and
+/// ready: their cards' skills; any other allowlisted specialist is not connected.
+pub(crate) fn default_view(config: &hub::Config) -> Vec<SpecialistView> {
+    let base = "http://127.0.0.1:1";
+    let card_skills = |id: &str| match id {
+        tutor::IDENTITY => {
+            Some(skills::build_card(&tutor::agent_card(base), &tutor::default_skills(), 1).skills)
+        }
+        library::IDENTITY => {
+            Some(skills::build_card(&library::agent_card(base), &library::default_skill_set(), 1).skills)
+        }
+        _ => None,
+    };
+    config
+        .specialists
+        .iter()
+        .map(|s| {
+            let (status, skills) = match card_skills(&s.id) {
+                Some(list) => (Status::Ready, hub::index(&list)),
+                None => (Status::Disconnected, Vec::new()),
+            };
+            SpecialistView {
+                id: s.id.clone(),
+                name: s.card_name.clone(),
+                capability: s.capability.id.clone(),
+                status,
+                skills: std::sync::Arc::new(skills),
+            }
+        })
+        .collect()
+}
+
+/// The label an expectation stands for here: a routable specialist's id (a capability
+/// id counts as its specialist's), `clarify`, or otherwise `unsupported`.
+fn effective(expected: &str, config: &hub::Config, view: &[SpecialistView]) -> String {
+    let id = config
+        .specialists
+        .iter()
+        .find(|s| s.id == expected || s.capability.id == expected)
+        .map(|s| s.id.as_str());
+    match id {
+        Some(id) if view.iter().any(|s| s.id == id && s.routable()) => id.to_string(),
+        _ if expected == "clarify" => "clarify".into(),
+        _ => "unsupported".into(),
+    }
+}
+
+/// Decides every item as the Hub would (router, then validation).
+pub(crate) fn observe(
+    router: &Router,
+    config: &hub::Config,
+    view: &[SpecialistView],
+    items: &[Item],
+) -> Vec<Observed> {
+    items
+        .iter()
+        .map(|item| {
+            let started = Instant::now();
+            let scored = router.decide_scored(&item.text, view);
+            let outcome = hub::validate(scored.decision, view);
+            let took = started.elapsed();
+            let (got, routed) = match &outcome {
+                Outcome::Route { specialist, .. } | Outcome::Unavailable { specialist, .. } => {
+                    (specialist.clone(), true)
+                }
+                Outcome::Clarify { .. } => ("clarify".to_string(), false),
+                Outcome::Unsupported { .. } => ("unsupported".to_string(), false),
+            };
+            Observed {
+                expected: effective(&item.expected, config, view),
+                got,
+                routed,
+                kind: item.kind.clone(),
+                lang: item.lang.clone(),
+                confidence: scored.confidence,
+                took,
+            }
+        })
+        .collect()
+}
+
+pub(crate) fn read_set(path: &std::path::Path) -> anyhow::Result<Vec<Item>> {
+    let meta = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if meta.len() > MAX_SET_BYTES {
+        bail!("{} is larger than {} MiB", path.display(), MAX_SET_BYTES / 1024 / 1024);
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut items = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let item: Item = serde_json::from_str(line)
+            .with_context(|| format!("{} line {}: not a labelled item", path.display(), i + 1))?;
+        if item.text.chars().count() > hub::MAX_QUESTION {
+            bail!("{} line {}: the question is longer than the hub accepts", path.display(), i + 1);
+        }
+        items.push(item);
+    }
+    if items.is_empty() {
+        bail!("{} holds no items", path.display());
+    }
+    Ok(items)
+}
+
+fn pct(r: &Rate) -> String {
+    format!(
+        "{:5.1}%  [{:5.1}, {:5.1}]  {:>3}/{:<3}",
+        r.rate * 100.0,
+        r.low * 100.0,
+        r.high * 100.0,
+        r.correct,
+        r.n
+    )
+}
+
+fn print(f: &Figures, training_micros: Option<u128>) {
+    println!("router: {}", f.mode);
+    if let Some(us) = training_micros {
+        println!("training: {:.1} ms", us as f64 / 1000.0);
+    }
+    println!("action accuracy   {}", pct(&f.accuracy));
+    println!("macro-F1          {:.3}", f.macro_f1);
+    println!("wrong routes      {} ({:.1}%)", f.wrong_routes, f.wrong_route_rate * 100.0);
+    for (name, pr) in [("clarify", &f.clarify), ("unsupported", &f.unsupported)] {
+        println!(
+            "{name:<17} precision {:.3} ({} said)  recall {:.3} ({} expected)",
+            pr.precision, pr.predicted, pr.recall, pr.expected
+        );
+    }
+    match f.ece {
+        Some(e) => println!("calibration (ECE) {e:.3} over {} scored decisions", f.ece_n),
+        None => println!("calibration (ECE) n/a: this router gives no probabilities"),
+    }
+    println!("latency           p50 {:.1} µs  p99 {:.1} µs", f.p50_micros, f.p99_micros);
+    for (title, map) in [("by kind", &f.by_kind), ("by language", &f.by_lang)] {
+        println!("{title}:");
+        for (k, r) in map {
+            println!("  {k:<14} {}", pct(r));
+        }
+    }
+}
+
+pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
+    let config = hub::Config::from_env(env)?;
+    let items = read_set(&args.set)?;
+    let mode = RouterMode::parse(&args.mode).context("unknown router mode")?;
+    let view = default_view(&config);
+    let router = Router::new(mode, config.out_of_scope.clone());
+    let training = (mode == RouterMode::Classifier).then(|| {
+        let started = Instant::now();
+        router.model(&view);
+        started.elapsed().as_micros()
+    });
+    let obs = observe(&router, &config, &view, &items);
+    let f = figures(&args.mode, &obs);
+    if args.json {
+        println!("{}", serde_json::to_string(&f)?);
+    } else {
+        print(&f, training);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn o(expected: &str, got: &str, kind: &str, confidence: Option<f32>, micros: u64) -> Observed {
+        Observed {
+            expected: expected.into(),
+            got: got.into(),
+            routed: !matches!(got, "clarify" | "unsupported"),
+            kind: kind.into(),
+            lang: if kind == "mixed" { "es-en".into() } else { "en".into() },
+            confidence,
+            took: Duration::from_micros(micros),
+        }
+    }
+
+    /// Six decisions worked out by hand.
+    #[test]
+    fn figures_on_a_hand_computed_set() {
+        let obs = [
+            o("tutor", "tutor", "plain", Some(0.9), 10),
+            o("tutor", "library", "plain", Some(0.6), 20),
+            o("library", "library", "mixed", Some(0.8), 30),
+            o("clarify", "clarify", "vague", None, 40),
+            o("unsupported", "tutor", "plain", Some(0.7), 50),
+            o("unsupported", "unsupported", "mixed", Some(0.9), 1000),
+        ];
+        let f = figures("classifier", &obs);
+        assert_eq!((f.accuracy.correct, f.accuracy.n), (4, 6));
+        // Wilson 95% for 4/6: (0.3000, 0.9032)
+        assert!(
+            (f.accuracy.low - 0.3000).abs() < 1e-3 && (f.accuracy.high - 0.9032).abs() < 1e-3,
+            "{:?}",
+            f.accuracy
+        );
+        // per label: tutor P 1/2 R 1/2 → F1 0.5; library P 1/2 R 1 → 2/3;
+        // clarify 1; unsupported P 1 R 1/2 → 2/3; macro = (0.5 + 2/3 + 1 + 2/3) / 4
+        assert!((f.macro_f1 - (0.5 + 2.0 / 3.0 + 1.0 + 2.0 / 3.0) / 4.0).abs() < 1e-9, "{}", f.macro_f1);
+        assert_eq!(f.wrong_routes, 2);
+        assert!((f.wrong_route_rate - 2.0 / 6.0).abs() < 1e-9);
+        assert_eq!(f.by_kind["plain"].correct, 1);
+        assert_eq!(f.by_kind["plain"].n, 3);
+        assert_eq!((f.by_lang["es-en"].correct, f.by_lang["es-en"].n), (2, 2));
+        assert_eq!(f.clarify, PrecisionRecall { precision: 1.0, recall: 1.0, predicted: 1, expected: 1 });
+        assert_eq!(f.unsupported, PrecisionRecall { precision: 1.0, recall: 0.5, predicted: 1, expected: 2 });
+        // bins: 0.9 ×2 (both right) → |1 − 0.9| · 2/5; 0.6 (wrong) → 0.6 · 1/5;
+        // 0.8 (right) → 0.2 · 1/5; 0.7 (wrong) → 0.7 · 1/5
+        let ece = 0.1 * 2.0 / 5.0 + 0.6 / 5.0 + 0.2 / 5.0 + 0.7 / 5.0;
+        assert!((f.ece.unwrap() - ece).abs() < 1e-6, "{:?}", f.ece);
+        assert_eq!(f.ece_n, 5);
+        assert_eq!((f.p50_micros, f.p99_micros), (40.0, 1000.0));
+    }
+
+    #[test]
+    fn wilson_edges() {
+        let r = wilson(0, 0);
+        assert_eq!((r.low, r.high), (0.0, 1.0));
+        let r = wilson(10, 10);
+        assert!(r.high == 1.0 && (r.low - 0.7225).abs() < 1e-3, "{r:?}");
+    }
+
+    #[test]
+    fn an_unregistered_service_is_expected_unsupported() {
+        let config = hub::Config::from_env(&|_| None).unwrap();
+        let view = default_view(&config);
+        assert_eq!(effective("tutor", &config, &view), "tutor");
+        assert_eq!(effective("tutoring", &config, &view), "tutor");
+        assert_eq!(effective("marketing", &config, &view), "unsupported");
+        assert_eq!(effective("clarify", &config, &view), "clarify");
+    }
+}
