@@ -25,6 +25,9 @@ pub(crate) struct Args {
     /// Print the figures as one JSON object instead of a table
     #[arg(long)]
     json: bool,
+    /// Also list every item decided wrongly (expected, got, text)
+    #[arg(long)]
+    errors: bool,
 }
 
 /// The largest set read (bytes) and the longest question (characters).
@@ -331,7 +334,7 @@ pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::R
     let items = read_set(&args.set)?;
     let mode = RouterMode::parse(&args.mode).context("unknown router mode")?;
     let view = default_view(&config);
-    let router = Router::new(mode, config.out_of_scope.clone());
+    let router = Router::new(mode, &config);
     let training = (mode == RouterMode::Classifier).then(|| {
         let started = Instant::now();
         router.model(&view);
@@ -339,6 +342,12 @@ pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::R
     });
     let obs = observe(&router, &config, &view, &items);
     let f = figures(&args.mode, &obs);
+    if args.errors {
+        for (item, o) in items.iter().zip(&obs).filter(|(_, o)| o.expected != o.got) {
+            let conf = o.confidence.map(|c| format!("{c:.2}")).unwrap_or_else(|| "rule".into());
+            println!("{:<11} → {:<11} {conf:<5} {:<12} {}", o.expected, o.got, item.kind, item.text);
+        }
+    }
     if args.json {
         println!("{}", serde_json::to_string(&f)?);
     } else {

@@ -113,7 +113,13 @@ fn default_specialists() -> Vec<SpecialistConf> {
                 tags: ["tutoring", "tutor", "calculus", "derivative", "integral", "limit", "math"]
                     .map(String::from)
                     .to_vec(),
-                examples: vec!["Can you help me with derivatives?".into()],
+                examples: [
+                    "Can you help me with derivatives?",
+                    "I have a calculus exam next week and need to practise",
+                    "Can a tutor walk me through my math homework step by step?",
+                ]
+                .map(String::from)
+                .to_vec(),
             },
         },
         SpecialistConf {
@@ -123,11 +129,42 @@ fn default_specialists() -> Vec<SpecialistConf> {
             capability: Capability {
                 id: "library".into(),
                 name: "Library".into(),
-                description: "Library hours, borrowing and renewals, study rooms and printing.".into(),
-                tags: ["library", "hours", "borrow", "renew", "book", "study room", "printing"]
-                    .map(String::from)
-                    .to_vec(),
-                examples: vec!["When is the library open on Monday?".into()],
+                description: "The library: opening hours, borrowing, renewals, holds and interlibrary loans, your library account, course reserves, finding books, study rooms, printing and scanning.".into(),
+                tags: [
+                    "library",
+                    "hours",
+                    "borrow",
+                    "renew",
+                    "book",
+                    "study room",
+                    "printing",
+                    "library account",
+                    "catalogue",
+                    "interlibrary loan",
+                    "course reserve",
+                ]
+                .map(String::from)
+                .to_vec(),
+                examples: [
+                    "When is the library open on Monday?",
+                    "How do I log in to my library account?",
+                    "I need my library PIN reset",
+                    "Can the library get a book from another university?",
+                    "Where do I find a journal article the library doesn't have?",
+                    "Is the textbook for my course on reserve at the library?",
+                    "Which floor are the history books on?",
+                    "How do I search the library catalogue?",
+                    "Where is the circulation desk?",
+                    "Can I use the library databases from home?",
+                    "Is there a quiet reading room in the library?",
+                    "Do you have a copy of Pride and Prejudice?",
+                    "¿La biblioteca tiene el libro de economía para mi curso?",
+                    "Library ka account login nahi ho raha, kya karu?",
+                    "Saan makikita ang libro sa library catalog?",
+                    "Làm sao truy cập tài khoản thư viện từ nhà?",
+                ]
+                .map(String::from)
+                .to_vec(),
             },
         },
     ]

@@ -49,7 +49,7 @@ struct Inner {
 impl HubExecutor {
     pub fn new(config: Config, registry: Arc<Registry>, emit: Emit) -> Self {
         let trained = emit.clone();
-        let router = Router::new(config.router, config.out_of_scope.clone()).on_train(move |t| {
+        let router = Router::new(config.router, &config).on_train(move |t| {
             let report = Trained {
                 targets: t.model.targets().len(),
                 skills: t.model.skill_count(),

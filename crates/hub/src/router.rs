@@ -139,6 +139,8 @@ fn score(question: &[String], skill: &SkillIndex) -> usize {
 pub struct Router {
     mode: RouterMode,
     out_of_scope: Vec<String>,
+    /// Each specialist's capability as the Hub's configuration describes it.
+    capabilities: Vec<(String, Vec<String>)>,
     trained: Mutex<Option<Trained>>,
     on_train: Option<Box<OnTrain>>,
 }
@@ -161,26 +163,46 @@ pub struct Scored {
 
 /// The classifier's training set over `view`: every skill of every allowlisted
 /// specialist (the last good card's enabled skills, or the configured capability until
-/// a card arrives), plus the Hub's out-of-scope examples.
-pub fn training(view: &[SpecialistView], out_of_scope: &[String]) -> intent::Training {
-    intent::Training {
-        skills: view
-            .iter()
-            .flat_map(|s| {
-                s.skills.iter().map(|k| intent::Skill {
-                    target: s.id.clone(),
-                    skill: k.id.clone(),
-                    texts: k.texts.clone(),
-                })
-            })
-            .collect(),
-        out_of_scope: out_of_scope.to_vec(),
+/// a card arrives), the configured capability's own description for each specialist
+/// that has a skill (never for one without: it could not be routed), and the Hub's
+/// out-of-scope examples.
+pub fn training(
+    view: &[SpecialistView],
+    capabilities: &[(String, Vec<String>)],
+    out_of_scope: &[String],
+) -> intent::Training {
+    let mut skills = Vec::new();
+    for s in view.iter().filter(|s| !s.skills.is_empty()) {
+        skills.extend(s.skills.iter().map(|k| intent::Skill {
+            target: s.id.clone(),
+            skill: k.id.clone(),
+            texts: k.texts.clone(),
+        }));
+        if let Some((_, texts)) = capabilities.iter().find(|(id, _)| *id == s.id) {
+            skills.push(intent::Skill { target: s.id.clone(), skill: String::new(), texts: texts.clone() });
+        }
     }
+    intent::Training { skills, out_of_scope: out_of_scope.to_vec() }
 }
 
 impl Router {
-    pub fn new(mode: RouterMode, out_of_scope: Vec<String>) -> Self {
-        Self { mode, out_of_scope, trained: Mutex::new(None), on_train: None }
+    /// A router in `mode` over `config`'s capabilities and out-of-scope examples.
+    pub fn new(mode: RouterMode, config: &crate::Config) -> Self {
+        let capabilities = config
+            .specialists
+            .iter()
+            .map(|s| {
+                let c = &s.capability;
+                (s.id.clone(), skill_texts(&c.name, &c.description, &c.tags, &c.examples))
+            })
+            .collect();
+        Self {
+            mode,
+            out_of_scope: config.out_of_scope.clone(),
+            capabilities,
+            trained: Mutex::new(None),
+            on_train: None,
+        }
     }
 
     /// Calls `f` after each training (the Hub reports it as telemetry).
@@ -201,7 +223,8 @@ impl Router {
         });
         if !current {
             let started = std::time::Instant::now();
-            let model = Arc::new(intent::Model::train(&training(view, &self.out_of_scope)));
+            let model =
+                Arc::new(intent::Model::train(&training(view, &self.capabilities, &self.out_of_scope)));
             let trained = Trained {
                 skills: view.iter().map(|s| s.skills.clone()).collect(),
                 model,
@@ -362,6 +385,10 @@ mod tests {
         }
     }
 
+    fn config() -> crate::Config {
+        crate::Config::from_env(&|_| None).unwrap()
+    }
+
     fn skills(list: Vec<AgentSkill>) -> Arc<Vec<SkillIndex>> {
         Arc::new(index(&list))
     }
@@ -394,23 +421,23 @@ mod tests {
     #[test]
     fn mock_routes_by_tags() {
         let v = view();
-        let d = Router::new(RouterMode::Mock, vec![]).decide("What's the derivative of x^2?", &v);
+        let d = Router::new(RouterMode::Mock, &config()).decide("What's the derivative of x^2?", &v);
         assert!(matches!(&d, Decision::Route { specialist, .. } if specialist == "tutor"), "{d:?}");
-        let d = Router::new(RouterMode::Mock, vec![]).decide("library opening hours on Monday", &v);
+        let d = Router::new(RouterMode::Mock, &config()).decide("library opening hours on Monday", &v);
         assert!(matches!(&d, Decision::Route { skill, .. } if skill == "library-hours"), "{d:?}");
         assert!(matches!(
-            Router::new(RouterMode::Mock, vec![]).decide("fix my kitchen sink please", &v),
+            Router::new(RouterMode::Mock, &config()).decide("fix my kitchen sink please", &v),
             Decision::Unsupported { .. }
         ));
         assert_eq!(
-            Router::new(RouterMode::Mock, vec![]).decide("hi", &v),
+            Router::new(RouterMode::Mock, &config()).decide("hi", &v),
             Decision::Clarify { options: vec![] }
         );
-        let tie = Router::new(RouterMode::Mock, vec![]).decide("the price of a limit", &v);
+        let tie = Router::new(RouterMode::Mock, &config()).decide("the price of a limit", &v);
         assert_eq!(tie, Decision::Clarify { options: vec!["tutor".into(), "library".into()] });
         assert_eq!(best_skill("the price of a limit", &v[1]).as_deref(), Some("printing"));
         assert_eq!(best_skill("something else", &v[1]).as_deref(), Some("library-hours"));
-        let d = Router::new(RouterMode::Direct, vec![]).decide("library hours", &v);
+        let d = Router::new(RouterMode::Direct, &config()).decide("library hours", &v);
         assert!(matches!(&d, Decision::Route { specialist, .. } if specialist == "tutor"));
     }
 
@@ -424,7 +451,7 @@ mod tests {
             Decision::Route { specialist: "tutor".into(), skill: "printing".into(), reason: String::new() };
         assert!(matches!(validate(wrong_skill, &v), Outcome::Unsupported { .. }));
         v[1].status = Status::Stale;
-        let d = Router::new(RouterMode::Mock, vec![]).decide("library opening hours", &v);
+        let d = Router::new(RouterMode::Mock, &config()).decide("library opening hours", &v);
         assert_eq!(
             validate(d, &v),
             Outcome::Unavailable { specialist: "library".into(), status: Status::Stale }

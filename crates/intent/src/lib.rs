@@ -21,7 +21,9 @@ use text::Token;
 /// The label of the out-of-scope class in [`Prediction::probabilities`].
 pub const OUT_OF_SCOPE: &str = "out_of_scope";
 
-/// One skill a target offers, with the texts that describe it.
+/// One skill a target offers, with the texts that describe it. An empty `skill`
+/// describes the target as a whole: it adds to the target's probability but is never
+/// the skill a route names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skill {
     pub target: String,
@@ -46,11 +48,13 @@ pub struct Rules {
     pub min_route: f32,
     /// Each part of a two-topic question needs this to count as a second topic.
     pub part_confidence: f32,
+    /// … and this when the part is out of scope (an aside is easily unfamiliar).
+    pub part_out_of_scope: f32,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Self { margin: 0.2, min_route: 0.5, part_confidence: 0.6 }
+        Self { margin: 0.2, min_route: 0.5, part_confidence: 0.6, part_out_of_scope: 0.85 }
     }
 }
 
@@ -137,9 +141,9 @@ impl Model {
         &self.targets
     }
 
-    /// Number of skills (classes besides out of scope).
+    /// Number of skills (classes besides out of scope and target descriptions).
     pub fn skill_count(&self) -> usize {
-        self.skills.len()
+        self.skills.iter().filter(|(_, s)| !s.is_empty()).count()
     }
 
     pub fn temperature(&self) -> f32 {
@@ -199,13 +203,18 @@ impl Model {
         if main.is_none() {
             let parts = text::parts(&tokens);
             if parts.len() >= 2 {
-                let labels: Vec<(usize, f32)> = parts.iter().map(|p| self.label(p)).collect();
                 let oos = self.targets.len();
-                let mut sure: Vec<usize> = labels
+                // a part that only mentions what is not wanted asks nothing
+                let labels: Vec<(usize, f32)> = parts
                     .iter()
-                    .filter(|(_, c)| *c >= self.rules.part_confidence)
-                    .map(|(l, _)| *l)
+                    .filter(|p| p.iter().any(|t| t.is_routable() && !t.negated))
+                    .map(|p| self.label(p))
                     .collect();
+                let needed = |l: usize| {
+                    if l == oos { self.rules.part_out_of_scope } else { self.rules.part_confidence }
+                };
+                let mut sure: Vec<usize> =
+                    labels.iter().filter(|(l, c)| *c >= needed(*l)).map(|(l, _)| *l).collect();
                 sure.sort_unstable();
                 sure.dedup();
                 if sure.len() >= 2 && sure.iter().any(|l| *l != oos) {
@@ -236,7 +245,7 @@ impl Model {
             .skills
             .iter()
             .enumerate()
-            .filter(|(_, (t, _))| *t == top)
+            .filter(|(_, (t, s))| *t == top && !s.is_empty())
             .max_by(|a, b| classes[a.0].total_cmp(&classes[b.0]))
             .map(|(_, (_, s))| s.clone())
             .unwrap_or_default();

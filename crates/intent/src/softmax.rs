@@ -28,7 +28,7 @@ pub struct Fit {
 
 impl Default for Fit {
     fn default() -> Self {
-        Self { steps: 120, learning_rate: 0.2, l2: 0.002, folds: 4 }
+        Self { steps: 80, learning_rate: 0.5, l2: 0.0005, folds: 3 }
     }
 }
 

@@ -61,7 +61,21 @@ const MATH_SYMBOLS: &str = "^=+*/∫√²³π<>≤≥∞";
 
 /// The question's tokens, with negated spans and sentences marked.
 pub fn tokens(text: &str) -> Vec<Token> {
-    let folded: String = text.replace("n't", " not").replace("n’t", " not").chars().map(fold).collect();
+    // "can't log in", "doesn't open": a problem stated, not a topic negated; "isn't
+    // about", "don't need": a topic negated
+    let text = text.replace('’', "'");
+    let mut said = text.to_lowercase();
+    for (from, to) in [
+        ("can't", "cannot"),
+        ("won't", "wont"),
+        ("couldn't", "couldnt"),
+        ("doesn't", "doesnt"),
+        ("didn't", "didnt"),
+        ("n't", " not"),
+    ] {
+        said = said.replace(from, to);
+    }
+    let folded: String = said.chars().map(fold).collect();
     let chars: Vec<char> = folded.chars().collect();
     let mut out: Vec<Token> = Vec::new();
     let (mut sentence, mut pause) = (0usize, false);
@@ -109,10 +123,17 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-const NEGATORS: &[&str] =
-    &["not", "no", "never", "nothing", "neither", "nor", "without", "nahi", "nahin", "hindi", "khong"];
-const NEGATOR_PAIRS: &[(&str, &str)] =
-    &[("instead", "of"), ("rather", "than"), ("other", "than"), ("aside", "from"), ("apart", "from")];
+const NEGATORS: &[&str] = &[
+    "not", "no", "never", "nothing", "neither", "nor", "without", "forget", "nahi", "nahin", "hindi", "khong",
+];
+const NEGATOR_PAIRS: &[(&str, &str)] = &[
+    ("never", "mind"),
+    ("instead", "of"),
+    ("rather", "than"),
+    ("other", "than"),
+    ("aside", "from"),
+    ("apart", "from"),
+];
 /// Words after which a negation no longer applies.
 const CONTRAST: &[&str] = &[
     "but", "however", "instead", "actually", "just", "only", "pero", "sino", "lekin", "magar", "balki",
@@ -403,6 +424,11 @@ const STOP: &[&str] = &[
     "yet",
     "instead",
     "rather",
+    "cannot",
+    "wont",
+    "couldnt",
+    "doesnt",
+    "didnt",
     // Spanish
     "el",
     "la",
@@ -648,6 +674,56 @@ const GENERIC: &[&str] = &[
     "next",
     "new",
     "everything",
+    "set",
+    "missed",
+    "miss",
+    "late",
+    "deadline",
+    "deadlines",
+    "due",
+    "lecture",
+    "lectures",
+    "midterm",
+    "midterms",
+    "final",
+    "finals",
+    "exam",
+    "exams",
+    "quiz",
+    "test",
+    "chapter",
+    "chapters",
+    "slides",
+    "notes",
+    "syllabus",
+    "grade",
+    "grades",
+    "professor",
+    "teacher",
+    "meeting",
+    "meet",
+    "appointment",
+    "graph",
+    "morning",
+    "afternoon",
+    "evening",
+    "tonight",
+    "week",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "pay",
+    "paid",
+    "send",
+    "sent",
+    "submit",
+    "submitted",
+    "form",
+    "email",
     // Spanish
     "ayuda",
     "ayudame",
