@@ -181,7 +181,7 @@ impl Config {
         let mut c = Config {
             bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), file.port.unwrap_or(DEFAULT_PORT)),
             name: file.name.unwrap_or_else(|| "Campus University (fictional demo)".into()),
-            router: file.router.unwrap_or(RouterMode::Mock),
+            router: file.router.unwrap_or(RouterMode::Classifier),
             specialists: file.specialists.unwrap_or_else(default_specialists),
             heartbeat_interval: Duration::from_millis(file.heartbeat_interval_ms.unwrap_or(3_000)),
             heartbeat_expiry: Duration::from_millis(file.heartbeat_expiry_ms.unwrap_or(10_000)),
@@ -302,7 +302,7 @@ mod tests {
     fn defaults_and_overrides() {
         let c = Config::from_env(&env_of(&[])).unwrap();
         assert_eq!(c.bind.port(), 41243);
-        assert_eq!(c.router, RouterMode::Mock);
+        assert_eq!(c.router, RouterMode::Classifier);
         assert_eq!(c.specialists.len(), 2);
         let c = Config::from_env(&env_of(&[
             ("ROUTER_MODE", "direct"),

@@ -397,3 +397,10 @@ fn oversized_expressions_are_refused() {
         assert_eq!(a.outcome, "unable", "{}", a.text);
     }
 }
+
+/// The built-in skills pass the validation every saved configuration passes (the
+/// examples, the router's training data, stay within their limits).
+#[test]
+fn the_default_skills_are_valid() {
+    assert_eq!(skills::validate(&default_skills(), RULES), Ok(()));
+}

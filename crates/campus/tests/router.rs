@@ -1,0 +1,130 @@
+//! The classifier router: its floors on the dev set (`eval/routing-dev.v1.jsonl`, a copy
+//! of `../shared/data/routing-dev.v1.jsonl`) through `campus eval-router`, and the real
+//! Hub routing with it: trained from the cards, retrained when a card changes.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{University, ask, feed_events, http_json, poll, run, settings};
+use serde_json::{Value, json};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn dev_set() -> String {
+    let ours = repo().join("eval/routing-dev.v1.jsonl");
+    // the shared folder sits beside the checkout; when it is there, our copy must match it
+    let shared = repo().join("../shared/data/routing-dev.v1.jsonl");
+    if let Ok(theirs) = std::fs::read(&shared) {
+        assert_eq!(std::fs::read(&ours).unwrap(), theirs, "eval/ holds an old copy of the dev set");
+    }
+    ours.to_string_lossy().into_owned()
+}
+
+fn eval(mode: &str) -> Value {
+    let set = dev_set();
+    let (ok, out, err) = run(&["eval-router", "--set", &set, "--mode", mode, "--json"], &[]);
+    assert!(ok, "{err}");
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn the_classifier_meets_its_floors_and_beats_the_mock_on_every_kind() {
+    let (c, m) = (eval("classifier"), eval("mock"));
+    let acc = c["accuracy"]["rate"].as_f64().unwrap();
+    assert!(acc >= 0.90, "action accuracy {acc}");
+    let wrong = c["wrongRouteRate"].as_f64().unwrap();
+    assert!(wrong <= 0.02, "wrong routes {wrong}");
+    assert!(c["ece"].as_f64().is_some_and(|e| e < 0.2), "{}", c["ece"]);
+    for (kind, mock) in m["byKind"].as_object().unwrap() {
+        let (ours, theirs) = (c["byKind"][kind]["rate"].as_f64().unwrap(), mock["rate"].as_f64().unwrap());
+        // where the mock is already perfect, equal is all there is
+        assert!(ours > theirs || (theirs == 1.0 && ours == 1.0), "{kind}: classifier {ours}, mock {theirs}");
+    }
+    assert!(acc > m["accuracy"]["rate"].as_f64().unwrap());
+}
+
+#[test]
+fn eval_router_refuses_a_bad_set_with_one_line() {
+    let dir = common::TempDir::new();
+    std::fs::create_dir_all(dir.path()).unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, "{\"text\": \"hi\", \"expected\": \"clarify\"}\nnot json\n").unwrap();
+    let (ok, _, err) = run(&["eval-router", "--set", bad.to_str().unwrap()], &[]);
+    assert!(!ok);
+    assert!(err.contains("line 2: not a labelled item"), "{err}");
+}
+
+/// The skill the Hub last routed to, from its telemetry.
+fn last_routed_skill(hub_url: &str) -> Option<String> {
+    feed_events(hub_url)
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "routed")
+        .and_then(|e| e["data"]["decision"]["skill"].as_str().map(String::from))
+}
+
+#[test]
+fn the_hub_routes_with_the_classifier_and_retrains_when_a_card_changes() {
+    let u = University::start(&[("ROUTER_MODE", "classifier")], &[]);
+    u.wait_ready();
+    for (question, outcome, who) in [
+        ("how fast is x^3 growing at x = 2", "route", "Tutor"),
+        ("my books will be late, can I keep them longer?", "route", "Library"),
+        ("No, not printing; what's the chain rule?", "route", "Tutor"),
+        ("I have a question", "clarify", "Campus"),
+        ("my shower is leaking, who fixes that?", "unsupported", "Campus"),
+    ] {
+        let ex = ask(&u.hub_url, question);
+        assert_eq!(ex.outcome.as_deref(), Some(outcome), "{question}: {}", ex.reply_text);
+        assert!(ex.served_by.as_deref().unwrap_or("").contains(who), "{question}: {:?}", ex.served_by);
+    }
+    assert!(feed_events(&u.hub_url).iter().any(|e| e["kind"] == "router_trained"));
+
+    // a new skill becomes routable once its card is seen
+    let lost = "Did someone hand in the umbrella I left behind?";
+    assert_ne!(ask(&u.hub_url, lost).outcome.as_deref(), Some("route"));
+    let mut skills = settings(&u, "library")["skills"].clone();
+    skills.as_array_mut().unwrap().push(json!({
+        "id": "lost-property",
+        "name": "Lost property",
+        "description": "Things left behind in the library and how to get them back.",
+        "tags": ["lost property", "lost and found", "left behind"],
+        "examples": [
+            "I left my scarf on a desk yesterday, has it been found?",
+            "Where is the lost and found box?",
+            "Did someone hand in a phone charger?",
+            "Perdí mis audífonos en el segundo piso"
+        ],
+        "answerContent": "Lost property is kept at the service desk for 30 days."
+    }));
+    let (status, v) = http_json(
+        "PUT",
+        &format!("{}/dev/agents/library/settings", u.hub_url),
+        Some(json!({"baseRevision": 1, "skills": skills})),
+    );
+    assert_eq!(status, 200, "{v}");
+    poll(10, "the hub to see revision 2", || (u.specialist("library")["cardRevision"] == 2).then_some(()));
+    let ex = ask(&u.hub_url, lost);
+    assert_eq!(ex.outcome.as_deref(), Some("route"), "{}", ex.reply_text);
+    assert!(ex.reply_text.contains("service desk for 30 days"), "{}", ex.reply_text);
+    assert_eq!(last_routed_skill(&u.hub_url).as_deref(), Some("lost-property"));
+
+    // a disabled skill is never predicted: the printing question goes nowhere as printing
+    let printing = "How much does colour printing cost?";
+    ask(&u.hub_url, printing);
+    assert_eq!(last_routed_skill(&u.hub_url).as_deref(), Some("printing"));
+    let (status, v) = http_json(
+        "PATCH",
+        &format!("{}/dev/agents/library/settings/skills/printing", u.hub_url),
+        Some(json!({"baseRevision": 2, "enabled": false})),
+    );
+    assert_eq!(status, 200, "{v}");
+    poll(10, "the hub to see revision 3", || (u.specialist("library")["cardRevision"] == 3).then_some(()));
+    for q in [printing, "how much for colour prnting per page", "Can I pay for copies with cash?"] {
+        ask(&u.hub_url, q);
+        assert_ne!(last_routed_skill(&u.hub_url).as_deref(), Some("printing"), "{q}");
+    }
+}
