@@ -29,6 +29,9 @@ pub(crate) struct Args {
     /// Run only the Tutor (no Hub, no Library): the A2A layer's own cost
     #[arg(long)]
     tutor_only: bool,
+    /// The Hub's ROUTER_MODE (classifier, its default, or mock)
+    #[arg(long, default_value = "classifier", value_parser = ["classifier", "mock"])]
+    router: String,
 }
 
 /// The benchmark's Tutor answers with the fixed reply: plumbing, not tutoring, is measured.
@@ -124,7 +127,7 @@ pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// A question the Hub's mock router sends to the Tutor.
+/// A question the Hub's router (classifier or mock) sends to the Tutor.
 const QUESTION: &str = "How do I find the derivative of x^2?";
 
 fn message(text: &str) -> Message {
@@ -310,7 +313,7 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
             ("PORT", hub_port.to_string()),
             ("TUTOR_URL", tutor.url.clone()),
             ("LIBRARY_URL", library.url.clone()),
-            ("ROUTER_MODE", "mock".into()),
+            ("ROUTER_MODE", args.router.clone()),
         ],
     )
     .await?;
@@ -355,7 +358,8 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     print_levels("\ndirect: client -> tutor", &direct_levels, &measured);
     settle(&pids).await;
     let routed_levels = levels(&routed, &args, &measured).await?;
-    print_levels("\nrouted: client -> hub (mock router) -> tutor", &routed_levels, &measured);
+    let title = format!("\nrouted: client -> hub ({} router) -> tutor", args.router);
+    print_levels(&title, &routed_levels, &measured);
     settle(&pids).await;
     println!("\nlatency the hub adds (routed minus direct)");
     println!("{:>11} {:>10} {:>10}", "concurrency", "p50 ms", "p99 ms");
