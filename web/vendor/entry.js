@@ -6,3 +6,5 @@
 export { enforceEvents, verifyEvents } from "@ag-ui/client";
 export { EventType } from "@ag-ui/core";
 export { Subject } from "rxjs";
+// RFC 6902 patches for STATE_DELTA (the same library @ag-ui/client applies them with)
+export { applyPatch } from "fast-json-patch";
