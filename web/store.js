@@ -66,6 +66,11 @@ function patched(doc, delta) {
   }
 }
 
+/** A chat line saying a question failed or was refused (never agent text). */
+function errorItem(runId, threadId, message, code) {
+  return { id: `error-${runId}`, runId, threadId, role: "system", text: message, code: code ?? null, busy: false, kind: "error" };
+}
+
 function rememberRun(state, run) {
   const known = state.runs[run.runId];
   const runs = { ...state.runs, [run.runId]: { ...(known || {}), ...run } };
@@ -143,16 +148,7 @@ function studentEvent(state, ev, now) {
       if (runId) state = rememberRun(state, { runId, finished: true, error: { code: ev.code ?? null, message: ev.message } });
       // a question still marked busy will get no more text
       state = { ...state, chat: state.chat.map((m) => (m.runId === runId && m.busy ? { ...m, busy: false } : m)) };
-      return addChat(state, {
-        id: `error-${runId ?? state.chat.length}`,
-        runId,
-        threadId: open?.threadId ?? state.currentThread,
-        role: "system",
-        text: ev.message,
-        code: ev.code ?? null,
-        busy: false,
-        kind: "error",
-      });
+      return addChat(state, errorItem(runId ?? `n${state.chat.length}`, open?.threadId ?? state.currentThread, ev.message, ev.code));
     }
     default:
       return state;
@@ -282,16 +278,7 @@ export function reduce(state, action) {
     case "askFailed": {
       // the server refused the POST: nothing was sent to any agent
       state = rememberRun(state, { runId: action.runId, finished: true, error: { code: action.code, message: action.message } });
-      return addChat(state, {
-        id: `error-${action.runId}`,
-        runId: action.runId,
-        threadId: action.threadId,
-        role: "system",
-        text: action.message,
-        code: action.code,
-        busy: false,
-        kind: "error",
-      });
+      return addChat(state, errorItem(action.runId, action.threadId, action.message, action.code));
     }
     case "pref":
       return { ...state, prefs: { ...state.prefs, [action.key]: action.value } };

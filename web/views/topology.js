@@ -232,7 +232,7 @@ export function mount(section, ctx) {
     }
     for (const id of ["student", "hub", ...specialists]) {
       const [x, y] = pos[id];
-      const name = s("text", { class: "node-name", x, y: y - 22, "text-anchor": "middle" }, agentName(id));
+      const name = s("text", { class: "node-name", x, y: y - 22, "text-anchor": "middle" }, `${agentName(id)} `);
       const status = s("text", { class: "node-status", x, y: y + 2, "text-anchor": "middle" });
       const stat = s("text", { class: "node-stat", x, y: y + 24, "text-anchor": "middle" });
       const box = s("rect", { class: "node-box", x: x - NODE_W / 2, y: y - NODE_H / 2, width: NODE_W, height: NODE_H, rx: 10, stroke: color(id) });
@@ -280,13 +280,15 @@ export function mount(section, ctx) {
     for (const [id, n] of Object.entries(built.nodes)) {
       const a = agentInfo(src, id);
       const [icon, word, tone] = statusOf(a.status);
-      const statusText = `${icon} ${word}`;
+      // trailing space: the node's text reads as separate words when joined (Label in Name)
+      const statusText = `${icon} ${word} `;
       if (n.status.textContent !== statusText) n.status.textContent = statusText;
       n.status.setAttribute("class", `node-status st-${tone}`);
       const inflight = typeof a.inFlight === "number" ? `${a.inFlight} in flight` : "in flight unknown";
       const stat = `${heartbeatText(a, src.now || Date.now())} · ${inflight}`;
       if (n.stat.textContent !== stat) n.stat.textContent = stat;
-      n.el.setAttribute("aria-label", `${agentName(id)}, ${word}, ${stat.replace("♥ ", "heartbeat ")}${a.mode ? `, mode ${a.mode}` : ""}`);
+      // the name starts with the visible text (2.5.3 Label in Name), then what the icons mean
+      n.el.setAttribute("aria-label", `${agentName(id)} ${statusText}${stat} (status ${word}${a.mode ? `, model mode ${a.mode}` : ""})`);
       n.mode.style.display = a.mode ? "" : "none";
       n.modeText.textContent = a.mode ? `model: ${a.mode}` : "";
       const sel = prefs.selected?.kind === "node" && prefs.selected.id === id;
@@ -306,8 +308,21 @@ export function mount(section, ctx) {
         }
       }
       l.el.setAttribute("class", `link link-${st}${inTrace ? (inTrace.has(id) ? " in-trace" : " dimmed") : ""}${prefs.selected?.kind === "link" && prefs.selected.id === id ? " selected" : ""}`);
-      l.el.setAttribute("aria-label", `${agentName(l.a)} to ${agentName(l.b)} connection, ${text.replace("·", ",")}, ${st}`);
+      l.el.setAttribute("aria-label", `${text} (${agentName(l.a)} to ${agentName(l.b)} connection, ${st})`);
     }
+  }
+
+  const drawnIds = new Set(); // test hook: pulses drawn at least once (bounded)
+  let drawnCount = 0;
+  function noteDrawn(p, l) {
+    if (drawnIds.has(p.id)) return;
+    drawnIds.add(p.id);
+    if (drawnIds.size > 200) drawnIds.delete(drawnIds.values().next().value);
+    drawnCount += 1;
+    svg.dataset.pulsesDrawn = String(drawnCount);
+    const seen = (l.el.dataset.drawn || "").split(" ").filter(Boolean);
+    seen.push(`${p.from}>${p.to}:${p.category}:${p.phase}`);
+    l.el.dataset.drawn = seen.slice(-8).join(" ");
   }
 
   function drawPulses(src, prefs, now) {
@@ -317,6 +332,7 @@ export function mount(section, ctx) {
       if (!l) continue;
       for (const p of list) {
         if (p.category === "heartbeat" && !prefs.showHeartbeats) continue;
+        noteDrawn(p, l);
         const forward = p.from === l.a;
         const [p0, p1] = forward ? l.g.fwd : l.g.back;
         const t = Math.min(1, Math.max(0, (now - p.playAt) / PULSE_MS));
