@@ -294,13 +294,14 @@ export function runRecord(state, runId) {
   return thread?.runs?.[runId] ?? null;
 }
 
-/** sending | waiting | completed | failed | unknown for a run, from the server's state first. */
+/** sending | waiting | completed | failed | unknown for a run: the server's status, unless
+ *  the run ended (RUN_ERROR, a refused POST) while the server's record still said it was under way. */
 export function runStatus(state, runId) {
-  const rec = runRecord(state, runId);
-  if (rec?.status) return rec.status;
+  const server = runRecord(state, runId)?.status;
+  if (server === "completed" || server === "failed" || server === "unknown") return server;
   const run = state.runs[runId];
+  if (run?.error) return run.error.code === "timeout" ? "unknown" : "failed";
+  if (server) return server;
   if (!run) return "unknown";
-  if (run.error) return run.error.code === "timeout" ? "unknown" : "failed";
-  if (run.finished) return "completed";
-  return "sending";
+  return run.finished ? "completed" : "sending";
 }
