@@ -84,6 +84,7 @@ const ctx = {
   dispatch,
   getState: () => state,
   requestDraw,
+  setStatus: (text) => setStatus(text),
   ask,
   newConversation: () =>
     newConversation().catch((e) => {
@@ -105,6 +106,7 @@ function setStatus(text) {
 }
 
 let lastStream = null;
+let lastError = null;
 let lastTruncated = false;
 function drawChrome() {
   const open = state.stream === "open";
@@ -118,9 +120,10 @@ function drawChrome() {
   liveEl.className = `live ${open ? "is-live" : "not-live"}`;
   if (lastStream !== state.stream) {
     if (open && lastStream === "reconnecting" && wasOpen) setStatus("Live view reconnected.");
-    if (!open && state.streamError) setStatus(state.streamError);
     lastStream = state.stream;
   }
+  if (state.streamError && state.streamError !== lastError) setStatus(state.streamError);
+  lastError = state.streamError;
   if (state.truncated && !lastTruncated) setStatus("Older history was dropped: the page shows what the server still keeps.");
   lastTruncated = state.truncated;
 }

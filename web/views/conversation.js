@@ -129,7 +129,9 @@ export function mount(section, ctx) {
   function currentRun(state) {
     for (let i = state.runOrder.length - 1; i >= 0; i--) {
       const run = state.runs[state.runOrder[i]];
-      if (run.channel === "student" && run.threadId === state.currentThread && (run.local || runRecord(state, run.runId))) return run;
+      if (run.channel !== "student" || run.threadId !== state.currentThread) continue;
+      const rec = runRecord(state, run.runId);
+      if (rec || (run.local && !run.error)) return run; // a refused question never took a path
     }
     return null;
   }
@@ -139,8 +141,16 @@ export function mount(section, ctx) {
     const hops = Array.isArray(rec?.hops) ? rec.hops : [];
     const byStep = new Map(hops.map((hop) => [hop.step, hop]));
     const specialist = byStep.get("hub_forwarded")?.to;
-    const items = STEPS.map(([step, name], i) => {
-      const hop = byStep.get(step) || { step, state: run && i === 0 && !run.finished ? "active" : "pending" };
+    // the step in progress: the server's "active" one, else (while the run is under way)
+    // the first step after the last one done
+    let waitingOn = null;
+    if (run && !run.finished && !hops.some((x) => x.state === "active")) {
+      const lastDone = STEPS.findLastIndex(([step]) => byStep.get(step)?.state === "done" || byStep.get(step)?.state === "skipped");
+      waitingOn = STEPS[lastDone + 1]?.[0] ?? null;
+    }
+    const items = STEPS.map(([step, name]) => {
+      let hop = byStep.get(step) || { step, state: "pending" };
+      if (step === waitingOn && hop.state === "pending") hop = { ...hop, state: "active" };
       const st = HOP_STATES[hop.state] ? hop.state : "unknown";
       const [icon, word] = HOP_STATES[st];
       let title = name;
@@ -160,8 +170,23 @@ export function mount(section, ctx) {
       );
     });
     replace(strip, items);
+    milestone(run, byStep, specialist);
     strip.dataset.runId = run?.runId ?? "";
     stripNote.textContent = run ? "" : "Ask a question to see how it travels.";
+  }
+
+  let announced = ""; // the last milestone said in the status region (run + step)
+  function milestone(run, byStep, specialist) {
+    if (!run || run.finished) return; // a replayed, finished run says nothing
+    const fwd = byStep.get("hub_forwarded");
+    let text = "";
+    if (fwd?.state === "done" && specialist) text = `Hub asked the ${agentName(specialist)}.`;
+    else if (fwd?.state === "skipped") text = "The Hub is answering itself.";
+    const key = `${run.runId}:${text}`;
+    if (text && key !== announced) {
+      announced = key;
+      ctx.setStatus(text);
+    }
   }
 
   function drawWaiting(state, run) {
