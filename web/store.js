@@ -29,7 +29,7 @@ export function initialState(prefs = {}) {
     threads: {}, // threadId → thread state (STATE_SNAPSHOT + STATE_DELTA): {threadId, conversationId, runs}
     runs: {}, // runId → {runId, threadId, channel, finished, result, error, local}
     runOrder: [],
-    open: { student: null, monitor: null }, // channel → {runId, threadId} of its open run
+    open: {}, // lane ("<channel>/<thread>") → {runId, threadId, asked} of its open run
     chat: [], // {id, runId, threadId, role, text, busy, kind: message|error|notice}
     consoles: Object.fromEntries(CONSOLES.map((a) => [a, ring()])),
     monitor: {}, // monitor state (agents, links, hub, stream)
@@ -95,11 +95,27 @@ function updateChat(state, id, fn) {
   return { ...state, chat };
 }
 
-function studentEvent(state, ev, now) {
-  const open = state.open.student;
+const THREAD_RUNS_KEPT = 20;
+
+/** A run's STATE_SNAPSHOT holds that run only: earlier runs' final states are kept here. */
+function mergeThread(old, snap) {
+  const runs = { ...(old?.runs || {}), ...(snap.runs || {}) };
+  const ids = Object.keys(runs);
+  for (const id of ids.slice(0, Math.max(0, ids.length - THREAD_RUNS_KEPT))) delete runs[id];
+  return { ...snap, runs };
+}
+
+function setOpen(state, lane, value) {
+  const open = { ...state.open, [lane]: value };
+  if (!value) delete open[lane]; // a lane without an open run holds nothing
+  return { ...state, open };
+}
+
+function studentEvent(state, ev, now, lane) {
+  const open = state.open[lane];
   switch (ev.type) {
     case "RUN_STARTED": {
-      state = { ...state, open: { ...state.open, student: { runId: ev.runId, threadId: ev.threadId } } };
+      state = setOpen(state, lane, { runId: ev.runId, threadId: ev.threadId });
       // a run with no question in it is one the server opened itself (a notice): it does
       // not switch the conversation shown
       return rememberRun(state, { runId: ev.runId, threadId: ev.threadId, channel: "student", finished: false, startedAt: state.runs[ev.runId]?.startedAt ?? now });
@@ -110,7 +126,7 @@ function studentEvent(state, ev, now) {
       if (role === "user" && run) {
         // the server's echo of a question this window sent replaces the local copy
         state = { ...state, chat: state.chat.filter((m) => m.id !== `local-${run}`), currentThread: open.threadId };
-        state = { ...state, open: { ...state.open, student: { ...open, asked: true } } };
+        state = setOpen(state, lane, { ...open, asked: true });
       }
       return addChat(state, {
         id: ev.messageId,
@@ -130,7 +146,7 @@ function studentEvent(state, ev, now) {
       const snap = ev.snapshot || {};
       const threadId = snap.threadId || open?.threadId;
       if (!threadId) return state;
-      return { ...state, threads: { ...state.threads, [threadId]: snap }, currentThread: threadId };
+      return { ...state, threads: { ...state.threads, [threadId]: mergeThread(state.threads[threadId], snap) } };
     }
     case "STATE_DELTA": {
       const threadId = open?.threadId;
@@ -139,11 +155,11 @@ function studentEvent(state, ev, now) {
       return doc ? { ...state, threads: { ...state.threads, [threadId]: doc } } : state;
     }
     case "RUN_FINISHED": {
-      state = { ...state, open: { ...state.open, student: null } };
+      state = setOpen(state, lane, null);
       return rememberRun(state, { runId: ev.runId, threadId: ev.threadId, finished: true, result: ev.result ?? null });
     }
     case "RUN_ERROR": {
-      state = { ...state, open: { ...state.open, student: null } };
+      state = setOpen(state, lane, null);
       const runId = open?.runId ?? null;
       if (runId) state = rememberRun(state, { runId, finished: true, error: { code: ev.code ?? null, message: ev.message } });
       // a question still marked busy will get no more text
@@ -155,13 +171,13 @@ function studentEvent(state, ev, now) {
   }
 }
 
-function monitorEvent(state, ev, live, now) {
+function monitorEvent(state, ev, live, now, lane) {
   switch (ev.type) {
     case "RUN_STARTED":
-      return { ...state, open: { ...state.open, monitor: { runId: ev.runId, threadId: ev.threadId } } };
+      return setOpen(state, lane, { runId: ev.runId, threadId: ev.threadId });
     case "RUN_FINISHED":
     case "RUN_ERROR":
-      return { ...state, open: { ...state.open, monitor: null } };
+      return setOpen(state, lane, null);
     case "STATE_SNAPSHOT":
       return { ...state, monitor: ev.snapshot || {} };
     case "STATE_DELTA": {
@@ -246,9 +262,9 @@ export function reduce(state, action) {
       return action.notice === "history_truncated" ? { ...state, truncated: true } : state;
     case "event":
       return action.channel === "student"
-        ? studentEvent(state, action.event, action.now)
+        ? studentEvent(state, action.event, action.now, action.lane ?? "student")
         : action.channel === "monitor"
-          ? monitorEvent(state, action.event, action.live, action.now)
+          ? monitorEvent(state, action.event, action.live, action.now, action.lane ?? "monitor")
           : state;
     case "tick":
       return tick(state, action.now);

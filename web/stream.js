@@ -1,11 +1,14 @@
 // The page's one connection: an EventSource on /api/ui/stream carrying every channel.
-// Each AG-UI channel goes through its own official verification pipe (@ag-ui/client's
-// schema stage, then verifyEvents) before anything is applied; a fresh pipe after each
-// reconnect. Frames already applied (seq ≤ the last applied) are fed to the verifier on a
-// replay but not applied twice. A new boot means the server restarted: reset.
+// Each AG-UI lane (a channel's thread: runs of one lane never overlap, runs of different
+// lanes may) goes through its own official verification pipe (@ag-ui/client's schema
+// stage, then verifyEvents) before anything is applied; fresh pipes after each reconnect.
+// Kept frames carry `id: <boot>:<seq>`; one already applied (seq ≤ the last applied) is fed
+// to its verifier on a replay but not applied twice. Live-only frames carry no id and are
+// always applied. A new boot means the server restarted: reset.
 import { enforceEvents, verifyEvents, Subject } from "./vendor/agui.js";
 
-const AGUI_CHANNELS = ["student", "monitor"];
+const AGUI_CHANNELS = new Set(["student", "monitor"]);
+const MAX_LANES = 64; // verifier pipes kept per connection (lanes seen recently)
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 
@@ -18,16 +21,17 @@ function parseId(id) {
 
 /**
  * Opens the stream. `dispatch` receives store actions: stream status, boot, reset,
- * notices and verified events ({type: "event", channel, event, live, now}).
+ * notices and verified events ({type: "event", channel, lane, event, live, now}).
  * Returns {stop}.
  */
 export function connect(dispatch, { url = "/api/ui/stream", body = document.body } = {}) {
   let es = null;
   let boot = null; // boot of the frames applied so far
   let applied = 0; // highest seq applied under that boot
-  let lastId = null; // `<boot>:<seq>` of the last frame seen, for ?after=
-  let liveFrom = Infinity; // frames above the hello's lastSeq are live, the rest replay
-  let pipes = null;
+  let lastId = null; // `<boot>:<seq>` of the last kept frame, for ?after=
+  let prevEventId = ""; // the EventSource's last-event-id before this message (same → frame had no id)
+  let liveFrom = Infinity; // kept frames above the hello's lastSeq are live, the rest replay
+  let lanes = new Map(); // lane → Subject feeding that lane's verifier
   let current = null; // the frame being verified (the pipes are synchronous)
   let backoff = BACKOFF_MIN_MS;
   let timer = null;
@@ -38,25 +42,33 @@ export function connect(dispatch, { url = "/api/ui/stream", body = document.body
     dispatch({ type: "stream", status, error });
   };
 
-  function newPipes() {
-    const made = {};
-    for (const channel of AGUI_CHANNELS) {
-      const subject = new Subject();
-      subject.pipe(enforceEvents(), verifyEvents()).subscribe({
-        next: (event) => {
-          const f = current;
-          if (!f || f.seq <= applied) return; // replayed frame we already applied
+  function pipe(channel, lane) {
+    let subject = lanes.get(lane);
+    if (subject) return subject;
+    if (lanes.size >= MAX_LANES) lanes.delete(lanes.keys().next().value);
+    subject = new Subject();
+    const mine = lanes;
+    subject.pipe(enforceEvents(), verifyEvents()).subscribe({
+      next: (event) => {
+        const f = current;
+        if (!f) return;
+        if (f.seq !== null) {
+          if (f.seq <= applied) return; // a replayed frame already applied
           applied = f.seq;
-          dispatch({ type: "event", channel, event, live: f.seq > liveFrom, now: Date.now() });
-        },
-        error: (err) => fail(`stream error: ${channel} channel failed verification (${err?.message ?? err})`),
-      });
-      made[channel] = subject;
-    }
-    return made;
+        }
+        dispatch({ type: "event", channel, lane, event, live: f.live, now: Date.now() });
+      },
+      error: (err) => {
+        if (mine === lanes) fail(`stream error: ${lane} failed verification (${err?.message ?? err})`);
+      },
+    });
+    lanes.set(lane, subject);
+    return subject;
   }
 
   function onMessage(msg) {
+    const sameId = msg.lastEventId === prevEventId;
+    prevEventId = msg.lastEventId;
     let frame;
     try {
       frame = JSON.parse(msg.data);
@@ -69,6 +81,7 @@ export function connect(dispatch, { url = "/api/ui/stream", body = document.body
           // the server restarted: everything it told us before is gone
           dispatch({ type: "reset" });
           applied = 0;
+          lastId = null;
         }
         boot = frame.boot;
         liveFrom = typeof frame.lastSeq === "number" ? frame.lastSeq : 0;
@@ -76,18 +89,21 @@ export function connect(dispatch, { url = "/api/ui/stream", body = document.body
         backoff = BACKOFF_MIN_MS;
         setStatus("open", null);
       } else {
-        dispatch({ type: "notice", notice: frame.notice });
+        dispatch({ type: "notice", notice: frame.notice, reason: frame.reason });
       }
       return;
     }
-    const id = parseId(msg.lastEventId);
-    if (!id || !pipes || !pipes[frame?.channel]) return; // a channel this page does not know yet
-    if (boot !== null && id.boot !== boot) return fail("stream error: a frame from another server run");
-    lastId = msg.lastEventId;
-    body.dataset.lastEventId = lastId;
-    current = { seq: id.seq };
+    if (!AGUI_CHANNELS.has(frame?.channel)) return; // a channel this page does not know yet
+    const id = sameId ? null : parseId(msg.lastEventId); // no id: a live-only frame
+    if (id && boot !== null && id.boot !== boot) return fail("stream error: a frame from another server run");
+    if (id) {
+      lastId = msg.lastEventId;
+      body.dataset.lastEventId = lastId;
+    }
+    const lane = `${frame.channel}/${frame.thread ?? frame.channel}`;
+    current = { seq: id ? id.seq : null, live: id ? id.seq > liveFrom : true };
     try {
-      pipes[frame.channel].next(frame.event);
+      pipe(frame.channel, lane).next(frame.event);
     } finally {
       current = null;
     }
@@ -96,7 +112,8 @@ export function connect(dispatch, { url = "/api/ui/stream", body = document.body
   function open() {
     timer = null;
     if (stopped) return;
-    pipes = newPipes();
+    lanes = new Map();
+    prevEventId = "";
     const u = new URL(url, location.href);
     if (lastId) u.searchParams.set("after", lastId);
     es = new EventSource(u);
@@ -110,7 +127,7 @@ export function connect(dispatch, { url = "/api/ui/stream", body = document.body
       es.close();
       es = null;
     }
-    pipes = null; // dropped, not completed: the next connection verifies from a run boundary
+    lanes = new Map(); // dropped, not completed: the next connection verifies from run boundaries
     setStatus("reconnecting", error);
     if (!timer) {
       const wait = backoff + Math.random() * backoff * 0.3;

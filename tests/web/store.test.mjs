@@ -37,7 +37,21 @@ test("a question run becomes two chat lines, the thread's state and an attribute
   assert.equal(s.runs.r1.finished, true);
   assert.equal(s.runs.r1.result.servedBy.name, "Tutor Agent");
   assert.equal(runStatus(s, "r1"), "completed");
-  assert.equal(s.open.student, null);
+  assert.deepEqual(s.open, {});
+});
+
+test("two conversations' runs interleave on their own lanes; each run's snapshot keeps the earlier runs", () => {
+  const lane = (thread) => (a) => ({ ...a, lane: `student/${thread}` });
+  const a = questionRun("t1", "r1").map(lane("t1"));
+  const b = questionRun("t2", "r2", { answer: "9:00" }).map(lane("t2"));
+  const mixed = a.flatMap((x, i) => [x, b[i]]);
+  let s = apply(initialState(), mixed);
+  assert.equal(s.threads.t1.runs.r1.status, "completed");
+  assert.equal(s.threads.t2.runs.r2.status, "completed");
+  assert.equal(s.chat.find((m) => m.id === "a-r2").threadId, "t2");
+  assert.equal(s.chat.find((m) => m.id === "a-r2").text, "9:00");
+  s = apply(s, questionRun("t1", "r3").map(lane("t1")));
+  assert.deepEqual(Object.keys(s.threads.t1.runs), ["r1", "r3"], "r1's final state survives r3's snapshot");
 });
 
 test("a message is busy from START until END", () => {
@@ -56,7 +70,7 @@ test("RUN_ERROR ends the open run with a clear line and its code", () => {
   assert.equal(last.code, "hub_unavailable");
   assert.equal(s.runs.r1.error.code, "hub_unavailable");
   assert.equal(runStatus(s, "r1"), "failed", "an ended run never shows as still waiting");
-  assert.equal(s.open.student, null);
+  assert.deepEqual(s.open, {});
 });
 
 test("the stream's echo replaces this window's local copy of a question", () => {
