@@ -26,6 +26,7 @@ export function initialState(prefs = {}) {
     truncated: false, // the server said older history was dropped
     now: 0, // wall clock of the last tick, whole seconds
     currentThread: null,
+    hubName: null, // the Hub's own name, as its own replies were attributed
     threads: {}, // threadId → thread state (STATE_SNAPSHOT + STATE_DELTA): {threadId, conversationId, runs}
     runs: {}, // runId → {runId, threadId, channel, finished, result, error, local}
     runOrder: [],
@@ -156,6 +157,8 @@ function studentEvent(state, ev, now, lane) {
     }
     case "RUN_FINISHED": {
       state = setOpen(state, lane, null);
+      const by = ev.result?.servedBy;
+      if (by?.id === "hub" && typeof by.name === "string" && by.name !== state.hubName) state = { ...state, hubName: by.name };
       return rememberRun(state, { runId: ev.runId, threadId: ev.threadId, finished: true, result: ev.result ?? null });
     }
     case "RUN_ERROR": {

@@ -101,13 +101,14 @@ export function mount(section, ctx) {
     if (item.role === "user") return { who: "You", tone: "user" };
     const result = state.runs[item.runId]?.result;
     const by = result?.servedBy;
-    const hubName = state.monitor?.hub?.name || "University Hub";
+    const hubName = state.hubName || state.monitor?.hub?.name || null;
     if (!result) return { who: "Reply", tone: "pending" };
     if (!by || by.id === "hub") {
       const tag = HUB_OUTCOMES[result.outcome];
-      return { who: by?.name || hubName, tag, tone: "hub" };
+      return { who: by?.name || hubName || "University Hub", tag, tone: "hub" };
     }
-    return { who: `${hubName} · ${by.name || agentName(by.id)}`, tone: by.id || "specialist" };
+    const name = by.name || agentName(by.id);
+    return { who: hubName ? `${hubName} · ${name}` : `${name} (via the Hub)`, tone: by.id || "specialist" };
   }
 
   function drawMessage(state, item) {

@@ -196,6 +196,10 @@ export function mount(section, ctx) {
     requestAnimationFrame(() => details.querySelector("h2")?.focus());
   }
 
+  details.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") details.querySelector("button.close")?.click();
+  });
+
   function activate(el, kind, id) {
     el.addEventListener("click", () => select(kind, id, el));
     el.addEventListener("keydown", (e) => {
