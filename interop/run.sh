@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Interop with the official A2A SDKs, both directions, all on 127.0.0.1:
+# Interop with the official SDKs, all on 127.0.0.1:
 #   - the JS SDK client and the Python SDK client against our `campus tutor`;
-#   - our `campus student` against a JS SDK server and a Python SDK server.
-# Installs the SDK peers on first use (interop/js/node_modules, interop/.venv), builds
+#   - our `campus student` against a JS SDK server and a Python SDK server;
+#   - AG-UI: @ag-ui/client's verifyEvents and @ag-ui/core's schemas over the stream of a
+#     real `campus ui` with a Hub, Tutor and Library (normal, unsupported, interleaved and
+#     resumed runs, then a run with the Hub stopped).
+# Installs the peers on first use (interop/js/node_modules, interop/agui/node_modules,
+# interop/.venv), builds
 # `campus` (debug) unless CAMPUS_BIN is set, prints one `ok …` / `FAIL …` line per check
 # and closes with `N passed, M failed`. Exits non-zero if anything failed.
 # Usage: bash interop/run.sh            (from any directory)
@@ -11,6 +15,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
 JS_DIR="$HERE/js"
+AGUI_DIR="$HERE/agui"
 PY_DIR="$HERE/py"
 VENV="$HERE/.venv"
 PY="$VENV/bin/python"
@@ -69,16 +74,16 @@ finish() {
 # A marker file holds the hash of what was installed; a match means nothing to do.
 stamp_of() { cat "$@" | sha256sum | cut -d' ' -f1; }
 
-install_js() {
-  local want
-  want="$(stamp_of "$JS_DIR/package.json" "$JS_DIR/package-lock.json" <(node --version))"
-  [[ -f "$JS_DIR/node_modules/.interop-stamp" && "$(cat "$JS_DIR/node_modules/.interop-stamp")" == "$want" ]] && return 0
-  echo "installing the JS SDK peers into interop/js/node_modules (npm ci)" >&2
-  (cd "$JS_DIR" && npm ci --no-audit --no-fund --loglevel=error) >"$WORK/npm.log" 2>&1 || {
+install_js() { # install_js [DIR]: npm ci there unless its lock file is what was installed
+  local dir=${1:-$JS_DIR} want
+  want="$(stamp_of "$dir/package.json" "$dir/package-lock.json" <(node --version))"
+  [[ -f "$dir/node_modules/.interop-stamp" && "$(cat "$dir/node_modules/.interop-stamp")" == "$want" ]] && return 0
+  echo "installing the JS peers into ${dir#"$ROOT/"}/node_modules (npm ci)" >&2
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >"$WORK/npm.log" 2>&1 || {
     show "$WORK/npm.log"
     return 1
   }
-  echo "$want" >"$JS_DIR/node_modules/.interop-stamp"
+  echo "$want" >"$dir/node_modules/.interop-stamp"
 }
 
 install_py() {
@@ -169,6 +174,7 @@ student_against() {
 # --- peers and binary -------------------------------------------------------------
 install_js || { fail "install the JS SDK peers (npm ci in interop/js)"; finish; }
 install_py || { fail "install the Python SDK peers (pip into interop/.venv)"; finish; }
+install_js "$AGUI_DIR" || { fail "install the AG-UI verifier (npm ci in interop/agui)"; finish; }
 
 if [[ -z "${CAMPUS_BIN:-}" ]]; then
   (cd "$ROOT" && cargo build -q --bin campus) >"$WORK/build.log" 2>&1 || {
@@ -210,5 +216,32 @@ if start py-server "python sdk agent listening on" "$PY" "$PY_DIR/server.py"; th
 else
   fail "start the Python SDK agent (interop/py/server.py)"
 fi
+
+# --- AG-UI: the official verifier over campus ui's stream ---------------------------
+# The Hub starts first (port 0) without knowing the specialists, which register with
+# it; it is then restarted on its port knowing them (the specialists keep registering).
+agui_checks() {
+  local data="$WORK/agui-data" hub_pid hub_url tutor_url library_url ui_url
+  start agui-hub "hub listening on" env PORT=0 CAMPUS_DATA_DIR="$data" "$CAMPUS_BIN" hub || return 1
+  hub_pid=$LAST_PID hub_url=$URL
+  start agui-tutor "tutor listening on" env PORT=0 HUB_URL="$hub_url" CAMPUS_DATA_DIR="$data" \
+    HEARTBEAT_INTERVAL_MS=200 "$CAMPUS_BIN" tutor || return 1
+  tutor_url=$URL
+  start agui-library "library listening on" env PORT=0 HUB_URL="$hub_url" CAMPUS_DATA_DIR="$data" \
+    HEARTBEAT_INTERVAL_MS=200 "$CAMPUS_BIN" library || return 1
+  library_url=$URL
+  stop "$hub_pid"
+  start agui-hub2 "hub listening on" env PORT="${hub_url##*:}" TUTOR_URL="$tutor_url" LIBRARY_URL="$library_url" \
+    CAMPUS_DATA_DIR="$data" "$CAMPUS_BIN" hub || return 1
+  hub_pid=$LAST_PID
+  start agui-ui "ui listening on" env PORT=0 HUB_URL="$hub_url" "$CAMPUS_BIN" ui || return 1
+  ui_url=$URL
+  peer_checks "agui ready" 1 node "$AGUI_DIR/verify.mjs" "$ui_url" ready
+  peer_checks "agui normal" 6 node "$AGUI_DIR/verify.mjs" "$ui_url" normal
+  peer_checks "agui resume" 6 node "$AGUI_DIR/verify.mjs" "$ui_url" resume
+  stop "$hub_pid"
+  peer_checks "agui hub down" 4 node "$AGUI_DIR/verify.mjs" "$ui_url" hubdown
+}
+agui_checks || fail "campus ui -> @ag-ui/client: the agents did not start"
 
 finish

@@ -24,6 +24,11 @@ impl<K: Eq + Hash, V> BoundedMap<K, V> {
         self.map.get(key)
     }
 
+    /// The value of `key`, to change in place (its age is unchanged).
+    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+        self.map.get_mut(key)
+    }
+
     /// Inserts a new key (an existing key keeps its place), dropping the oldest past capacity.
     pub fn insert(&mut self, key: K, value: V) {
         let key = Arc::new(key);

@@ -21,13 +21,20 @@ use tokio::sync::mpsc;
 
 use crate::lifecycle::{PARENT_PID_VAR, PORT_VAR_VAR, stop_signal};
 
-/// The agents the demo runs (name, colour, port variable, default port), in start order
-/// (start order does not matter: specialists keep retrying registration). The Hub first.
-const AGENTS: [(&str, &str, &str, u16); 3] = [
+/// How many children the demo runs.
+const N: usize = 4;
+
+/// The processes the demo runs (name, colour, port variable, default port), in start order
+/// (start order does not matter: specialists keep retrying registration, the UI server
+/// keeps following the Hub). The Hub first.
+const AGENTS: [(&str, &str, &str, u16); N] = [
     ("hub", "35", "HUB_PORT", hub::DEFAULT_PORT),
     ("tutor", "32", "TUTOR_PORT", tutor::DEFAULT_PORT),
     ("library", "36", "LIBRARY_PORT", library::DEFAULT_PORT),
+    ("ui", "33", "UI_PORT", ui::DEFAULT_PORT),
 ];
+/// The UI server's index in [`AGENTS`].
+const UI: usize = 3;
 
 /// The question the ready hint suggests (the mock router sends it to the Tutor).
 const TRY_QUESTION: &str = "what is the derivative of x^2";
@@ -47,9 +54,9 @@ pub(crate) fn ports_help() -> String {
     help
 }
 
-/// The demo's ports: `HUB_PORT`, `TUTOR_PORT`, `LIBRARY_PORT` or the defaults.
-fn ports() -> Result<[u16; 3], conf::ConfError> {
-    let mut ports = [0; 3];
+/// The demo's ports: `HUB_PORT`, `TUTOR_PORT`, `LIBRARY_PORT`, `UI_PORT` or the defaults.
+fn ports() -> Result<[u16; N], conf::ConfError> {
+    let mut ports = [0; N];
     for (slot, (_, _, var, default)) in ports.iter_mut().zip(AGENTS) {
         let port =
             conf::env_parse::<u16>(var, &crate::env, "a port number from 1 to 65535")?.unwrap_or(default);
@@ -63,7 +70,7 @@ fn ports() -> Result<[u16; 3], conf::ConfError> {
 
 /// Each child's environment: its own `PORT`, where the others are, and what ties it to
 /// this launcher.
-fn child_env(index: usize, ports: &[u16; 3]) -> Vec<(&'static str, String)> {
+fn child_env(index: usize, ports: &[u16; N]) -> Vec<(&'static str, String)> {
     let url = |i: usize| format!("http://127.0.0.1:{}", ports[i]);
     let mut env = vec![
         ("PORT", ports[index].to_string()),
@@ -254,6 +261,7 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                         ready.sort_by_key(|(n, _)| AGENTS.iter().position(|a| a.0 == *n));
                         let list: Vec<&str> = ready.iter().map(|(_, r)| r.as_str()).collect();
                         say(&format!("{demo} all agents ready: {}", list.join(", ")));
+                        say(&format!("{demo} open http://127.0.0.1:{} in a browser", ports[UI]));
                         say(&format!("{demo} {}", try_hint(ports[0])));
                     }
                 }

@@ -32,7 +32,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run every agent as a child process (Hub, Tutor, Library); Ctrl+C stops them all
+    /// Run every agent as a child process (Hub, Tutor, Library, the UI server); Ctrl+C stops them all
     #[command(after_help = demo::ports_help())]
     Demo,
     /// Run the University Hub (127.0.0.1:41243; HUB_CONFIG, PORT, ROUTER_MODE, …)
@@ -41,6 +41,8 @@ enum Command {
     Tutor,
     /// Run the Library agent (127.0.0.1:41242; LIBRARY_CONFIG, PORT, HUB_URL, …)
     Library,
+    /// Run the UI server with the Student agent: open its address in a browser (127.0.0.1:4444; UI_PORT or PORT, HUB_URL)
+    Ui,
     /// Ask the university a question, or chat without one (HUB_URL; TUTOR_URL asks the Tutor directly)
     #[command(after_help = STUDENT_HELP)]
     Student {
@@ -151,6 +153,7 @@ fn main() -> ExitCode {
             Command::Library => {
                 run_specialist("library", "LIBRARY_CONFIG", library::DEFAULT_PORT, library::agent()).await
             }
+            Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
         }
@@ -168,6 +171,15 @@ async fn run_hub() -> anyhow::Result<()> {
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
     hub::serve(listener, config, shutdown).await?;
+    Ok(())
+}
+
+async fn run_ui() -> anyhow::Result<()> {
+    let config = ui::Config::from_env(&env)?;
+    let listener = lifecycle::bind("ui", config.bind).await?;
+    let shutdown = lifecycle::shutdown_signal()?;
+    println!("ui listening on http://{}", listener.local_addr()?);
+    ui::serve(listener, config, shutdown).await?;
     Ok(())
 }
 

@@ -12,7 +12,7 @@ use common::{BIN, free_port, http_json, poll};
 
 #[test]
 fn demo_runs_reports_and_stops_everything() {
-    let (hub, tutor, library) = (free_port(), free_port(), free_port());
+    let (hub, tutor, library, ui) = (free_port(), free_port(), free_port(), free_port());
     let data = common::TempDir::new();
     let mut demo = Command::new(BIN)
         .arg("demo")
@@ -20,6 +20,7 @@ fn demo_runs_reports_and_stops_everything() {
         .env("HUB_PORT", hub.to_string())
         .env("TUTOR_PORT", tutor.to_string())
         .env("LIBRARY_PORT", library.to_string())
+        .env("UI_PORT", ui.to_string())
         .env("HEARTBEAT_INTERVAL_MS", "100")
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
@@ -48,6 +49,10 @@ fn demo_runs_reports_and_stops_everything() {
     let ready = wait_line(&|l| l.contains("all agents ready"), "all agents ready");
     let hub_url = format!("http://127.0.0.1:{hub}");
     assert!(ready.contains(&hub_url), "{ready}");
+    let ui_url = format!("http://127.0.0.1:{ui}");
+    assert!(ready.contains(&format!("ui {ui_url} (pid ")), "{ready}");
+    let (code, _) = http_json("GET", &format!("{ui_url}/api/ui/health"), None);
+    assert_eq!(code, 200);
     poll(15, "both specialists ready", || {
         let (_, reg) = http_json("GET", &format!("{hub_url}/dev/registry"), None);
         let ready = reg["specialists"].as_array()?.iter().filter(|s| s["status"] == "ready").count();
@@ -80,4 +85,6 @@ fn demo_runs_reports_and_stops_everything() {
     assert!(status.success(), "{status}");
     let (code, _) = http_json("GET", &format!("{hub_url}/dev/registry"), None);
     assert_eq!(code, 0, "the hub is gone");
+    let (code, _) = http_json("GET", &format!("{ui_url}/api/ui/health"), None);
+    assert_eq!(code, 0, "the ui server is gone");
 }

@@ -17,12 +17,12 @@ struct Demo {
     child: Child,
     lines: mpsc::Receiver<String>,
     seen: Vec<String>,
-    ports: [u16; 3],
+    ports: [u16; 4],
     _data: TempDir,
 }
 
 impl Demo {
-    fn start(ports: [u16; 3]) -> Demo {
+    fn start(ports: [u16; 4]) -> Demo {
         let data = TempDir::new();
         let mut child = Command::new(BIN)
             .arg("demo")
@@ -30,6 +30,7 @@ impl Demo {
             .env("HUB_PORT", ports[0].to_string())
             .env("TUTOR_PORT", ports[1].to_string())
             .env("LIBRARY_PORT", ports[2].to_string())
+            .env("UI_PORT", ports[3].to_string())
             .env(FAST[0].0, FAST[0].1)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
@@ -74,7 +75,7 @@ impl Demo {
     fn child_pids(&mut self) -> Vec<i32> {
         let line = self.wait_line("started", |l| l.contains("[   demo] started"));
         let pids = pids_in(&line);
-        assert_eq!(pids.len(), 3, "{line}");
+        assert_eq!(pids.len(), 4, "{line}");
         pids
     }
 
@@ -148,14 +149,21 @@ fn assert_all_gone(pids: &[i32], ports: &[u16]) {
 }
 
 fn ends_cleanly_on(signal: &str) {
-    let mut demo = Demo::start([free_port(), free_port(), free_port()]);
+    let mut demo = Demo::start([free_port(), free_port(), free_port(), free_port()]);
     let pids = demo.child_pids();
     let ready = demo.wait_line("all agents ready", |l| l.contains("all agents ready"));
+    let ui = format!("http://127.0.0.1:{}", demo.ports[3]);
+    assert!(ready.contains(&format!("ui {ui} (pid ")), "{ready}");
     assert_eq!(pids_in(&ready), pids, "the ready line names the same pids");
     for pid in &pids {
         assert_eq!(live_in_group(*pid), vec![*pid], "each child leads its own process group");
     }
     if signal == "-INT" {
+        // the address to open serves the page
+        let open = demo.wait_line("the address to open", |l| l.contains("in a browser"));
+        assert!(open.contains(&format!("open {ui} in a browser")), "{open}");
+        let (code, health) = common::http_json("GET", &format!("{ui}/api/ui/health"), None);
+        assert_eq!((code, &health["ok"]), (200, &serde_json::json!(true)), "{health}");
         // the hint is a command that works as printed, on the ports in use
         let hint = demo.wait_line("the hint", |l| l.contains("try: "));
         let command = hint.split("try: ").nth(1).unwrap();
@@ -221,7 +229,7 @@ fn a_taken_port_stops_the_agent_with_one_line() {
 fn a_taken_port_stops_the_demo_and_every_child() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let tutor_port = taken.local_addr().unwrap().port();
-    let ports = [free_port(), tutor_port, free_port()];
+    let ports = [free_port(), tutor_port, free_port(), free_port()];
     let mut demo = Demo::start(ports);
     let pids = demo.child_pids();
     let status = demo.wait();
@@ -240,7 +248,7 @@ fn a_taken_port_stops_the_demo_and_every_child() {
     );
     assert!(!out.contains("all agents ready"), "{out}");
     assert!(out.contains("all agents stopped"), "{out}");
-    assert_all_gone(&pids, &[ports[0], ports[2]]);
+    assert_all_gone(&pids, &[ports[0], ports[2], ports[3]]);
 }
 
 #[test]
@@ -286,14 +294,16 @@ fn a_standalone_specialist_signs_out_on_sigterm_and_sighup() {
 fn demo_help_lists_the_port_variables() {
     let (ok, out, _) = run(&["demo", "--help"], &[]);
     assert!(ok);
-    for (var, port) in [("HUB_PORT", 41243), ("TUTOR_PORT", 41241), ("LIBRARY_PORT", 41242)] {
+    for (var, port) in
+        [("HUB_PORT", 41243), ("TUTOR_PORT", 41241), ("LIBRARY_PORT", 41242), ("UI_PORT", 4444)]
+    {
         assert!(out.lines().any(|l| l.contains(var) && l.contains(&format!("default {port}"))), "{out}");
     }
 }
 
 #[test]
 fn a_child_that_does_not_stop_is_killed() {
-    let mut demo = Demo::start([free_port(), free_port(), free_port()]);
+    let mut demo = Demo::start([free_port(), free_port(), free_port(), free_port()]);
     let pids = demo.child_pids();
     demo.wait_line("all agents ready", |l| l.contains("all agents ready"));
     // a stopped process acts on no SIGINT; SIGKILL still ends it
@@ -308,7 +318,7 @@ fn a_child_that_does_not_stop_is_killed() {
 
 #[test]
 fn a_child_with_a_bad_configuration_stops_the_demo_with_78() {
-    let ports = [free_port(), free_port(), free_port()];
+    let ports = [free_port(), free_port(), free_port(), free_port()];
     let data = TempDir::new();
     let out = Command::new(BIN)
         .arg("demo")
@@ -316,6 +326,7 @@ fn a_child_with_a_bad_configuration_stops_the_demo_with_78() {
         .env("HUB_PORT", ports[0].to_string())
         .env("TUTOR_PORT", ports[1].to_string())
         .env("LIBRARY_PORT", ports[2].to_string())
+        .env("UI_PORT", ports[3].to_string())
         .env("TUTOR_CONFIG", "/nonexistent/tutor.json")
         .output()
         .unwrap();

@@ -177,6 +177,7 @@ struct Routed<'a> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Forwarded<'a> {
+    request_id: &'a str,
     specialist: &'a str,
     operation_id: &'a str,
     message_id: &'a str,
@@ -188,6 +189,7 @@ struct Forwarded<'a> {
 #[derive(Serialize, Clone, Copy)]
 #[serde(rename_all = "camelCase")]
 struct Operation<'a> {
+    request_id: &'a str,
     specialist: &'a str,
     operation_id: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -425,6 +427,7 @@ impl Inner {
         let sent_id = message.message_id.clone();
         tracing::info!(specialist, operation_id = %operation_id, message_id = %sent_id, context_id = %hub_ctx, "forwarding");
         let forwarded = Forwarded {
+            request_id,
             specialist,
             operation_id: &operation_id,
             message_id: &sent_id,
@@ -453,7 +456,8 @@ impl Inner {
                 metadata: metadata.clone(),
             }
         };
-        let operation = Operation { specialist, operation_id: &operation_id, reason: None, code: None };
+        let operation =
+            Operation { request_id, specialist, operation_id: &operation_id, reason: None, code: None };
         match result {
             Ok(Ok(resp)) => {
                 self.registry.mark_reachable(specialist, true);

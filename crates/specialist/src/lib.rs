@@ -119,13 +119,7 @@ pub fn identity_card(name: &str, description: &str, base_url: &str) -> AgentCard
 /// Logs and records one received message: one log line with its ids (never its text),
 /// one telemetry event (with the text; the Hub redacts what it relays).
 pub fn log_received(telemetry: &Telemetry, ctx: &RequestContext) {
-    let operation = ctx
-        .message
-        .metadata
-        .as_ref()
-        .and_then(|m| m.get("hubOperationId"))
-        .and_then(Value::as_str)
-        .unwrap_or("-");
+    let operation = operation_id(ctx);
     tracing::info!(
         message_id = %ctx.message.message_id,
         context_id = %ctx.context_id,
@@ -147,6 +141,11 @@ pub fn log_received(telemetry: &Telemetry, ctx: &RequestContext) {
         text: ctx.text(),
     };
     telemetry.record("message_received", Data::new(&received));
+}
+
+/// The Hub's `hubOperationId` on the message, or `-`.
+fn operation_id(ctx: &RequestContext) -> &str {
+    ctx.message.metadata.as_ref().and_then(|m| m.get("hubOperationId")).and_then(Value::as_str).unwrap_or("-")
 }
 
 /// Logs and records one published reply with its outcome; `details` (a struct or map) is
@@ -171,13 +170,22 @@ pub fn log_reply(
     struct Published<'a, D> {
         message_id: &'a str,
         context_id: &'a str,
+        /// The Hub's operation id for this hop (`-` when the asker gave none): what ties
+        /// the reply to the Hub's `forwarded` event.
+        operation_id: &'a str,
         outcome: &'a str,
         text: &'a str,
         #[serde(flatten)]
         details: &'a D,
     }
-    let published =
-        Published { message_id: reply.message_id(), context_id: &ctx.context_id, outcome, text, details };
+    let published = Published {
+        message_id: reply.message_id(),
+        context_id: &ctx.context_id,
+        operation_id: operation_id(ctx),
+        outcome,
+        text,
+        details,
+    };
     telemetry.record("reply_published", Data::new(&published));
 }
 

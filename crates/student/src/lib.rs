@@ -68,6 +68,8 @@ pub struct Exchange {
     /// Who actually answered, as the Hub attributed it (`servedBy.name`); `None` when the
     /// agent gave no attribution.
     pub served_by: Option<String>,
+    /// The Hub's whole `servedBy` attribution (`{id, name, capability}`), when given.
+    pub attribution: Option<Value>,
     /// The Hub's outcome (`route`, `clarify`, `unsupported`, `unavailable`, …), when given.
     pub outcome: Option<String>,
     /// The JSON-RPC endpoint the card named.
@@ -189,12 +191,14 @@ fn read_reply(
     })?;
     let reply_text: Vec<&str> = parts.iter().filter_map(|p| p.as_text()).collect();
     let meta = |k: &str| metadata.as_ref().and_then(|m| m.get(k)).cloned().unwrap_or(Value::Null);
+    let attribution = Some(meta("servedBy")).filter(Value::is_object);
     let served_by = meta("servedBy").get("name").and_then(Value::as_str).map(str::to_string);
     let outcome = meta("outcome").as_str().map(str::to_string);
     tracing::info!(message_id = %reply_message_id, in_reply_to = %sent_message_id, context_id = %context_id, "received reply");
     Ok(Exchange {
         agent: agent.card.name.clone(),
         served_by,
+        attribution,
         outcome,
         endpoint: agent.endpoint.clone(),
         sent_message_id,

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod ui;
+
 use std::io::{BufRead, BufReader};
 
 use a2a::client::A2aClient;

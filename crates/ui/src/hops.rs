@@ -1,0 +1,223 @@
+//! The hop-by-hop strip of one question, built only from what the agents reported.
+
+use serde::Serialize;
+
+/// The nine steps, in order: (step, from, to).
+pub const STEPS: [(&str, &str, Option<&str>); 9] = [
+    ("student_sent", "student", Some("hub")),
+    ("hub_received", "hub", None),
+    ("hub_decided", "hub", None),
+    ("hub_forwarded", "hub", Some("specialist")),
+    ("specialist_received", "specialist", None),
+    ("specialist_replied", "specialist", Some("hub")),
+    ("hub_got_answer", "hub", None),
+    ("hub_replied", "hub", Some("student")),
+    ("student_received", "student", None),
+];
+
+/// Indexes into [`STEPS`].
+pub mod step {
+    pub const STUDENT_SENT: usize = 0;
+    pub const HUB_RECEIVED: usize = 1;
+    pub const HUB_DECIDED: usize = 2;
+    pub const HUB_FORWARDED: usize = 3;
+    pub const SPECIALIST_RECEIVED: usize = 4;
+    pub const SPECIALIST_REPLIED: usize = 5;
+    pub const HUB_GOT_ANSWER: usize = 6;
+    pub const HUB_REPLIED: usize = 7;
+    pub const STUDENT_RECEIVED: usize = 8;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Pending,
+    Active,
+    Done,
+    Skipped,
+    Failed,
+    Unknown,
+}
+
+impl State {
+    fn settled(self) -> bool {
+        matches!(self, State::Done | State::Skipped | State::Failed | State::Unknown)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hop {
+    pub step: &'static str,
+    pub from: String,
+    pub to: Option<String>,
+    pub state: State,
+    pub at: Option<i64>,
+    pub ms: Option<i64>,
+    pub reason: Option<String>,
+}
+
+/// The strip: nine hops; every change returns the indexes it touched.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Hops(pub Vec<Hop>);
+
+impl Default for Hops {
+    fn default() -> Self {
+        let mut hops: Vec<Hop> = STEPS
+            .iter()
+            .map(|(step, from, to)| Hop {
+                step,
+                from: (*from).into(),
+                to: to.map(str::to_owned),
+                state: State::Pending,
+                at: None,
+                ms: None,
+                reason: None,
+            })
+            .collect();
+        hops[0].state = State::Active;
+        Hops(hops)
+    }
+}
+
+impl Hops {
+    /// Names the specialist in the steps that say "specialist".
+    pub fn name_specialist(&mut self, id: &str) -> Vec<usize> {
+        let mut changed = Vec::new();
+        for (i, hop) in self.0.iter_mut().enumerate() {
+            let mut touched = false;
+            if hop.from == "specialist" {
+                hop.from = id.into();
+                touched = true;
+            }
+            if hop.to.as_deref() == Some("specialist") {
+                hop.to = Some(id.into());
+                touched = true;
+            }
+            if touched {
+                changed.push(i);
+            }
+        }
+        changed
+    }
+
+    /// Sets step `i` to `state` at `at` (agent time), unless it is already settled; the
+    /// next pending step becomes active. Returns the steps changed.
+    pub fn set(&mut self, i: usize, state: State, at: Option<i64>, reason: Option<String>) -> Vec<usize> {
+        let Some(hop) = self.0.get(i) else { return Vec::new() };
+        if hop.state.settled() {
+            return Vec::new();
+        }
+        let before = self.0[..i].iter().rev().find_map(|h| h.at);
+        let hop = &mut self.0[i];
+        hop.state = state;
+        hop.at = at;
+        hop.ms = at.zip(before).map(|(a, b)| (a - b).max(0));
+        hop.reason = reason;
+        let mut changed = vec![i];
+        // whatever was active before this step and is not settled stays as it is; the
+        // step after the furthest settled one is in progress
+        let last_settled = self.0.iter().rposition(|h| h.state.settled()).unwrap_or(0);
+        for (j, h) in self.0.iter_mut().enumerate() {
+            if h.state == State::Active && j <= last_settled {
+                h.state = State::Pending;
+                changed.push(j);
+            }
+        }
+        if let Some(next) = self.0.get_mut(last_settled + 1).filter(|h| h.state == State::Pending) {
+            next.state = State::Active;
+            changed.push(last_settled + 1);
+        }
+        changed.sort_unstable();
+        changed.dedup();
+        changed
+    }
+
+    /// Skips the specialist's steps (the Hub answered itself), with `reason`.
+    pub fn skip_specialist(&mut self, reason: &str) -> Vec<usize> {
+        let mut changed = Vec::new();
+        for i in step::HUB_FORWARDED..=step::HUB_GOT_ANSWER {
+            changed.extend(self.set(i, State::Skipped, None, Some(reason.into())));
+        }
+        changed.sort_unstable();
+        changed.dedup();
+        changed
+    }
+
+    /// At the end of a run: every step no event confirmed becomes `unknown`.
+    pub fn finish(&mut self) -> Vec<usize> {
+        let mut changed = Vec::new();
+        for (i, h) in self.0.iter_mut().enumerate() {
+            if !h.state.settled() {
+                h.state = State::Unknown;
+                changed.push(i);
+            }
+        }
+        changed
+    }
+
+    /// Marks the steps after the Student's as skipped with `reason` (nothing was sent).
+    pub fn nothing_sent(&mut self, reason: &str) -> Vec<usize> {
+        let mut changed = Vec::new();
+        for i in step::HUB_RECEIVED..step::STUDENT_RECEIVED {
+            changed.extend(self.set(i, State::Skipped, None, Some(reason.into())));
+        }
+        changed
+    }
+
+    /// Whether every step before `i` is settled (done, skipped, failed or unknown).
+    pub fn settled_before(&self, i: usize) -> bool {
+        self.0[..i].iter().all(|h| h.state.settled())
+    }
+
+    pub fn state(&self, i: usize) -> State {
+        self.0[i].state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn states(h: &Hops) -> Vec<State> {
+        h.0.iter().map(|h| h.state).collect()
+    }
+
+    #[test]
+    fn a_routed_question_moves_step_by_step_and_ends_honestly() {
+        use State::*;
+        let mut h = Hops::default();
+        assert_eq!(h.state(0), Active);
+        assert_eq!(h.set(step::STUDENT_SENT, Done, Some(100), None), vec![0, 1]);
+        h.set(step::HUB_RECEIVED, Done, Some(105), None);
+        assert_eq!(h.0[1].ms, Some(5));
+        h.set(step::HUB_DECIDED, Done, Some(106), Some("route".into()));
+        h.name_specialist("tutor");
+        assert_eq!((h.0[3].to.as_deref(), h.0[4].from.as_str()), (Some("tutor"), "tutor"));
+        h.set(step::HUB_FORWARDED, Done, Some(107), None);
+        // the specialist's own events never came (its feed lagged); the Hub got the answer
+        h.set(step::HUB_GOT_ANSWER, Done, Some(150), None);
+        assert_eq!(states(&h)[4..8], [Pending, Pending, Done, Active]);
+        assert_eq!(h.0[6].ms, Some(43), "timed from the last step that has a time");
+        // a settled step never changes
+        assert!(h.set(step::HUB_GOT_ANSWER, Failed, Some(151), None).is_empty());
+        h.set(step::STUDENT_RECEIVED, Done, Some(160), None);
+        assert_eq!(h.finish(), vec![4, 5, 7]);
+        assert_eq!(states(&h), vec![Done, Done, Done, Done, Unknown, Unknown, Done, Unknown, Done]);
+    }
+
+    #[test]
+    fn the_hub_answering_itself_skips_the_specialist() {
+        let mut h = Hops::default();
+        h.set(0, State::Done, Some(1), None);
+        h.set(1, State::Done, Some(2), None);
+        h.set(2, State::Done, Some(3), Some("unsupported".into()));
+        h.skip_specialist("Hub answered itself (unsupported)");
+        assert!(h.0[3..7].iter().all(|x| x.state == State::Skipped && x.reason.is_some()));
+        assert_eq!(h.state(step::HUB_REPLIED), State::Active);
+        let mut down = Hops::default();
+        down.set(0, State::Failed, Some(1), Some("hub unreachable".into()));
+        down.nothing_sent("nothing was sent");
+        assert_eq!(down.finish(), vec![8]);
+    }
+}

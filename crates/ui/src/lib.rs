@@ -1,0 +1,336 @@
+//! The UI server (`campus ui`): serves the page embedded from `web/`, hosts the Student
+//! agent (which talks only to the Hub), and gives each page one AG-UI stream.
+//!
+//! - `POST /api/ag-ui/runs` (AG-UI `RunAgentInput`): a question as a run ([`runs`]).
+//! - `GET /api/ui/stream`: every channel on one SSE stream ([`stream`]): `student` (runs),
+//!   `monitor` (consoles, topology pulses, statuses: [`monitor`]), `system` (notices).
+//! - It follows the Hub's telemetry feed (the Hub's own events and its specialists',
+//!   relayed and redacted) and polls the Hub's `/dev/registry`; it never contacts a
+//!   specialist. The Student's own telemetry is served at `/telemetry/events`.
+//!
+//! The wire contract is `docs/ui-stream.md`.
+
+mod assets;
+pub mod error;
+pub mod hops;
+pub mod monitor;
+pub mod runs;
+pub mod stream;
+
+use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use a2a::client::{A2aClient, ClientConfig};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use telemetry::Telemetry;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::error::{ApiError, BODY_LIMIT, read_json};
+use crate::monitor::Monitor;
+use crate::runs::Runs;
+use crate::stream::Stream;
+
+/// Where the UI server listens unless `PORT` or `UI_PORT` says otherwise.
+pub const DEFAULT_PORT: u16 = 4444;
+/// How often the Hub's registry is read for the agents' statuses.
+const POLL: Duration = Duration::from_secs(1);
+
+/// The UI server's configuration: `PORT` (as every agent), else `UI_PORT`, else 4444;
+/// `HUB_URL`; `STUDENT_TIMEOUT_MS` (how long the Student waits for an answer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub bind: SocketAddr,
+    pub hub_url: String,
+    pub timeout: Duration,
+}
+
+impl Config {
+    pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, conf::ConfError> {
+        let mut port = DEFAULT_PORT;
+        for var in ["UI_PORT", "PORT"] {
+            if let Some(p) = conf::env_parse::<u16>(var, env, "a port number (0-65535)")? {
+                port = p;
+            }
+        }
+        let hub_url = env("HUB_URL").unwrap_or_else(|| student::DEFAULT_HUB_URL.into());
+        conf::check_local_url("HUB_URL", "", &hub_url)?;
+        let timeout_ms =
+            conf::env_parse::<u64>("STUDENT_TIMEOUT_MS", env, "a number of milliseconds")?.unwrap_or(35_000);
+        Ok(Self {
+            bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port),
+            hub_url: hub_url.trim_end_matches('/').to_string(),
+            timeout: Duration::from_millis(timeout_ms.max(1)),
+        })
+    }
+}
+
+/// Unix time now, in milliseconds.
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// A boot tag for the stream's ids: the start time in hex and the process id, so a
+/// restarted server never repeats an id.
+fn new_boot() -> String {
+    format!("{:x}{:x}", now_ms(), std::process::id())
+}
+
+#[derive(Clone)]
+struct App {
+    stream: Stream,
+    runs: Arc<Runs>,
+}
+
+/// The running UI server's parts.
+pub struct Ui {
+    pub router: Router,
+    pub stream: Stream,
+    pub telemetry: Telemetry,
+}
+
+/// Builds the UI server for `addr` and starts its background work (following the Hub's
+/// feed, polling its registry, flushing the monitor), which stops when `stop` turns true.
+pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> Ui {
+    let stream = Stream::new(new_boot());
+    let telemetry = Telemetry::new("student");
+    let monitor = Arc::new(Monitor::new(stream.clone()));
+    let client = A2aClient::new(ClientConfig { timeout: config.timeout, ..Default::default() });
+    let runs = Arc::new(Runs::new(
+        stream.clone(),
+        monitor.clone(),
+        client,
+        config.hub_url.clone(),
+        telemetry.clone(),
+    ));
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(Duration::from_secs(3))
+        .build()
+        .expect("http client builds with static settings");
+    spawn_follow(&config.hub_url, runs.clone(), monitor.clone(), stop.clone());
+    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), stop.clone());
+    spawn_flush(monitor, stop);
+    let app = App { stream: stream.clone(), runs };
+    let api = Router::new()
+        .route("/", get(assets::shell))
+        .route("/conversation", get(assets::shell))
+        .route("/activity", get(assets::shell))
+        .route("/topology", get(assets::shell))
+        .route("/assets/{*path}", get(assets::asset))
+        .route("/api/ui/stream", get(events))
+        .route("/api/ui/health", get(health))
+        .route("/api/ag-ui/runs", post(start_run))
+        .route("/api/ui/conversations", post(new_conversation))
+        .fallback(not_found)
+        .with_state(app)
+        .merge(telemetry.router())
+        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+    let router = guard::protect(api, guard::LocalPolicy::new(addr));
+    Ui { router, stream, telemetry }
+}
+
+fn spawn_follow(hub_url: &str, runs: Arc<Runs>, monitor: Arc<Monitor>, mut stop: watch::Receiver<bool>) {
+    let url = format!("{hub_url}{}", telemetry::EVENTS_PATH);
+    let http =
+        reqwest::Client::builder().no_proxy().build().expect("http client builds with static settings");
+    tokio::spawn(async move {
+        let on_event = move |event: telemetry::Event| {
+            runs.on_hub_event(&event);
+            monitor.push(event);
+        };
+        let shutdown = async move {
+            let _ = stop.wait_for(|s| *s).await;
+        };
+        telemetry::follow(http, url, None, on_event, shutdown).await;
+    });
+}
+
+/// Reads `/dev/registry` once a second into the agents' statuses.
+fn spawn_poll(
+    http: reqwest::Client,
+    hub_url: String,
+    runs: Arc<Runs>,
+    monitor: Arc<Monitor>,
+    mut stop: watch::Receiver<bool>,
+) {
+    tokio::spawn(async move {
+        let url = format!("{hub_url}/dev/registry");
+        let mut tick = tokio::time::interval(POLL);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = stop.wait_for(|s| *s) => break,
+            }
+            let registry = match http.get(&url).send().await {
+                Ok(r) if r.status().is_success() => r.json::<Value>().await.ok(),
+                _ => None,
+            };
+            let (agents, hub) = statuses(registry.as_ref(), runs.in_flight());
+            monitor.status(agents, hub);
+        }
+    });
+}
+
+/// The agents' statuses as the Hub reported them (`unknown` for what nothing reported).
+fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value) {
+    let now = now_ms();
+    let mut agents = serde_json::Map::new();
+    agents.insert(
+        "student".into(),
+        json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": null}),
+    );
+    let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
+    agents.insert(
+        "hub".into(),
+        json!({"status": hub_status, "heartbeatAt": null, "inFlight": 0, "mode": null}),
+    );
+    let list = registry.and_then(|r| r.get("specialists")).and_then(Value::as_array);
+    for s in list.into_iter().flatten() {
+        let Some(id) = s.get("id").and_then(Value::as_str) else { continue };
+        let age = s.get("heartbeatAgeMs").and_then(Value::as_i64);
+        agents.insert(
+            id.into(),
+            json!({
+                "status": s.get("status").and_then(Value::as_str).unwrap_or("unknown"),
+                "heartbeatAt": age.map(|a| now - a),
+                "inFlight": 0,
+                "mode": null,
+            }),
+        );
+    }
+    if registry.is_none() {
+        for id in ["tutor", "library"] {
+            agents.insert(
+                id.into(),
+                json!({"status": "unknown", "heartbeatAt": null, "inFlight": 0, "mode": null}),
+            );
+        }
+    }
+    (Value::Object(agents), json!({"status": hub_status}))
+}
+
+fn spawn_flush(monitor: Arc<Monitor>, mut stop: watch::Receiver<bool>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(monitor::FLUSH);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => monitor.flush(),
+                _ = stop.wait_for(|s| *s) => break,
+            }
+        }
+    });
+}
+
+#[derive(Deserialize)]
+struct Resume {
+    after: Option<String>,
+}
+
+async fn events(State(app): State<App>, Query(resume): Query<Resume>, headers: HeaderMap) -> Response {
+    let header = headers.get("last-event-id").and_then(|v| v.to_str().ok());
+    app.stream.respond(header, resume.after.as_deref())
+}
+
+async fn health(State(app): State<App>) -> Response {
+    Json(json!({"ok": true, "boot": app.stream.boot(), "lastSeq": app.stream.last_seq()})).into_response()
+}
+
+async fn start_run(
+    State(app): State<App>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let input: agui::RunAgentInput = match read_json(&headers, body) {
+        Ok(i) => i,
+        Err(e) => return e.into_response(),
+    };
+    let ids = json!({"threadId": input.thread_id, "runId": input.run_id});
+    match app.runs.start(input) {
+        Ok(true) => (StatusCode::ACCEPTED, Json(ids)).into_response(),
+        Ok(false) => (StatusCode::OK, Json(ids)).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn new_conversation(
+    State(app): State<App>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    if let Err(e) = read_json::<runs::NewConversation>(&headers, body) {
+        return e.into_response();
+    }
+    (StatusCode::CREATED, Json(json!({"threadId": app.runs.new_conversation()}))).into_response()
+}
+
+async fn not_found() -> Response {
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such address").into_response()
+}
+
+/// Serves the UI server on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let addr = listener.local_addr()?;
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let ui = build(&config, addr, stop_rx);
+    axum::serve(listener, ui.router)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = stop_tx.send(true);
+            ui.stream.close();
+            ui.telemetry.disconnect_all();
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_from_env() {
+        let env = |k: &str| match k {
+            "UI_PORT" => Some("5555".to_string()),
+            "HUB_URL" => Some("http://127.0.0.1:9/".to_string()),
+            _ => None,
+        };
+        let c = Config::from_env(&env).unwrap();
+        assert_eq!((c.bind.port(), c.hub_url.as_str()), (5555, "http://127.0.0.1:9"));
+        let with_port = |k: &str| if k == "PORT" { Some("0".to_string()) } else { env(k) };
+        assert_eq!(Config::from_env(&with_port).unwrap().bind.port(), 0);
+        assert_eq!(Config::from_env(&|_| None).unwrap().bind.port(), DEFAULT_PORT);
+        let bad = |k: &str| if k == "UI_PORT" { Some("x".to_string()) } else { None };
+        assert!(Config::from_env(&bad).is_err());
+    }
+
+    #[test]
+    fn statuses_say_unknown_for_what_nothing_reported() {
+        let (agents, hub) = statuses(None, 2);
+        assert_eq!(hub["status"], "unreachable");
+        assert_eq!(agents["tutor"]["status"], "unknown");
+        assert_eq!(agents["student"]["inFlight"], 2);
+        let reg = json!({"specialists": [{"id": "tutor", "status": "ready", "heartbeatAgeMs": 100}]});
+        let (agents, _) = statuses(Some(&reg), 0);
+        assert_eq!(agents["tutor"]["status"], "ready");
+        assert!(agents["tutor"]["heartbeatAt"].as_i64().unwrap() > 0);
+        assert!(agents.get("library").is_none());
+    }
+}

@@ -1,0 +1,565 @@
+//! The monitor channel: every agent's telemetry (the Hub's feed with its specialists'
+//! relayed, redacted events, and the Student's own) as console entries and topology
+//! pulses, in short server-opened runs; agent statuses from the Hub's `/dev/registry`.
+//!
+//! Under load a flush window with more than [`DETAIL`] events is **coalesced**: one
+//! console entry per agent with counts per kind, one pulse per (link, direction,
+//! category, phase, sender) with a count. Pending work is bounded whatever the rate.
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use agui::Event;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::now_ms;
+use crate::stream::Stream;
+
+pub const CHANNEL: &str = "monitor";
+/// How often pending events are flushed into a monitor run.
+pub const FLUSH: Duration = Duration::from_millis(100);
+/// Most events a flush window shows one by one; more are coalesced into counts.
+pub const DETAIL: usize = 16;
+/// The window of the per-link rate and latency.
+const WINDOW_MS: i64 = 60_000;
+/// Samples kept per link for the window (older or extra ones are dropped).
+const SAMPLES: usize = 2048;
+/// Started exchanges awaiting their answer, for latency (oldest forgotten).
+const OPEN_EXCHANGES: usize = 4096;
+
+/// One labelled movement on the topology.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pulse {
+    pub link: String,
+    pub from: String,
+    pub to: String,
+    pub category: &'static str,
+    pub phase: &'static str,
+    pub sender: String,
+    pub ts: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+    pub count: u64,
+}
+
+/// What one telemetry event means on the topology, if anything.
+pub fn label(e: &telemetry::Event) -> Option<Pulse> {
+    let data = e.data.value();
+    let s = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
+    let agent: &str = &e.agent;
+    let pulse = |link: String, from: &str, to: &str, category, phase, sender: &str| Pulse {
+        link,
+        from: from.into(),
+        to: to.into(),
+        category,
+        phase,
+        sender: sender.into(),
+        ts: e.ts,
+        trace_id: s("requestId"),
+        operation_id: s("operationId").filter(|o| o != "-"),
+        count: 1,
+    };
+    let hub_link = |sp: &str| format!("hub-{sp}");
+    if let Some(sp) = e.relayed_from.as_deref() {
+        let l = hub_link(sp);
+        return match e.kind.as_str() {
+            "message_received" => Some(pulse(l, "hub", sp, "question", "received", sp)),
+            "reply_published" => Some(pulse(l, sp, "hub", "answer", "result", sp)),
+            "registered" => Some(pulse(l, sp, "hub", "registration", "sent", sp)),
+            "registration_refused" => Some(pulse(l, sp, "hub", "registration", "failed", sp)),
+            "heartbeat_sent" => Some(pulse(l, sp, "hub", "heartbeat", "sent", sp)),
+            _ => None,
+        };
+    }
+    let sp = s("specialist");
+    match (agent, e.kind.as_str(), sp.as_deref()) {
+        ("student", "request_sent", _) => {
+            Some(pulse("student-hub".into(), "student", "hub", "question", "sent", "student"))
+        }
+        ("student", "reply_received", _) => {
+            Some(pulse("student-hub".into(), "hub", "student", "answer", "received", "student"))
+        }
+        ("student", "request_failed", _) => {
+            let phase = if s("code").as_deref() == Some("timeout") { "unknown" } else { "failed" };
+            Some(pulse("student-hub".into(), "student", "hub", "question", phase, "student"))
+        }
+        ("hub", "message_received", _) => {
+            Some(pulse("student-hub".into(), "student", "hub", "question", "received", "hub"))
+        }
+        ("hub", "routed", _) => {
+            Some(pulse("student-hub".into(), "student", "hub", "question", "working", "hub"))
+        }
+        ("hub", "reply_published", _) => {
+            Some(pulse("student-hub".into(), "hub", "student", "answer", "sent", "hub"))
+        }
+        ("hub", "forwarded", Some(sp)) => Some(pulse(hub_link(sp), "hub", sp, "question", "sent", "hub")),
+        ("hub", "specialist_replied", Some(sp)) => {
+            Some(pulse(hub_link(sp), sp, "hub", "answer", "received", "hub"))
+        }
+        ("hub", "forward_failed", Some(sp)) => {
+            let phase = if s("reason").as_deref() == Some("outcome_unknown") { "unknown" } else { "failed" };
+            Some(pulse(hub_link(sp), "hub", sp, "question", phase, "hub"))
+        }
+        ("hub", "registered" | "signed_out", Some(sp)) => {
+            Some(pulse(hub_link(sp), sp, "hub", "registration", "received", "hub"))
+        }
+        ("hub", "heartbeat", Some(sp)) => {
+            Some(pulse(hub_link(sp), sp, "hub", "heartbeat", "received", "hub"))
+        }
+        ("hub", "card_change_notice", Some(sp)) => {
+            Some(pulse(hub_link(sp), sp, "hub", "card", "received", "hub"))
+        }
+        ("hub", "card_fetched", Some(sp)) => {
+            let phase = match s("outcome").as_deref() {
+                Some("invalid" | "failed") => "failed",
+                _ => "result",
+            };
+            Some(pulse(hub_link(sp), sp, "hub", "card", phase, "hub"))
+        }
+        _ => None,
+    }
+}
+
+/// Whether an event is a heartbeat (never kept: live-only pulses, no console entry).
+fn is_heartbeat(e: &telemetry::Event) -> bool {
+    matches!(e.kind.as_str(), "heartbeat" | "heartbeat_sent")
+}
+
+#[derive(Default)]
+struct Pending {
+    /// Console entries and pulses shown one by one (at most [`DETAIL`]).
+    consoles: Vec<Arc<telemetry::Event>>,
+    pulses: Vec<Pulse>,
+    /// Past [`DETAIL`] in this window: counts per agent and kind, pulses merged by key.
+    coalesced: bool,
+    counts: BTreeMap<String, BTreeMap<String, u64>>,
+    merged: BTreeMap<(String, String, String, &'static str, &'static str, String), Pulse>,
+    heartbeats: BTreeMap<(String, String, String), Pulse>,
+    seen: u64,
+}
+
+impl Pending {
+    fn is_empty(&self) -> bool {
+        self.seen == 0 && self.heartbeats.is_empty()
+    }
+
+    fn merge(&mut self, p: Pulse) {
+        let key = (p.link.clone(), p.from.clone(), p.to.clone(), p.category, p.phase, p.sender.clone());
+        match self.merged.get_mut(&key) {
+            Some(m) => {
+                m.count += p.count;
+                m.ts = m.ts.max(p.ts);
+                m.trace_id = None;
+                m.operation_id = None;
+            }
+            None => {
+                self.merged.insert(key, p);
+            }
+        }
+    }
+
+    fn count(&mut self, e: &telemetry::Event) {
+        let agent = console_agent(e).to_string();
+        *self.counts.entry(agent).or_default().entry(e.kind.clone()).or_default() += 1;
+    }
+
+    fn push(&mut self, e: telemetry::Event) {
+        if is_heartbeat(&e) {
+            if let Some(p) = label(&e) {
+                let key = (p.link.clone(), p.from.clone(), p.sender.clone());
+                match self.heartbeats.get_mut(&key) {
+                    Some(h) => {
+                        h.count += 1;
+                        h.ts = h.ts.max(p.ts);
+                    }
+                    None => {
+                        self.heartbeats.insert(key, p);
+                    }
+                }
+            }
+            return;
+        }
+        self.seen += 1;
+        let pulse = label(&e);
+        if !self.coalesced && self.consoles.len() >= DETAIL {
+            // this window is busy: from here on, only counts
+            self.coalesced = true;
+            for c in std::mem::take(&mut self.consoles) {
+                self.count(&c);
+            }
+            for p in std::mem::take(&mut self.pulses) {
+                self.merge(p);
+            }
+        }
+        if self.coalesced {
+            self.count(&e);
+            if let Some(p) = pulse {
+                self.merge(p);
+            }
+        } else {
+            self.consoles.push(Arc::new(e));
+            self.pulses.extend(pulse);
+        }
+    }
+}
+
+fn console_agent(e: &telemetry::Event) -> &str {
+    e.relayed_from.as_deref().unwrap_or(&e.agent)
+}
+
+/// Per-link samples for the 60 s rate and median latency.
+#[derive(Default)]
+struct Link {
+    /// (ts, latency ms if an answer) of each question sent and answer received.
+    sent: VecDeque<i64>,
+    latencies: VecDeque<(i64, i64)>,
+}
+
+#[derive(Default)]
+struct Stats {
+    links: BTreeMap<String, Link>,
+    /// `link/trace` → when the question left (forgotten all at once past
+    /// [`OPEN_EXCHANGES`]: answers that never came must not pile up).
+    open: HashMap<String, i64>,
+    /// Forwards in flight per specialist (operation ids; same bound).
+    in_flight: HashMap<String, HashSet<String>>,
+}
+
+impl Stats {
+    fn new() -> Self {
+        Self::default()
+    }
+
+    fn record(&mut self, p: &Pulse) {
+        let trace = match p.link.as_str() {
+            "student-hub" => p.trace_id.clone(),
+            _ => p.operation_id.clone(),
+        };
+        let link = self.links.entry(p.link.clone()).or_default();
+        match (p.category, p.phase, p.sender.as_str()) {
+            ("question", "sent", s) if s == p.from => {
+                for _ in 0..p.count.min(SAMPLES as u64) {
+                    link.sent.push_back(p.ts);
+                }
+                while link.sent.len() > SAMPLES {
+                    link.sent.pop_front();
+                }
+                if let Some(t) = trace {
+                    if self.open.len() >= OPEN_EXCHANGES {
+                        self.open.clear();
+                    }
+                    self.open.insert(format!("{}/{t}", p.link), p.ts);
+                    if p.link != "student-hub" {
+                        let set = self.in_flight.entry(p.to.clone()).or_default();
+                        if set.len() >= OPEN_EXCHANGES {
+                            set.clear();
+                        }
+                        set.insert(t);
+                    }
+                }
+            }
+            ("answer", "received", _) | ("question", "failed" | "unknown", _) => {
+                if let Some(t) = trace {
+                    let key = format!("{}/{t}", p.link);
+                    if let Some(start) = self.open.remove(&key)
+                        && p.category == "answer"
+                    {
+                        link.latencies.push_back((p.ts, (p.ts - start).max(0)));
+                        while link.latencies.len() > SAMPLES {
+                            link.latencies.pop_front();
+                        }
+                    }
+                    let specialist = if p.from == "hub" { &p.to } else { &p.from };
+                    if let Some(m) = self.in_flight.get_mut(specialist) {
+                        m.remove(&t);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn snapshot(&mut self, now: i64) -> Value {
+        let mut out = Map::new();
+        for (name, link) in &mut self.links {
+            while link.sent.front().is_some_and(|t| *t < now - WINDOW_MS) {
+                link.sent.pop_front();
+            }
+            while link.latencies.front().is_some_and(|(t, _)| *t < now - WINDOW_MS) {
+                link.latencies.pop_front();
+            }
+            let mut ms: Vec<i64> = link.latencies.iter().map(|(_, l)| *l).collect();
+            ms.sort_unstable();
+            let p50 = (!ms.is_empty()).then(|| ms[(ms.len() - 1) / 2]);
+            out.insert(
+                name.clone(),
+                json!({"perMin": link.sent.len(), "p50Ms": p50, "window": WINDOW_MS / 1000}),
+            );
+        }
+        Value::Object(out)
+    }
+}
+
+/// The monitor: pending events, link statistics, the agents' statuses.
+pub struct Monitor {
+    stream: Stream,
+    pending: Mutex<Pending>,
+    stats: Mutex<Stats>,
+    runs: std::sync::atomic::AtomicU64,
+    last_status: Mutex<Option<Value>>,
+    coalescing: std::sync::atomic::AtomicBool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Monitor {
+    pub fn new(stream: Stream) -> Self {
+        Self {
+            stream,
+            pending: Mutex::new(Pending::default()),
+            stats: Mutex::new(Stats::new()),
+            runs: Default::default(),
+            last_status: Mutex::new(None),
+            coalescing: Default::default(),
+        }
+    }
+
+    /// One telemetry event from any agent.
+    pub fn push(&self, event: telemetry::Event) {
+        if let Some(p) = label(&event) {
+            lock(&self.stats).record(&p);
+        }
+        lock(&self.pending).push(event);
+    }
+
+    fn next_run_id(&self) -> String {
+        let n = self.runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        format!("m-{}-{n}", self.stream.boot())
+    }
+
+    /// Emits what is pending as monitor runs: a kept run with console entries and pulses,
+    /// and a live-only one with heartbeat pulses.
+    pub fn flush(&self) {
+        let pending = std::mem::take(&mut *lock(&self.pending));
+        if pending.is_empty() {
+            return;
+        }
+        self.coalescing.store(pending.coalesced, std::sync::atomic::Ordering::Relaxed);
+        let ts = now_ms();
+        if pending.seen > 0 {
+            let run = self.next_run_id();
+            let mut events = vec![Event::run_started(CHANNEL, &run, ts)];
+            let pulses: Vec<Pulse> = if pending.coalesced {
+                for (agent, counts) in &pending.counts {
+                    let mut content = Map::new();
+                    content.insert("agent".into(), json!(agent));
+                    content.insert("ts".into(), json!(ts));
+                    content.insert("kind".into(), json!("coalesced"));
+                    content
+                        .insert("summary".into(), json!(format!("{} events", counts.values().sum::<u64>())));
+                    content.insert("counts".into(), json!(counts));
+                    events.push(Event::activity(
+                        format!("console:{agent}:{run}"),
+                        "campus.console",
+                        content,
+                        ts,
+                    ));
+                }
+                pending.merged.into_values().collect()
+            } else {
+                for e in &pending.consoles {
+                    events.push(console(e, ts));
+                }
+                pending.pulses
+            };
+            if !pulses.is_empty() {
+                events.push(Event::custom("campus.topology", json!({"pulses": pulses}), ts));
+            }
+            events.push(Event::run_finished(CHANNEL, &run, None, ts));
+            self.stream.emit(CHANNEL, CHANNEL, &run, &events);
+        }
+        if !pending.heartbeats.is_empty() {
+            let run = self.next_run_id();
+            let pulses: Vec<Pulse> = pending.heartbeats.into_values().collect();
+            let events = [
+                Event::run_started(CHANNEL, &run, ts),
+                Event::custom("campus.topology", json!({"pulses": pulses}), ts),
+                Event::run_finished(CHANNEL, &run, None, ts),
+            ];
+            self.stream.emit_live(CHANNEL, CHANNEL, &events, false);
+        }
+    }
+
+    /// Sends the status (agents, links, stream) as a live-only snapshot run if it changed.
+    pub fn status(&self, agents: Value, hub: Value) {
+        let links = lock(&self.stats).snapshot(now_ms());
+        let mut agents = agents;
+        {
+            let stats = lock(&self.stats);
+            if let Some(map) = agents.as_object_mut() {
+                for (id, a) in map.iter_mut() {
+                    if let Some(m) = stats.in_flight.get(id) {
+                        a["inFlight"] = json!(m.len());
+                    }
+                }
+            }
+        }
+        let coalescing = self.coalescing.load(std::sync::atomic::Ordering::Relaxed);
+        let snapshot =
+            json!({"agents": agents, "links": links, "hub": hub, "stream": {"coalescing": coalescing}});
+        let mut last = lock(&self.last_status);
+        if last.as_ref() == Some(&snapshot) {
+            return;
+        }
+        *last = Some(snapshot.clone());
+        drop(last);
+        let ts = now_ms();
+        let run = self.next_run_id();
+        let events = [
+            Event::run_started(CHANNEL, &run, ts),
+            Event::state_snapshot(snapshot, ts),
+            Event::run_finished(CHANNEL, &run, None, ts),
+        ];
+        self.stream.emit_live(CHANNEL, CHANNEL, &events, true);
+    }
+}
+
+/// One console entry: `ACTIVITY_SNAPSHOT` `campus.console`.
+fn console(e: &telemetry::Event, _ts: i64) -> Event {
+    let agent = console_agent(e);
+    let mut content = Map::new();
+    content.insert("agent".into(), json!(agent));
+    content.insert("ts".into(), json!(e.ts));
+    content.insert("kind".into(), json!(e.kind));
+    content.insert("summary".into(), json!(summary(e)));
+    let details = e.data.value();
+    content.insert("details".into(), if details.is_object() { details } else { json!({}) });
+    if let Some(from) = &e.relayed_from {
+        content.insert("relayedFrom".into(), json!(from));
+    }
+    Event::activity(format!("console:{agent}:{}", e.id), "campus.console", content, e.ts)
+}
+
+/// A short line for a console entry, in words, from ids and kinds only (never content).
+fn summary(e: &telemetry::Event) -> String {
+    let data = e.data.value();
+    let s = |k: &str| data.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
+    match e.kind.as_str() {
+        "request_sent" => "sent a question to the hub".into(),
+        "reply_received" => format!("got the answer ({})", s("outcome")),
+        "request_failed" => format!("the question failed ({})", s("code")),
+        "message_received" => "received a question".into(),
+        "routed" => {
+            format!("decided: {}", data.pointer("/decision/kind").and_then(Value::as_str).unwrap_or("?"))
+        }
+        "forwarded" => format!("forwarded to {}", s("specialist")),
+        "specialist_replied" => format!("{} answered", s("specialist")),
+        "forward_failed" => format!("forward to {} failed ({})", s("specialist"), s("reason")),
+        "reply_published" => format!("replied ({})", s("outcome")),
+        "registered" if e.relayed_from.is_some() => "registered with the hub".into(),
+        "registered" => format!("registered {}", s("specialist")),
+        "signed_out" => format!("{} signed out", s("specialist")),
+        "card_fetched" => format!("fetched the card of {} ({})", s("specialist"), s("outcome")),
+        kind => kind.replace('_', " "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(agent: &str, kind: &str, data: Value, relayed: Option<&str>) -> telemetry::Event {
+        telemetry::Event {
+            id: format!("b:{kind}"),
+            ts: 10,
+            agent: agent.into(),
+            kind: kind.into(),
+            data: data.into(),
+            relayed_from: relayed.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn labels_name_the_link_direction_and_phase() {
+        let p = label(&event(
+            "hub",
+            "forwarded",
+            json!({"specialist": "tutor", "operationId": "op", "requestId": "r"}),
+            None,
+        ))
+        .unwrap();
+        assert_eq!(
+            (p.link.as_str(), p.from.as_str(), p.to.as_str(), p.category, p.phase),
+            ("hub-tutor", "hub", "tutor", "question", "sent")
+        );
+        let p = label(&event(
+            "tutor",
+            "reply_published",
+            json!({"operationId": "op", "text": "[3 chars redacted]"}),
+            Some("tutor"),
+        ))
+        .unwrap();
+        assert_eq!(
+            (p.from.as_str(), p.to.as_str(), p.sender.as_str(), p.phase),
+            ("tutor", "hub", "tutor", "result")
+        );
+        let p = label(&event("student", "request_failed", json!({"code": "timeout"}), None)).unwrap();
+        assert_eq!(p.phase, "unknown");
+        assert!(label(&event("hub", "duplicate_request", json!({}), None)).is_none());
+        // no line between the Student and a specialist, ever
+        for kind in ["request_sent", "reply_received", "message_received", "reply_published"] {
+            for relayed in [None, Some("tutor")] {
+                if let Some(p) = label(&event("student", kind, json!({}), relayed)) {
+                    assert!(p.link == "student-hub" || p.link.starts_with("hub-"), "{p:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_busy_window_is_coalesced_into_counts() {
+        let mut pending = Pending::default();
+        for i in 0..(DETAIL * 10) {
+            let e = event(
+                "hub",
+                "forwarded",
+                json!({"specialist": "tutor", "operationId": format!("op{i}")}),
+                None,
+            );
+            pending.push(e);
+        }
+        pending.push(event("hub", "heartbeat", json!({"specialist": "tutor"}), None));
+        assert!(pending.coalesced);
+        assert!(pending.consoles.is_empty() && pending.pulses.is_empty());
+        assert_eq!(pending.counts["hub"]["forwarded"], (DETAIL * 10) as u64);
+        assert_eq!(pending.merged.len(), 1);
+        assert_eq!(pending.merged.values().next().unwrap().count, (DETAIL * 10) as u64);
+        assert_eq!(pending.heartbeats.len(), 1, "heartbeats are pulses apart, never console entries");
+    }
+
+    #[test]
+    fn link_rate_and_median_latency() {
+        let mut stats = Stats::new();
+        for (i, latency) in [10, 30, 20].into_iter().enumerate() {
+            let trace = format!("r{i}");
+            let mut sent =
+                label(&event("student", "request_sent", json!({"requestId": trace}), None)).unwrap();
+            sent.ts = 1000;
+            stats.record(&sent);
+            let mut got =
+                label(&event("student", "reply_received", json!({"requestId": trace}), None)).unwrap();
+            got.ts = 1000 + latency;
+            stats.record(&got);
+        }
+        let snap = stats.snapshot(2000);
+        assert_eq!(snap["student-hub"], json!({"perMin": 3, "p50Ms": 20, "window": 60}));
+        assert_eq!(stats.snapshot(1000 + 61_000)["student-hub"]["perMin"], 0);
+    }
+}

@@ -1,0 +1,495 @@
+//! Questions as AG-UI runs: `POST /api/ag-ui/runs` starts one, the hosted Student asks the
+//! Hub, and the run's events (its state, the hop strip, the reply) go on the stream.
+//!
+//! Honest states: `sending` → `waiting` (only once the Hub's feed reported
+//! `message_received` for this request id) → `completed` | `failed` | `unknown`; a status
+//! never moves backwards and a finished run never changes. Only a POST sends anything; a
+//! run is never retried by the server.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use a2a::client::{A2aClient, ClientError};
+use agui::{Event, Role, RunAgentInput, patch};
+use axum::http::StatusCode;
+use bounded::BoundedMap;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use student::Student;
+use telemetry::Telemetry;
+use tokio::sync::Notify;
+
+use crate::error::ApiError;
+use crate::hops::{Hops, State, step};
+use crate::monitor::Monitor;
+use crate::now_ms;
+use crate::stream::Stream;
+
+/// The student channel's name on the stream.
+pub const CHANNEL: &str = "student";
+/// Conversations remembered (the oldest is forgotten past this).
+const THREADS: usize = 1024;
+/// Run ids remembered for idempotent retries.
+const RUN_IDS: usize = 4096;
+/// Runs in flight at once, over every conversation.
+pub const MAX_ACTIVE: usize = 64;
+/// How long a run waits, after the reply, for the Hub's feed to report it.
+const FEED_GRACE: Duration = Duration::from_secs(2);
+
+/// Where a run is. The order is the only way it may move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Sending,
+    Waiting,
+    Completed,
+    Failed,
+    Unknown,
+}
+
+impl Status {
+    fn name(self) -> &'static str {
+        match self {
+            Status::Sending => "sending",
+            Status::Waiting => "waiting",
+            Status::Completed => "completed",
+            Status::Failed => "failed",
+            Status::Unknown => "unknown",
+        }
+    }
+
+    fn terminal(self) -> bool {
+        self >= Status::Completed
+    }
+}
+
+struct Thread {
+    student: Arc<Student>,
+    active: Option<String>,
+}
+
+/// One run in flight.
+struct Run {
+    thread: String,
+    run_id: String,
+    request_id: String,
+    progress: Mutex<Progress>,
+    /// Notified on every change the Hub's feed brings.
+    changed: Notify,
+}
+
+struct Progress {
+    status: Status,
+    hops: Hops,
+    finished: bool,
+}
+
+impl Run {
+    fn lock(&self) -> MutexGuard<'_, Progress> {
+        self.progress.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[derive(Default)]
+struct Active {
+    by_request: HashMap<String, Arc<Run>>,
+    /// The Hub's operation id of a forward → its request id (while the run is active).
+    by_operation: HashMap<String, String>,
+}
+
+/// Every conversation and run of this UI server.
+pub struct Runs {
+    stream: Stream,
+    monitor: Arc<Monitor>,
+    client: A2aClient,
+    hub_url: String,
+    telemetry: Telemetry,
+    threads: Mutex<BoundedMap<String, Thread>>,
+    run_ids: Mutex<BoundedMap<String, String>>,
+    active: Mutex<Active>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A thread or run id: 1–128 characters of `[A-Za-z0-9_-]`.
+fn valid_id(id: &str) -> bool {
+    (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The body of `POST /api/ui/conversations`: `{}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewConversation {}
+
+impl Runs {
+    pub fn new(
+        stream: Stream,
+        monitor: Arc<Monitor>,
+        client: A2aClient,
+        hub_url: String,
+        telemetry: Telemetry,
+    ) -> Self {
+        Self {
+            stream,
+            monitor,
+            client,
+            hub_url,
+            telemetry,
+            threads: Mutex::new(BoundedMap::new(THREADS)),
+            run_ids: Mutex::new(BoundedMap::new(RUN_IDS)),
+            active: Mutex::new(Active::default()),
+        }
+    }
+
+    /// How many runs are in flight.
+    pub fn in_flight(&self) -> usize {
+        lock(&self.active).by_request.len()
+    }
+
+    fn new_thread(&self) -> Thread {
+        Thread { student: Arc::new(Student::new(self.client.clone(), self.hub_url.clone())), active: None }
+    }
+
+    /// `POST /api/ui/conversations`: a new thread id.
+    pub fn new_conversation(&self) -> String {
+        let id = a2a::wire::new_message_id();
+        lock(&self.threads).insert(id.clone(), self.new_thread());
+        id
+    }
+
+    /// `POST /api/ag-ui/runs`: checks the input and starts the run; `Ok(true)` for a new
+    /// run (202), `Ok(false)` for the same run posted again (200, nothing sent).
+    pub fn start(self: &Arc<Self>, input: RunAgentInput) -> Result<bool, ApiError> {
+        if !valid_id(&input.thread_id) {
+            return Err(ApiError::invalid("threadId", "1 to 128 characters of A-Z, a-z, 0-9, _ and -"));
+        }
+        if !valid_id(&input.run_id) {
+            return Err(ApiError::invalid("runId", "1 to 128 characters of A-Z, a-z, 0-9, _ and -"));
+        }
+        let Some(index) = input.messages.iter().rposition(|m| m.role == "user") else {
+            return Err(ApiError::invalid("messages", "no user message: the question is the last one"));
+        };
+        let field = format!("messages[{index}].content");
+        let text =
+            input.last_user_text().ok_or_else(|| ApiError::invalid(&field, "the question must be text"))?;
+        let question = student::chat::check_question(&text).map_err(|refused| {
+            let message = match refused {
+                student::chat::Refused::Empty => "the question is empty".to_string(),
+                student::chat::Refused::TooLong { chars } => format!(
+                    "the question is {chars} characters long; the limit is {}",
+                    student::chat::MAX_QUESTION_CHARS
+                ),
+            };
+            ApiError::invalid(&field, message)
+        })?;
+        let (thread_id, run_id) = (input.thread_id, input.run_id);
+        let student = {
+            let mut run_ids = lock(&self.run_ids);
+            if let Some(owner) = run_ids.get(&run_id) {
+                if *owner == thread_id {
+                    return Ok(false);
+                }
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "run_id_in_use",
+                    "this runId belongs to another conversation",
+                ));
+            }
+            let mut threads = lock(&self.threads);
+            if threads.get(&thread_id).is_none() {
+                threads.insert(thread_id.clone(), self.new_thread());
+            }
+            let thread = threads.get_mut(&thread_id).expect("inserted above");
+            if thread.active.is_some() {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "run_in_progress",
+                    "a question in this conversation is still running; wait for its answer",
+                ));
+            }
+            if self.in_flight() >= MAX_ACTIVE {
+                return Err(ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "busy",
+                    "too many questions at once; try again shortly",
+                ));
+            }
+            thread.active = Some(run_id.clone());
+            run_ids.insert(run_id.clone(), thread_id.clone());
+            thread.student.clone()
+        };
+        let request_id = a2a::wire::new_message_id();
+        let run = Arc::new(Run {
+            thread: thread_id,
+            run_id,
+            request_id: request_id.clone(),
+            progress: Mutex::new(Progress {
+                status: Status::Sending,
+                hops: Hops::default(),
+                finished: false,
+            }),
+            changed: Notify::new(),
+        });
+        lock(&self.active).by_request.insert(request_id, run.clone());
+        // the opening events go out before the 202, so a page that posts sees them next
+        let ts = now_ms();
+        let snapshot = json!({
+            "threadId": run.thread,
+            "conversationId": student.conversation(),
+            "runs": {&run.run_id: {
+                "status": Status::Sending.name(),
+                "question": question,
+                "requestId": run.request_id,
+                "startedAt": ts,
+                "hops": run.lock().hops,
+            }},
+        });
+        let mut events =
+            vec![Event::run_started(&run.thread, &run.run_id, ts), Event::state_snapshot(snapshot, ts)];
+        events.extend(Event::text_message(&format!("{}:q", run.run_id), Role::User, question, ts));
+        self.stream.emit(CHANNEL, &run.thread, &run.run_id, &events);
+        let (runs, question) = (self.clone(), question.to_string());
+        tokio::spawn(async move { runs.execute(run, student, question).await });
+        Ok(true)
+    }
+
+    /// Emits the status (if it moved forward) and the changed hops as one `STATE_DELTA`.
+    fn delta(&self, run: &Run, p: &Progress, status_changed: bool, hops: &[usize]) {
+        let base = format!("/runs/{}", patch::token(&run.run_id));
+        let mut ops = Vec::new();
+        if status_changed {
+            ops.push(patch::replace(&format!("{base}/status"), json!(p.status.name())));
+        }
+        for &i in hops {
+            ops.push(patch::replace(&format!("{base}/hops/{i}"), json!(p.hops.0[i])));
+        }
+        if !ops.is_empty() {
+            self.stream.emit(CHANNEL, &run.thread, &run.run_id, &[Event::state_delta(ops, now_ms())]);
+        }
+    }
+
+    /// Applies `change` to a run still in flight and emits what changed.
+    fn update(&self, run: &Run, change: impl FnOnce(&mut Progress) -> (bool, Vec<usize>)) {
+        let mut p = run.lock();
+        if p.finished {
+            return;
+        }
+        let (status_changed, hops) = change(&mut p);
+        self.delta(run, &p, status_changed, &hops);
+        drop(p);
+        run.changed.notify_one();
+    }
+
+    /// The Student's own telemetry, also shown on its console.
+    fn record(&self, kind: &str, data: Value) {
+        let event = self.telemetry.emit(kind, data);
+        self.monitor.push(event);
+    }
+
+    async fn execute(self: Arc<Self>, run: Arc<Run>, student: Arc<Student>, question: String) {
+        let ids = json!({"requestId": run.request_id, "threadId": run.thread, "runId": run.run_id});
+        self.record("request_sent", ids.clone());
+        self.update(&run, |p| (false, p.hops.set(step::STUDENT_SENT, State::Done, Some(now_ms()), None)));
+        let result = student.ask_with_request_id(&question, &run.request_id).await;
+        match result {
+            Ok(ex) => {
+                self.record(
+                    "reply_received",
+                    json!({"requestId": run.request_id, "messageId": ex.reply_message_id, "outcome": ex.outcome, "servedBy": ex.attribution.as_ref().and_then(|a| a.get("id"))}),
+                );
+                // the feed reports the last hops a moment after the reply itself (the
+                // specialist's relayed events come the longest way): wait for them a little
+                let deadline = tokio::time::Instant::now() + FEED_GRACE;
+                while !run.lock().hops.settled_before(step::STUDENT_RECEIVED) {
+                    if tokio::time::timeout_at(deadline, run.changed.notified()).await.is_err() {
+                        break;
+                    }
+                }
+                let result =
+                    json!({"servedBy": ex.attribution, "outcome": ex.outcome, "requestId": run.request_id});
+                self.finish(&run, Ok((ex.reply_text, result)));
+            }
+            Err(e) => {
+                let (code, status, message) = classify(&e);
+                tracing::warn!(request_id = %run.request_id, code, error = %e, "question failed");
+                self.record("request_failed", json!({"requestId": run.request_id, "code": code}));
+                self.finish(&run, Err((code, status, message)));
+            }
+        }
+    }
+
+    /// Ends a run: final hops and status, then the reply and `RUN_FINISHED`, or `RUN_ERROR`.
+    fn finish(&self, run: &Run, outcome: Result<(String, Value), (&'static str, Status, &'static str)>) {
+        {
+            let mut p = run.lock();
+            let now = now_ms();
+            let mut hops = Vec::new();
+            let status = match &outcome {
+                Ok(_) => {
+                    hops.extend(p.hops.set(step::STUDENT_RECEIVED, State::Done, Some(now), None));
+                    Status::Completed
+                }
+                Err((code, status, _)) => {
+                    if *code == "hub_unavailable" {
+                        hops.extend(p.hops.nothing_sent("the Hub could not be reached; nothing was sent"));
+                    }
+                    let state = if *status == Status::Unknown { State::Unknown } else { State::Failed };
+                    hops.extend(p.hops.set(step::STUDENT_RECEIVED, state, Some(now), Some((*code).into())));
+                    *status
+                }
+            };
+            hops.extend(p.hops.finish());
+            hops.sort_unstable();
+            hops.dedup();
+            let moved = status > p.status && !p.status.terminal();
+            if moved {
+                p.status = status;
+            }
+            self.delta(run, &p, moved, &hops);
+            let mut events = Vec::new();
+            match outcome {
+                Ok((text, result)) => {
+                    events.extend(Event::text_message(
+                        &format!("{}:a", run.run_id),
+                        Role::Assistant,
+                        &text,
+                        now,
+                    ));
+                    events.push(Event::run_finished(&run.thread, &run.run_id, Some(result), now));
+                }
+                Err((code, _, message)) => events.push(Event::run_error(code, message, now)),
+            }
+            self.stream.emit(CHANNEL, &run.thread, &run.run_id, &events);
+            p.finished = true;
+        }
+        let mut active = lock(&self.active);
+        active.by_request.remove(&run.request_id);
+        active.by_operation.retain(|_, request| *request != run.request_id);
+        drop(active);
+        if let Some(t) = lock(&self.threads).get_mut(&run.thread)
+            && t.active.as_deref() == Some(run.run_id.as_str())
+        {
+            t.active = None;
+        }
+    }
+
+    /// One event from the Hub's feed (its own, or a specialist's relayed): moves the run
+    /// it names, if one is in flight.
+    pub fn on_hub_event(&self, event: &telemetry::Event) {
+        if !matches!(
+            event.kind.as_str(),
+            "message_received"
+                | "routed"
+                | "forwarded"
+                | "specialist_replied"
+                | "forward_failed"
+                | "reply_published"
+        ) {
+            return;
+        }
+        let data = event.data.value();
+        let text = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
+        let at = Some(event.ts);
+        let active = lock(&self.active);
+        let request = match &event.relayed_from {
+            Some(_) => text("operationId").and_then(|op| active.by_operation.get(&op).cloned()),
+            None => text("requestId"),
+        };
+        let Some(run) = request.and_then(|r| active.by_request.get(&r).cloned()) else { return };
+        drop(active);
+        match (event.relayed_from.is_some(), event.kind.as_str()) {
+            (false, "message_received") => self.update(&run, |p| {
+                let hops = p.hops.set(step::HUB_RECEIVED, State::Done, at, None);
+                let moved = p.status == Status::Sending;
+                if moved {
+                    p.status = Status::Waiting;
+                }
+                (moved, hops)
+            }),
+            (false, "routed") => {
+                let decision = data.get("decision").cloned().unwrap_or(Value::Null);
+                let kind = decision.get("kind").and_then(Value::as_str).unwrap_or("unknown").to_string();
+                let specialist = decision.get("specialist").and_then(Value::as_str).map(str::to_owned);
+                self.update(&run, |p| {
+                    let mut hops = p.hops.set(step::HUB_DECIDED, State::Done, at, Some(kind.clone()));
+                    match (kind.as_str(), specialist) {
+                        ("route", Some(s)) => hops.extend(p.hops.name_specialist(&s)),
+                        _ => hops.extend(p.hops.skip_specialist(&format!("Hub answered itself ({kind})"))),
+                    }
+                    hops.sort_unstable();
+                    hops.dedup();
+                    (false, hops)
+                });
+            }
+            (false, "forwarded") => {
+                if let Some(op) = text("operationId") {
+                    lock(&self.active).by_operation.insert(op, run.request_id.clone());
+                }
+                let specialist = text("specialist");
+                self.update(&run, |p| {
+                    let mut hops = p.hops.set(step::HUB_FORWARDED, State::Done, at, None);
+                    if let Some(s) = specialist {
+                        hops.extend(p.hops.name_specialist(&s));
+                    }
+                    hops.sort_unstable();
+                    hops.dedup();
+                    (false, hops)
+                });
+            }
+            (false, "specialist_replied") => {
+                self.update(&run, |p| (false, p.hops.set(step::HUB_GOT_ANSWER, State::Done, at, None)))
+            }
+            (false, "forward_failed") => {
+                let reason = text("reason").unwrap_or_else(|| "failed".into());
+                let state = if reason == "outcome_unknown" { State::Unknown } else { State::Failed };
+                self.update(&run, |p| (false, p.hops.set(step::HUB_GOT_ANSWER, state, at, Some(reason))))
+            }
+            (false, "reply_published") => {
+                self.update(&run, |p| (false, p.hops.set(step::HUB_REPLIED, State::Done, at, None)))
+            }
+            (true, "message_received") => {
+                self.update(&run, |p| (false, p.hops.set(step::SPECIALIST_RECEIVED, State::Done, at, None)))
+            }
+            (true, "reply_published") => {
+                self.update(&run, |p| (false, p.hops.set(step::SPECIALIST_REPLIED, State::Done, at, None)))
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A failed ask: (code, status, message for the page).
+fn classify(e: &ClientError) -> (&'static str, Status, &'static str) {
+    match e {
+        ClientError::Refused { .. }
+        | ClientError::Connect { .. }
+        | ClientError::BadUrl { .. }
+        | ClientError::BadCard { .. } => {
+            ("hub_unavailable", Status::Failed, "the hub could not be reached; nothing was sent")
+        }
+        ClientError::Timeout { .. } => (
+            "timeout",
+            Status::Unknown,
+            "no answer from the hub in time; it may still have handled the question",
+        ),
+        _ => ("hub_error", Status::Failed, "the hub answered with an error"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_statuses() {
+        assert!(valid_id("run-1_A") && !valid_id("") && !valid_id("a b") && !valid_id(&"x".repeat(129)));
+        assert!(Status::Sending < Status::Waiting && Status::Waiting < Status::Completed);
+        assert!(Status::Unknown.terminal() && !Status::Waiting.terminal());
+        let (code, status, _) = classify(&ClientError::Refused { url: "u".into() });
+        assert_eq!((code, status), ("hub_unavailable", Status::Failed));
+        let timeout = ClientError::Timeout { url: "u".into(), after: Duration::from_secs(1) };
+        assert_eq!(classify(&timeout).1, Status::Unknown);
+    }
+}
