@@ -8,15 +8,27 @@ import { CONSOLES, LIMITS } from "../store.js";
 const FOLLOW_SLACK_PX = 24;
 const DETAILS_MAX = 300;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An event's data as "key=value · …": ids shortened to their last 8 characters (the
+ *  random part), nested values as compact JSON, the whole capped. */
 function detailsText(details) {
   if (details === undefined || details === null) return "";
-  let text;
-  try {
-    text = typeof details === "string" ? details : JSON.stringify(details);
-  } catch {
-    return "";
+  if (typeof details !== "object") return String(details).slice(0, DETAILS_MAX);
+  const parts = [];
+  for (const [k, v] of Object.entries(details)) {
+    let text;
+    if (typeof v === "string") text = UUID.test(v) ? `…${v.slice(-8)}` : v;
+    else {
+      try {
+        text = JSON.stringify(v);
+      } catch {
+        continue;
+      }
+    }
+    parts.push(`${k}=${text}`);
   }
-  if (text === "{}" || text === "[]") return "";
+  const text = parts.join(" · ");
   return text.length > DETAILS_MAX ? `${text.slice(0, DETAILS_MAX)}…` : text;
 }
 
@@ -35,7 +47,7 @@ function lineNode(entry) {
     h("span", { class: "ts" }, clock(entry.ts)),
     h("span", { class: "kind" }, entry.kind || ""),
     h("span", { class: "sum" }, summary),
-    entry.relayedFrom ? h("span", { class: "via" }, `relayed by the ${agentName(entry.relayedFrom)}`) : null,
+    entry.relayedFrom ? h("span", { class: "via" }, "relayed by the Hub") : null,
     details ? h("span", { class: "line-details" }, details) : null,
   );
 }

@@ -36,6 +36,8 @@ const LIST_MAX = 60;
 const RECENT_FAIL_MS = 60_000;
 
 const color = (id) => COLORS[id] || OTHER;
+/** A trace id as people read it: its last 8 characters (the random part of a UUIDv7). */
+const shortTrace = (t) => (t.length > 12 ? `…${t.slice(-8)}` : t);
 const statusOf = (st) => STATUS[st] || STATUS.unknown;
 
 function specialistsOf(monitor) {
@@ -91,7 +93,7 @@ function rateText(link, live) {
   const per = link?.perMin ?? 0;
   const p50 = link?.p50Ms;
   const win = link?.window ?? 60;
-  return `${per}/min · p50 ${typeof p50 === "number" ? duration(p50) : "–"} · ${win} s`;
+  return `${per}/min · p50 ${typeof p50 === "number" ? duration(p50) : "n/a"} · ${win} s`;
 }
 
 function linkState(state, id, live) {
@@ -157,7 +159,7 @@ export function mount(section, ctx) {
   const legend = h(
     "div",
     { class: "legend", "aria-label": "Legend", role: "group" },
-    h("p", {}, "Colour of a pulse = the agent that sent it. Status as the Hub's registry reports it (", h("strong", {}, "? Unknown"), " when nothing did)."),
+    h("p", {}, "A pulse travels for a message sent or a result returned, and marks the receiving end when it arrives; its colour is the agent that reported it. Status as the Hub's registry reports it (", h("strong", {}, "? Unknown"), " when nothing did)."),
     h(
       "ul",
       {},
@@ -342,16 +344,25 @@ export function mount(section, ctx) {
         const t = Math.min(1, Math.max(0, (now - p.playAt) / PULSE_MS));
         const bad = p.phase === "failed" || p.phase === "unknown";
         const c = color(p.sender || p.from);
-        if (prefs.reduceMotion) {
-          out.push(s("line", { class: "flash", x1: p0[0], y1: p0[1], x2: p1[0], y2: p1[1], stroke: c }));
-          out.push(s("circle", { cx: p1[0], cy: p1[1], r: 7, fill: c, class: "dot" }));
-        } else {
-          const x = p0[0] + (p1[0] - p0[0]) * t;
-          const y = p0[1] + (p1[1] - p0[1]) * t;
-          out.push(s("circle", { cx: x, cy: y, r: p.count > 1 ? 9 : 7, fill: c, class: bad ? "dot bad" : "dot" }));
-          if (bad) out.push(s("text", { x, y: y - 12, class: "dot-mark", "text-anchor": "middle" }, p.phase === "failed" ? "✕" : "?"));
-          if (p.count > 1) out.push(s("text", { x, y: y + 22, class: "dot-count", "text-anchor": "middle" }, `×${p.count}`));
+        const r = p.count > 1 ? 9 : 7;
+        const cls = bad ? "dot bad" : "dot";
+        // sent/result travel the lane; received/working mark the receiving end; a failure or
+        // an unknown outcome sits mid-lane with ✕ or ?
+        const travels = p.phase === "sent" || p.phase === "result";
+        let x = p1[0];
+        let y = p1[1];
+        if (bad) {
+          x = (p0[0] + p1[0]) / 2;
+          y = (p0[1] + p1[1]) / 2;
+        } else if (travels && !prefs.reduceMotion) {
+          x = p0[0] + (p1[0] - p0[0]) * t;
+          y = p0[1] + (p1[1] - p0[1]) * t;
         }
+        if (prefs.reduceMotion && travels) out.push(s("line", { class: "flash", x1: p0[0], y1: p0[1], x2: p1[0], y2: p1[1], stroke: c }));
+        if (!travels && !bad && !prefs.reduceMotion) out.push(s("circle", { cx: x, cy: y, r: r + 10 * t, class: "ring", stroke: c }));
+        out.push(s("circle", { cx: x, cy: y, r, fill: c, class: cls }));
+        if (bad) out.push(s("text", { x, y: y - 12, class: "dot-mark", "text-anchor": "middle" }, p.phase === "failed" ? "✕" : "?"));
+        if (p.count > 1) out.push(s("text", { x, y: y + 22, class: "dot-count", "text-anchor": "middle" }, `×${p.count}`));
       }
     }
     replace(pulseLayer, out);
@@ -368,7 +379,7 @@ export function mount(section, ctx) {
     const traces = state.traces;
     const want = ["", ...traces].join("|");
     if (traceSel.dataset.options !== want) {
-      replace(traceSel, h("option", { value: "" }, "None"), ...[...traces].reverse().map((t) => h("option", { value: t }, t)));
+      replace(traceSel, h("option", { value: "" }, "None"), ...[...traces].reverse().map((t) => h("option", { value: t }, `trace ${shortTrace(t)}`)));
       traceSel.dataset.options = want;
     }
     traceSel.value = p.trace && traces.includes(p.trace) ? p.trace : "";
@@ -390,7 +401,7 @@ export function mount(section, ctx) {
         h("td", {}, agentName(a)),
         h("td", {}, agentName(b)),
         h("td", {}, live ? String(link?.perMin ?? 0) : "unknown"),
-        h("td", {}, live && typeof p50 === "number" ? duration(p50) : live ? "–" : "unknown"),
+        h("td", {}, live && typeof p50 === "number" ? duration(p50) : live ? "n/a" : "unknown"),
         h("td", {}, st),
       );
     });
@@ -418,7 +429,7 @@ export function mount(section, ctx) {
       ),
       h("h2", { id: "topo-events-title" }, "Recent events, newest first"),
       evs.length
-        ? h("ol", { class: "event-list", "aria-labelledby": "topo-events-title", tabindex: "0" }, evs.map((e) => h("li", {}, h("span", { class: "ts" }, clock(e.ts)), " ", eventText(e), e.traceId ? ` · trace ${e.traceId}` : "")))
+        ? h("ol", { class: "event-list", "aria-labelledby": "topo-events-title", tabindex: "0" }, evs.map((e) => h("li", {}, h("span", { class: "ts" }, clock(e.ts)), " ", eventText(e), e.traceId ? ` · trace ${shortTrace(e.traceId)}` : "")))
         : h("p", {}, "No events yet."),
     );
   }
@@ -481,7 +492,7 @@ export function mount(section, ctx) {
           h("dd", {}, `${link?.window ?? 60} s`),
         ),
         h("h3", {}, "Event timeline"),
-        mine.length ? h("ol", { class: "event-list", tabindex: "0", "aria-label": "Event timeline" }, mine.map((e) => h("li", {}, `${clock(e.ts)} ${eventText(e)}${e.traceId ? ` · trace ${e.traceId}` : ""}`))) : h("p", {}, "None yet."),
+        mine.length ? h("ol", { class: "event-list", tabindex: "0", "aria-label": "Event timeline" }, mine.map((e) => h("li", {}, `${clock(e.ts)} ${eventText(e)}${e.traceId ? ` · trace ${shortTrace(e.traceId)}` : ""}`))) : h("p", {}, "None yet."),
       ];
     }
     replace(details, h("div", { class: "details-head" }, h("h2", { id: "topo-details-title", tabindex: "-1" }, heading), close), body);

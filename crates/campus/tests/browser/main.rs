@@ -30,7 +30,7 @@ impl Campus {
     fn start() -> Campus {
         let u = University::start(&[], &[]);
         u.wait_ready();
-        let ui = Proc::start(&["ui"], &[("HUB_URL", &u.hub_url), ("UI_PORT", "0")]);
+        let ui = common::ui::start_ui(&u.hub_url, &[]);
         Campus { u, ui }
     }
 
@@ -183,6 +183,8 @@ fn a_question_gets_an_attributed_reply_a_complete_hop_strip_and_pulses_and_reloa
             )
             .await;
         }
+
+        screenshot(&topo, "topology-pulses").await;
 
         // reload: the conversation comes back from the stream, nothing is sent again
         let hub_url = campus.u.hub_url.clone();
@@ -357,9 +359,9 @@ fn every_tab_works_by_keyboard_and_passes_axe() {
         }
         no_violations(&c, "activity").await;
 
-        // Back returns to Conversation with its heading focused
+        // Back returns to Conversation (the page opened at /) with its heading focused
         c.back().await.unwrap();
-        until(&c, "Back to Conversation", "return location.pathname === '/conversation' && document.activeElement.tagName === 'H1' && document.title.startsWith('Conversation');").await;
+        until(&c, "Back to Conversation", "return location.pathname === '/' && document.activeElement.tagName === 'H1' && document.title.startsWith('Conversation');").await;
         c.forward().await.unwrap();
         until(&c, "Forward to activity", "return location.pathname === '/activity';").await;
 
@@ -387,7 +389,7 @@ fn every_tab_works_by_keyboard_and_passes_axe() {
         let f = tab_to(&c, "the Student node", 12, |f| f["node"] == "student" || f["link"] != "").await;
         assert!(f["link"] == "student-hub" || f["node"] == "student", "{f}");
         let f = tab_to(&c, "the Hub node", 12, |f| f["node"] == "hub").await;
-        assert!(f["text"].as_str().unwrap().starts_with("Hub,"), "{f}");
+        assert!(f["text"].as_str().unwrap().starts_with("Hub ✓ Ready"), "{f}");
         press(&c, ENTER).await;
         until(&c, "the details panel", "return !document.getElementById('topo-details').hidden && document.activeElement.id === 'topo-details-title';").await;
         screenshot(&c, "topology-details").await;
