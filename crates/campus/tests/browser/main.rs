@@ -256,6 +256,13 @@ fn a_stopped_tutor_shows_unavailable_honestly_and_a_dropped_stream_shows_the_ban
     browser_test("browser: stopped tutor, banner", async |d, campus| {
         let c = d.session(true).await;
         open(&c, &campus.url("/topology")).await;
+        // the OS asks for less motion: Reduce motion starts pressed
+        until(
+            &c,
+            "Reduce motion on",
+            "return document.getElementById('topo-motion').getAttribute('aria-pressed') === 'true';",
+        )
+        .await;
         until(
             &c,
             "the Tutor ready",
@@ -339,6 +346,17 @@ fn every_tab_works_by_keyboard_and_passes_axe() {
         assert_eq!(js(&c, "return document.getElementById('question').value;").await, "", "the box clears");
         screenshot(&c, "conversation-keyboard").await;
         no_violations(&c, "conversation").await;
+        // New conversation by keyboard: an empty chat, the question box focused
+        js(&c, "document.querySelector('nav a[href=\"/topology\"]').focus();").await;
+        let f = tab_to(&c, "New conversation", 4, |f| f["id"] == "new-conversation").await;
+        assert_eq!(f["tag"], "button");
+        press(&c, ENTER).await;
+        until(
+            &c,
+            "a new, empty conversation",
+            "return document.querySelectorAll('#chat-log .msg').length === 0 && document.activeElement.id === 'question';",
+        )
+        .await;
 
         // to Agent activity by keyboard: the view's heading takes focus, consoles scroll by keyboard
         js(&c, "document.querySelector('nav a[href=\"/conversation\"]').focus();").await;
