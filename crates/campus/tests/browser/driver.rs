@@ -30,9 +30,12 @@ pub fn available(test: &str) -> bool {
         std::env::var_os("CAMPUS_REQUIRE_BROWSER").is_none(),
         "CAMPUS_REQUIRE_BROWSER is set but {CHROMEDRIVER} or {CHROMIUM} is missing"
     );
-    println!(
-        "skipped {test}: {CHROMEDRIVER} is absent (apt-get install chromium chromium-driver fonts-dejavu-core runs it; .ci/run does)"
+    // straight to stderr, not eprintln!: the test harness captures the macros' output of a
+    // passing test, and this line must be seen
+    let line = format!(
+        "skipped {test}: {CHROMEDRIVER} is absent (apt-get install chromium chromium-driver fonts-dejavu-core runs it; .ci/run does)\n"
     );
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     false
 }
 
