@@ -2,11 +2,14 @@
 //! routed through the Hub, with every agent in its own child process, at several
 //! concurrency levels. It measures plumbing, so its Tutor runs with `TUTOR_MODE=fixed`
 //! (the Part 1 reply), not the offline tutor's parsing and checks. Prints messages/s, p50/p99 latency, the latency the Hub adds and
-//! resident memory. A benchmark, not a test: it asserts nothing.
+//! resident memory. A `campus ui` follows the Hub throughout, with one browser stream
+//! open (read by the benchmark): the frames/s that stream delivers under the routed load
+//! and the UI server's idle and loaded memory are printed too. A benchmark, not a test:
+//! it asserts nothing.
 
 use std::process::Stdio;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use a2a::client::{A2aClient, AgentHandle, ClientConfig};
@@ -314,6 +317,7 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
         ],
     )
     .await?;
+    let ui = ChildAgent::start("ui", &args.agent_log, &[("HUB_URL", hub.url.clone())]).await?;
     let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(10), ..Default::default() });
     let direct = client.connect(&tutor.url).await?;
     let routed = client.connect(&hub.url).await?;
@@ -332,7 +336,7 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
         }
         tokio::time::sleep(Duration::from_millis(50)).await; // poll interval while the tutor registers
     }
-    let pids: Vec<(&str, u32)> = [("hub", &hub), ("tutor", &tutor), ("library", &library)]
+    let pids: Vec<(&str, u32)> = [("hub", &hub), ("tutor", &tutor), ("library", &library), ("ui", &ui)]
         .iter()
         .filter_map(|(n, c)| c.pid().map(|p| (*n, p)))
         .collect();
@@ -354,8 +358,23 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     let direct_levels = levels(&direct, &args, &measured).await?;
     print_levels("\ndirect: client -> tutor", &direct_levels, &measured);
     settle(&pids).await;
+    let stream = StreamReader::start(&ui.url);
+    let ui_pid = ui.pid().context("the ui server has no pid")?;
+    let peak = PeakRss::start(ui_pid);
+    let (frames0, bytes0, t0) = (stream.frames(), stream.bytes(), Instant::now());
     let routed_levels = levels(&routed, &args, &measured).await?;
+    let elapsed = t0.elapsed().as_secs_f64();
+    let (frames, bytes) = (stream.frames() - frames0, stream.bytes() - bytes0);
+    let ui_loaded = peak.stop();
     print_levels("\nrouted: client -> hub (mock router) -> tutor", &routed_levels, &measured);
+    println!(
+        "\nui stream under the routed load (one browser stream open): {:.0} frames/s, {:.0} KB/s, {} reconnects; \
+         ui server peak resident memory {}",
+        frames as f64 / elapsed,
+        bytes as f64 / 1024.0 / elapsed,
+        stream.reconnects(),
+        mb(ui_loaded)
+    );
     settle(&pids).await;
     println!("\nlatency the hub adds (routed minus direct)");
     println!("{:>11} {:>10} {:>10}", "concurrency", "p50 ms", "p99 ms");
@@ -376,21 +395,108 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
         println!("{name:>13} {:>9} / {:>9}", mb(before), mb(after));
     }
     println!(
-        "{:>13} {:>9} / {:>9}  (the three agents; the bench client is not idle before)",
+        "{:>13} {:>9} / {:>9}  (hub, tutor, library, ui; the bench client is not idle before)",
         "agents total",
         mb(Some(total_before)),
         mb(Some(total_after - rss_kib(me).unwrap_or(0)))
     );
     println!(
-        "{:>13} {:>9}  (four processes: hub, tutor, library and the client as the student)",
-        "all four",
+        "{:>13} {:>9}  (five processes: hub, tutor, library, ui and the client)",
+        "all five",
         mb(Some(total_after))
     );
     let pss: Option<u64> = pids.iter().map(|(_, p)| *p).chain(std::iter::once(me)).map(pss_kib).sum();
     println!(
-        "{:>13} {:>9}  (PSS: the same four, each shared page counted once, not once per process)",
-        "all four PSS",
+        "{:>13} {:>9}  (PSS: the same five, each shared page counted once, not once per process)",
+        "all five PSS",
         mb(pss)
     );
     Ok(())
+}
+
+/// One browser's stream, read by the benchmark: counts the frames and bytes it delivers.
+struct StreamReader {
+    frames: Arc<AtomicU64>,
+    bytes: Arc<AtomicU64>,
+    reconnects: Arc<AtomicU64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl StreamReader {
+    fn start(ui_url: &str) -> Self {
+        let url = format!("{ui_url}/api/ui/stream");
+        let (frames, bytes, reconnects) =
+            (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+        let (f, b, r) = (frames.clone(), bytes.clone(), reconnects.clone());
+        let task = tokio::spawn(async move {
+            let http = reqwest::Client::new();
+            let mut last_id: Option<String> = None;
+            let mut parser = telemetry::SseParser::new();
+            loop {
+                let mut req = http.get(&url);
+                if let Some(id) = &last_id {
+                    req = req.header("last-event-id", id.as_str());
+                }
+                if let Ok(mut resp) = req.send().await {
+                    while let Ok(Some(chunk)) = resp.chunk().await {
+                        b.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+                        for frame in parser.push(&chunk) {
+                            f.fetch_add(1, Ordering::Relaxed);
+                            if frame.id.is_some() {
+                                last_id = frame.id;
+                            }
+                        }
+                    }
+                }
+                r.fetch_add(1, Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        });
+        Self { frames, bytes, reconnects, task }
+    }
+
+    fn frames(&self) -> u64 {
+        self.frames.load(Ordering::Relaxed)
+    }
+
+    fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    fn reconnects(&self) -> u64 {
+        self.reconnects.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for StreamReader {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The highest resident memory of a process, sampled every 50 ms until stopped.
+struct PeakRss {
+    peak: Arc<AtomicU64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl PeakRss {
+    fn start(pid: u32) -> Self {
+        let peak = Arc::new(AtomicU64::new(0));
+        let p = peak.clone();
+        let task = tokio::spawn(async move {
+            loop {
+                if let Some(kib) = rss_kib(pid) {
+                    p.fetch_max(kib, Ordering::Relaxed);
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        });
+        Self { peak, task }
+    }
+
+    fn stop(self) -> Option<u64> {
+        self.task.abort();
+        Some(self.peak.load(Ordering::Relaxed)).filter(|k| *k > 0)
+    }
 }

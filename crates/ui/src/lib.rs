@@ -194,9 +194,10 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value
         json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": null}),
     );
     let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
+    // nothing reports the Hub's own work in flight: unknown, not 0
     agents.insert(
         "hub".into(),
-        json!({"status": hub_status, "heartbeatAt": null, "inFlight": 0, "mode": null}),
+        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null, "mode": null}),
     );
     let list = registry.and_then(|r| r.get("specialists")).and_then(Value::as_array);
     for s in list.into_iter().flatten() {
@@ -216,7 +217,7 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value
         for id in ["tutor", "library"] {
             agents.insert(
                 id.into(),
-                json!({"status": "unknown", "heartbeatAt": null, "inFlight": 0, "mode": null}),
+                json!({"status": "unknown", "heartbeatAt": null, "inFlight": null, "mode": null}),
             );
         }
     }
@@ -326,6 +327,7 @@ mod tests {
         let (agents, hub) = statuses(None, 2);
         assert_eq!(hub["status"], "unreachable");
         assert_eq!(agents["tutor"]["status"], "unknown");
+        assert!(agents["tutor"]["inFlight"].is_null() && agents["hub"]["inFlight"].is_null());
         assert_eq!(agents["student"]["inFlight"], 2);
         let reg = json!({"specialists": [{"id": "tutor", "status": "ready", "heartbeatAgeMs": 100}]});
         let (agents, _) = statuses(Some(&reg), 0);
