@@ -38,6 +38,13 @@ const RECENT_FAIL_MS = 60_000;
 const color = (id) => COLORS[id] || OTHER;
 /** A trace id as people read it: its last 8 characters (the random part of a UUIDv7). */
 const shortTrace = (t) => (t.length > 12 ? `…${t.slice(-8)}` : t);
+/** The last `n` events, newest first by the agents' own timestamps (they arrive in another order). */
+const newest = (events, n) =>
+  events
+    .slice(-n)
+    .map((e, i) => [e, i])
+    .sort((a, b) => (b[0].ts ?? 0) - (a[0].ts ?? 0) || b[1] - a[1])
+    .map(([e]) => e);
 const statusOf = (st) => STATUS[st] || STATUS.unknown;
 
 function specialistsOf(monitor) {
@@ -290,11 +297,11 @@ export function mount(section, ctx) {
       const statusText = `${icon} ${word} `;
       if (n.status.textContent !== statusText) n.status.textContent = statusText;
       n.status.setAttribute("class", `node-status st-${tone}`);
-      const inflight = typeof a.inFlight === "number" ? `${a.inFlight} in flight` : "in flight unknown";
+      const inflight = typeof a.inFlight === "number" ? `${a.inFlight} in flight` : "? in flight"; // ? = unknown
       const stat = `${heartbeatText(a, src.now || Date.now())} · ${inflight}`;
       if (n.stat.textContent !== stat) n.stat.textContent = stat;
       // the name starts with the visible text (2.5.3 Label in Name), then what the icons mean
-      n.el.setAttribute("aria-label", `${agentName(id)} ${statusText}${stat} (status ${word}${a.mode ? `, model mode ${a.mode}` : ""})`);
+      n.el.setAttribute("aria-label", `${agentName(id)} ${statusText}${stat} (status ${word}${typeof a.inFlight === "number" ? "" : ", in flight unknown"}${a.mode ? `, model mode ${a.mode}` : ""})`);
       n.mode.style.display = a.mode ? "" : "none";
       n.modeText.textContent = a.mode ? `model: ${a.mode}` : "";
       const sel = prefs.selected?.kind === "node" && prefs.selected.id === id;
@@ -410,7 +417,7 @@ export function mount(section, ctx) {
       const [icon, word] = statusOf(a.status);
       return h("tr", {}, h("td", {}, agentName(id)), h("td", {}, `${icon} ${word}`), h("td", {}, heartbeatText(a, src.now || Date.now())), h("td", {}, String(a.inFlight ?? "unknown")), h("td", {}, a.mode || "–"));
     });
-    const evs = visibleEvents(src, prefs).slice(-LIST_MAX).reverse();
+    const evs = newest(visibleEvents(src, prefs), LIST_MAX);
     replace(
       table,
       h(
@@ -457,7 +464,7 @@ export function mount(section, ctx) {
       const [icon, word] = statusOf(a.status);
       heading = `${agentName(sel.id)} details`;
       const extra = Object.entries(a).filter(([k]) => !["status", "heartbeatAt", "inFlight", "mode"].includes(k));
-      const mine = evs.filter((e) => e.from === sel.id || e.to === sel.id).slice(-15).reverse();
+      const mine = newest(evs.filter((e) => e.from === sel.id || e.to === sel.id), 15);
       body = [
         h(
           "dl",
@@ -479,7 +486,7 @@ export function mount(section, ctx) {
       const link = src.monitor?.links?.[sel.id];
       const [a, b] = sel.id.split("-");
       heading = `${agentName(a)} ↔ ${agentName(b)} connection`;
-      const mine = evs.filter((e) => e.link === sel.id).slice(-20).reverse();
+      const mine = newest(evs.filter((e) => e.link === sel.id), 20);
       body = [
         h(
           "dl",
