@@ -185,6 +185,19 @@ fn a_question_gets_an_attributed_reply_a_complete_hop_strip_and_pulses_and_reloa
         }
 
         screenshot(&topo, "topology-pulses").await;
+        // picking the question's trace highlights the links it used and dims the rest
+        js(
+            &topo,
+            "const s = document.getElementById('topo-trace'); s.value = s.options[1].value; s.dispatchEvent(new Event('change'));",
+        )
+        .await;
+        until(
+            &topo,
+            "the trace highlighted",
+            "const c = (l) => document.querySelector(`[data-link=${l}]`).classList; \
+             return c('student-hub').contains('in-trace') && c('hub-tutor').contains('in-trace') && c('hub-library').contains('dimmed');",
+        )
+        .await;
 
         // reload: the conversation comes back from the stream, nothing is sent again
         let hub_url = campus.u.hub_url.clone();
