@@ -5,6 +5,7 @@
 #![allow(unreachable_pub)]
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -13,6 +14,8 @@ use std::time::{Duration, Instant};
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
 use serde_json::{Value, json};
 
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -47,7 +50,10 @@ pub struct Driver {
 
 impl Driver {
     pub fn start() -> Driver {
+        // its own process group: the browsers it starts join it, so dropping the driver
+        // stops them too even when a test panicked before closing its session
         let mut child = Command::new(CHROMEDRIVER)
+            .process_group(0)
             .arg("--port=0")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -107,6 +113,9 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
