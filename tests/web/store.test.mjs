@@ -1,0 +1,184 @@
+// The page's reducer (web/store.js) under Node's test runner: node --test tests/web/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { initialState, reduce, runStatus, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
+
+const ev = (channel, event, extra = {}) => ({ type: "event", channel, event, live: true, now: 1000, ...extra });
+const apply = (state, actions) => actions.reduce(reduce, state);
+
+function questionRun(threadId, runId, { answer = "2x", servedBy = { id: "tutor", name: "Tutor Agent" } } = {}) {
+  return [
+    ev("student", { type: "RUN_STARTED", threadId, runId }),
+    ev("student", { type: "STATE_SNAPSHOT", snapshot: { threadId, conversationId: null, runs: {} } }),
+    ev("student", { type: "TEXT_MESSAGE_START", messageId: `u-${runId}`, role: "user" }),
+    ev("student", { type: "TEXT_MESSAGE_CONTENT", messageId: `u-${runId}`, delta: "what is d/dx x^2?" }),
+    ev("student", { type: "TEXT_MESSAGE_END", messageId: `u-${runId}` }),
+    ev("student", { type: "STATE_DELTA", delta: [{ op: "add", path: `/runs/${runId}`, value: { status: "sending", hops: [] } }] }),
+    ev("student", { type: "STATE_DELTA", delta: [{ op: "replace", path: `/runs/${runId}/status`, value: "waiting" }] }),
+    ev("student", { type: "TEXT_MESSAGE_START", messageId: `a-${runId}`, role: "assistant" }),
+    ev("student", { type: "TEXT_MESSAGE_CONTENT", messageId: `a-${runId}`, delta: answer.slice(0, 1) }),
+    ev("student", { type: "TEXT_MESSAGE_CONTENT", messageId: `a-${runId}`, delta: answer.slice(1) }),
+    ev("student", { type: "TEXT_MESSAGE_END", messageId: `a-${runId}` }),
+    ev("student", { type: "STATE_DELTA", delta: [{ op: "replace", path: `/runs/${runId}/status`, value: "completed" }] }),
+    ev("student", { type: "RUN_FINISHED", threadId, runId, result: { servedBy, outcome: "route" } }),
+  ];
+}
+
+test("a question run becomes two chat lines, the thread's state and an attributed result", () => {
+  const s = apply(initialState(), questionRun("t1", "r1"));
+  assert.equal(s.currentThread, "t1");
+  assert.deepEqual(
+    s.chat.map((m) => [m.role, m.text, m.busy, m.kind]),
+    [
+      ["user", "what is d/dx x^2?", false, "message"],
+      ["assistant", "2x", false, "message"],
+    ],
+  );
+  assert.equal(s.runs.r1.finished, true);
+  assert.equal(s.runs.r1.result.servedBy.name, "Tutor Agent");
+  assert.equal(runStatus(s, "r1"), "completed");
+  assert.deepEqual(s.open, {});
+});
+
+test("two conversations' runs interleave on their own lanes; each run's snapshot keeps the earlier runs", () => {
+  const lane = (thread) => (a) => ({ ...a, lane: `student/${thread}` });
+  const a = questionRun("t1", "r1").map(lane("t1"));
+  const b = questionRun("t2", "r2", { answer: "9:00" }).map(lane("t2"));
+  const mixed = a.flatMap((x, i) => [x, b[i]]);
+  let s = apply(initialState(), mixed);
+  assert.equal(s.threads.t1.runs.r1.status, "completed");
+  assert.equal(s.threads.t2.runs.r2.status, "completed");
+  assert.equal(s.chat.find((m) => m.id === "a-r2").threadId, "t2");
+  assert.equal(s.chat.find((m) => m.id === "a-r2").text, "9:00");
+  s = apply(s, questionRun("t1", "r3").map(lane("t1")));
+  assert.deepEqual(Object.keys(s.threads.t1.runs), ["r1", "r3"], "r1's final state survives r3's snapshot");
+});
+
+test("a message is busy from START until END", () => {
+  const s = apply(initialState(), questionRun("t1", "r1").slice(0, 9));
+  assert.equal(s.chat.at(-1).busy, true);
+  assert.equal(s.chat.at(-1).text, "2");
+});
+
+test("RUN_ERROR ends the open run with a clear line and its code", () => {
+  const s = apply(initialState(), [
+    ...questionRun("t1", "r1").slice(0, 7),
+    ev("student", { type: "RUN_ERROR", message: "the Hub could not be reached", code: "hub_unavailable" }),
+  ]);
+  const last = s.chat.at(-1);
+  assert.equal(last.kind, "error");
+  assert.equal(last.code, "hub_unavailable");
+  assert.equal(s.runs.r1.error.code, "hub_unavailable");
+  assert.equal(runStatus(s, "r1"), "failed", "an ended run never shows as still waiting");
+  assert.deepEqual(s.open, {});
+});
+
+test("the stream's echo replaces this window's local copy of a question", () => {
+  let s = reduce(initialState(), { type: "ask", runId: "r1", threadId: "t1", question: "hi", now: 5 });
+  assert.equal(s.chat[0].id, "local-r1");
+  assert.equal(runStatus(s, "r1"), "sending");
+  s = apply(s, questionRun("t1", "r1").slice(0, 3));
+  assert.deepEqual(
+    s.chat.map((m) => m.id),
+    ["u-r1"],
+  );
+  assert.equal(s.runs.r1.startedAt, 5, "the wait is timed from the press of Enter");
+});
+
+test("a refused POST shows the server's reason and marks the run failed", () => {
+  let s = reduce(initialState(), { type: "ask", runId: "r2", threadId: "t1", question: "again", now: 5 });
+  s = reduce(s, { type: "askFailed", runId: "r2", threadId: "t1", code: "run_in_progress", message: "wait for the answer" });
+  assert.equal(s.chat.at(-1).code, "run_in_progress");
+  assert.equal(runStatus(s, "r2"), "failed");
+});
+
+test("a run the server opened itself is a notice and does not switch the conversation", () => {
+  let s = apply(initialState(), questionRun("t1", "r1"));
+  s = apply(s, [
+    ev("student", { type: "RUN_STARTED", threadId: "notices", runId: "n1" }),
+    ev("student", { type: "TEXT_MESSAGE_START", messageId: "n1m", role: "assistant" }),
+    ev("student", { type: "TEXT_MESSAGE_CONTENT", messageId: "n1m", delta: "Marketing 101 is now available." }),
+    ev("student", { type: "TEXT_MESSAGE_END", messageId: "n1m" }),
+    ev("student", { type: "RUN_FINISHED", threadId: "notices", runId: "n1" }),
+  ]);
+  assert.equal(s.currentThread, "t1");
+  assert.equal(s.chat.at(-1).kind, "notice");
+});
+
+const consoleLine = (agent, n) =>
+  ev("monitor", {
+    type: "ACTIVITY_SNAPSHOT",
+    messageId: `console:${agent}:${n}`,
+    activityType: "campus.console",
+    content: { agent, ts: n, kind: "heartbeat", summary: "beat", details: {} },
+  });
+
+test("a console keeps its newest lines only, and counts them all", () => {
+  const actions = [ev("monitor", { type: "RUN_STARTED", threadId: "monitor", runId: "m1" })];
+  for (let i = 0; i < LIMITS.console + 20; i++) actions.push(consoleLine("hub", i));
+  const s = apply(initialState(), actions);
+  assert.equal(s.consoles.hub.items.length, LIMITS.console);
+  assert.equal(s.consoles.hub.total, LIMITS.console + 20);
+  assert.equal(s.consoles.hub.items[0].ts, 20);
+  assert.equal(s.consoles.tutor.items.length, 0);
+  // an agent that is not a console is ignored
+  assert.equal(apply(s, [consoleLine("mallory", 1)]).consoles, s.consoles);
+});
+
+test("monitor state: a snapshot, then patches", () => {
+  const s = apply(initialState(), [
+    ev("monitor", { type: "RUN_STARTED", threadId: "monitor", runId: "m1" }),
+    ev("monitor", { type: "STATE_SNAPSHOT", snapshot: { agents: { tutor: { status: "ready" } }, links: {} } }),
+    ev("monitor", { type: "STATE_DELTA", delta: [{ op: "replace", path: "/agents/tutor/status", value: "stale" }] }),
+    ev("monitor", { type: "STATE_DELTA", delta: [{ op: "replace", path: "/no/such/path", value: 1 }] }),
+  ]);
+  assert.equal(s.monitor.agents.tutor.status, "stale");
+});
+
+const pulses = (list, extra) => ev("monitor", { type: "CUSTOM", name: "campus.topology", value: { pulses: list } }, extra);
+const p = (link, ts, category = "question", extra = {}) => ({ link, from: "student", to: "hub", category, phase: "sent", sender: "student", ts, count: 1, ...extra });
+
+test("live pulses wait, then play in agent-timestamp order, at most three per link, and end", () => {
+  let s = apply(initialState(), [pulses([p("student-hub", 30), p("student-hub", 10), p("student-hub", 20), p("student-hub", 5), p("student-hub", 40, "heartbeat")], { now: 1000 })]);
+  assert.equal(s.queue.length, 5);
+  s = reduce(s, { type: "tick", now: 1000 + PLAY_DELAY_MS - 1 });
+  assert.equal(s.playing["student-hub"], undefined, "not before the buffer");
+  s = reduce(s, { type: "tick", now: 1000 + PLAY_DELAY_MS });
+  assert.deepEqual(
+    s.playing["student-hub"].map((x) => x.ts),
+    [10, 20, 30],
+    "ordered by ts, heartbeat hidden, oldest dropped",
+  );
+  s = reduce(s, { type: "tick", now: 1000 + PLAY_DELAY_MS + PULSE_MS });
+  assert.deepEqual(s.playing["student-hub"], []);
+  assert.equal(s.events.length, 5, "the list keeps them all");
+});
+
+test("replayed pulses fill the list without playing", () => {
+  let s = apply(initialState(), [pulses([p("student-hub", 1, "question", { traceId: "tr1" })], { live: false })]);
+  s = reduce(s, { type: "tick", now: 999999 });
+  assert.equal(s.queue.length, 0);
+  assert.equal(s.events.length, 1);
+  assert.deepEqual(s.traces, ["tr1"]);
+});
+
+test("the event list and the trace list are bounded", () => {
+  const many = Array.from({ length: LIMITS.events + 50 }, (_, i) => p("hub-tutor", i, "answer", { traceId: `t${i}` }));
+  const s = apply(initialState(), [pulses(many, { live: false })]);
+  assert.equal(s.events.length, LIMITS.events);
+  assert.equal(s.traces.length, LIMITS.traces);
+});
+
+test("a server restart drops what it said and keeps the person's choices", () => {
+  let s = apply(initialState(), [...questionRun("t1", "r1"), { type: "pref", key: "showHeartbeats", value: true }]);
+  s = reduce(s, { type: "reset" });
+  assert.equal(s.chat.length, 0);
+  assert.equal(s.currentThread, null);
+  assert.equal(s.prefs.showHeartbeats, true);
+});
+
+test("an action that changes nothing keeps the same state object (no redraw)", () => {
+  const s = initialState();
+  assert.equal(reduce(s, { type: "tick", now: 0 }), s);
+  assert.equal(reduce(s, ev("monitor", { type: "CUSTOM", name: "other", value: {} })), s);
+});

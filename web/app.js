@@ -1,0 +1,145 @@
+// Wiring: stream → store → views, drawn once per animation frame. The router picks the
+// view; only the visible view draws (a view shown again draws from the current state).
+import { initialState, reduce } from "./store.js";
+import { connect } from "./stream.js";
+import { startRouter } from "./router.js";
+import * as conversation from "./views/conversation.js";
+import * as activity from "./views/activity.js";
+import * as topology from "./views/topology.js";
+
+const TICK_MS = 100;
+const BANNER_GRACE_MS = 2000; // a first connection gets this long before "disconnected" shows
+
+let state = initialState({ reduceMotion: matchMedia("(prefers-reduced-motion: reduce)").matches });
+let current = null; // visible view name
+let scheduled = false;
+let everOpen = false;
+const started = Date.now();
+
+function dispatch(action) {
+  const next = reduce(state, action);
+  if (next !== state) {
+    state = next;
+    requestDraw();
+  }
+}
+
+function requestDraw() {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(draw);
+}
+
+async function postJson(path, body) {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => null);
+  return { ok: res.ok, status: res.status, json };
+}
+
+async function newConversation() {
+  const { ok, json } = await postJson("/api/ui/conversations", {});
+  if (!ok || typeof json?.threadId !== "string") throw new Error(json?.error?.message || "could not start a new conversation");
+  dispatch({ type: "thread", threadId: json.threadId });
+  return json.threadId;
+}
+
+const newId = (prefix) => `${prefix}-${crypto.randomUUID()}`;
+
+async function ask(question) {
+  const runId = newId("run");
+  let threadId = state.currentThread;
+  try {
+    if (!threadId) threadId = await newConversation();
+  } catch (e) {
+    dispatch({ type: "askFailed", runId, threadId: null, code: "no_conversation", message: e.message });
+    return;
+  }
+  dispatch({ type: "ask", runId, threadId, question, now: Date.now() });
+  let res;
+  try {
+    res = await postJson("/api/ag-ui/runs", {
+      threadId,
+      runId,
+      state: {},
+      messages: [{ id: newId("msg"), role: "user", content: question }],
+      tools: [],
+      context: [],
+      forwardedProps: {},
+    });
+  } catch {
+    dispatch({ type: "askFailed", runId, threadId, code: "ui_server_unreachable", message: "The page could not reach the UI server; the question may not have been sent." });
+    return;
+  }
+  if (!res.ok) {
+    const err = res.json?.error;
+    dispatch({ type: "askFailed", runId, threadId, code: err?.code || `http_${res.status}`, message: err?.message || `The UI server refused the question (HTTP ${res.status}).` });
+  }
+}
+
+const ctx = {
+  dispatch,
+  getState: () => state,
+  requestDraw,
+  setStatus: (text) => setStatus(text),
+  ask,
+  newConversation: () =>
+    newConversation().catch((e) => {
+      setStatus(e.message);
+    }),
+};
+
+const views = {
+  conversation: conversation.mount(document.getElementById("view-conversation"), ctx),
+  activity: activity.mount(document.getElementById("view-activity"), ctx),
+  topology: topology.mount(document.getElementById("view-topology"), ctx),
+};
+
+const statusEl = document.getElementById("status");
+const banner = document.getElementById("banner");
+const liveEl = document.getElementById("live-state");
+function setStatus(text) {
+  if (statusEl.textContent !== text) statusEl.textContent = text;
+}
+
+let lastStream = null;
+let lastError = null;
+let lastTruncated = false;
+function drawChrome() {
+  const open = state.stream === "open";
+  const wasOpen = everOpen;
+  if (open) everOpen = true;
+  const down = !open && (everOpen || Date.now() - started > BANNER_GRACE_MS);
+  const bannerText = down ? "Live view disconnected. Reconnecting…" : "";
+  if (banner.textContent !== bannerText) banner.textContent = bannerText;
+  banner.classList.toggle("on", down);
+  liveEl.textContent = open ? "● Live" : "○ Not live";
+  liveEl.className = `live ${open ? "is-live" : "not-live"}`;
+  if (lastStream !== state.stream) {
+    if (open && lastStream === "reconnecting" && wasOpen) setStatus("Live view reconnected.");
+    lastStream = state.stream;
+  }
+  if (state.streamError && state.streamError !== lastError) setStatus(state.streamError);
+  lastError = state.streamError;
+  if (state.truncated && !lastTruncated) setStatus("Older history was dropped: the page shows what the server still keeps.");
+  lastTruncated = state.truncated;
+}
+
+function draw() {
+  scheduled = false;
+  drawChrome();
+  if (current && views[current].draw(state)) requestDraw();
+}
+
+startRouter(document.querySelector("nav"), (route) => {
+  for (const name of Object.keys(views)) document.getElementById(`view-${name}`).hidden = name !== route.view;
+  current = route.view;
+  requestDraw();
+});
+
+setInterval(() => dispatch({ type: "tick", now: Date.now() }), TICK_MS);
+setTimeout(requestDraw, BANNER_GRACE_MS + 50);
+connect(dispatch);

@@ -1,0 +1,326 @@
+// The page's state and its one pure reducer: reduce(state, action) → new state.
+// Untouched parts keep their identity, so a view redraws only when its part changed.
+// Everything that grows with traffic is bounded here.
+import { applyPatch } from "./vendor/agui.js";
+
+export const LIMITS = {
+  chat: 200, // chat items kept across all threads
+  console: 500, // lines per agent console
+  events: 200, // recent topology events (list view, details)
+  queue: 300, // live pulses waiting for their turn
+  pulsesPerLink: 3, // pulses drawn at once on one link
+  traces: 20, // trace ids offered for highlighting
+  runs: 100, // runs remembered
+};
+export const PLAY_DELAY_MS = 350; // live pulses wait this long, then play in agent-timestamp order
+export const PULSE_MS = 1200; // how long one pulse is drawn
+export const CONSOLES = ["student", "hub", "tutor", "library"];
+
+const ring = () => ({ items: [], total: 0 });
+
+export function initialState(prefs = {}) {
+  return {
+    boot: null,
+    stream: "reconnecting", // open | reconnecting | closed
+    streamError: null, // text of the last verification or connection problem
+    truncated: false, // the server said older history was dropped
+    now: 0, // wall clock of the last tick, whole seconds
+    currentThread: null,
+    hubName: null, // the Hub's own name, as its own replies were attributed
+    threads: {}, // threadId → thread state (STATE_SNAPSHOT + STATE_DELTA): {threadId, conversationId, runs}
+    runs: {}, // runId → {runId, threadId, channel, finished, result, error, local}
+    runOrder: [],
+    open: {}, // lane ("<channel>/<thread>") → {runId, threadId, asked} of its open run
+    chat: [], // {id, runId, threadId, role, text, busy, kind: message|error|notice}
+    consoles: Object.fromEntries(CONSOLES.map((a) => [a, ring()])),
+    monitor: {}, // monitor state (agents, links, hub, stream)
+    events: [], // recent labelled topology events, oldest first
+    eventSeq: 0,
+    queue: [], // live pulses not yet played
+    playing: {}, // link → [{...pulse, id, playAt}]
+    traces: [], // recent trace ids, newest last
+    prefs: {
+      showHeartbeats: false,
+      paused: false,
+      reduceMotion: false,
+      listView: false,
+      trace: null,
+      selected: null, // {kind: "node"|"link", id}
+      ...prefs,
+    },
+  };
+}
+
+const last = (arr, n) => (arr.length > n ? arr.slice(arr.length - n) : arr);
+
+function pushRing(r, item, max) {
+  const items = r.items.length >= max ? r.items.slice(r.items.length - max + 1) : r.items.slice();
+  items.push(item);
+  return { items, total: r.total + 1 };
+}
+
+function patched(doc, delta) {
+  try {
+    return applyPatch(doc ?? {}, delta, false, false).newDocument;
+  } catch {
+    return null; // a delta that does not fit is dropped; the next snapshot repairs
+  }
+}
+
+/** A chat line saying a question failed or was refused (never agent text). */
+function errorItem(runId, threadId, message, code) {
+  return { id: `error-${runId}`, runId, threadId, role: "system", text: message, code: code ?? null, busy: false, kind: "error" };
+}
+
+function rememberRun(state, run) {
+  const known = state.runs[run.runId];
+  const runs = { ...state.runs, [run.runId]: { ...(known || {}), ...run } };
+  let runOrder = known ? state.runOrder : [...state.runOrder, run.runId];
+  if (runOrder.length > LIMITS.runs) {
+    const drop = runOrder.slice(0, runOrder.length - LIMITS.runs);
+    runOrder = runOrder.slice(drop.length);
+    for (const id of drop) delete runs[id];
+  }
+  return { ...state, runs, runOrder };
+}
+
+function addChat(state, item) {
+  return { ...state, chat: last([...state.chat, item], LIMITS.chat) };
+}
+
+function updateChat(state, id, fn) {
+  const i = state.chat.findLastIndex((m) => m.id === id);
+  if (i < 0) return state;
+  const chat = state.chat.slice();
+  chat[i] = fn(chat[i]);
+  return { ...state, chat };
+}
+
+const THREAD_RUNS_KEPT = 20;
+
+/** A run's STATE_SNAPSHOT holds that run only: earlier runs' final states are kept here. */
+function mergeThread(old, snap) {
+  const runs = { ...(old?.runs || {}), ...(snap.runs || {}) };
+  const ids = Object.keys(runs);
+  for (const id of ids.slice(0, Math.max(0, ids.length - THREAD_RUNS_KEPT))) delete runs[id];
+  return { ...snap, runs };
+}
+
+function setOpen(state, lane, value) {
+  const open = { ...state.open, [lane]: value };
+  if (!value) delete open[lane]; // a lane without an open run holds nothing
+  return { ...state, open };
+}
+
+function studentEvent(state, ev, now, lane) {
+  const open = state.open[lane];
+  switch (ev.type) {
+    case "RUN_STARTED": {
+      state = setOpen(state, lane, { runId: ev.runId, threadId: ev.threadId });
+      // a run with no question in it is one the server opened itself (a notice): it does
+      // not switch the conversation shown
+      return rememberRun(state, { runId: ev.runId, threadId: ev.threadId, channel: "student", finished: false, startedAt: state.runs[ev.runId]?.startedAt ?? now });
+    }
+    case "TEXT_MESSAGE_START": {
+      const role = ev.role || "assistant";
+      const run = open?.runId ?? null;
+      if (role === "user" && run) {
+        // the server's echo of a question this window sent replaces the local copy
+        state = { ...state, chat: state.chat.filter((m) => m.id !== `local-${run}`), currentThread: open.threadId };
+        state = setOpen(state, lane, { ...open, asked: true });
+      }
+      return addChat(state, {
+        id: ev.messageId,
+        runId: run,
+        threadId: open?.threadId ?? state.currentThread,
+        role,
+        text: "",
+        busy: true,
+        kind: role === "user" || open?.asked ? "message" : "notice",
+      });
+    }
+    case "TEXT_MESSAGE_CONTENT":
+      return updateChat(state, ev.messageId, (m) => ({ ...m, text: m.text + ev.delta }));
+    case "TEXT_MESSAGE_END":
+      return updateChat(state, ev.messageId, (m) => ({ ...m, busy: false }));
+    case "STATE_SNAPSHOT": {
+      const snap = ev.snapshot || {};
+      const threadId = snap.threadId || open?.threadId;
+      if (!threadId) return state;
+      return { ...state, threads: { ...state.threads, [threadId]: mergeThread(state.threads[threadId], snap) } };
+    }
+    case "STATE_DELTA": {
+      const threadId = open?.threadId;
+      if (!threadId) return state;
+      const doc = patched(state.threads[threadId] || { threadId, runs: {} }, ev.delta);
+      return doc ? { ...state, threads: { ...state.threads, [threadId]: doc } } : state;
+    }
+    case "RUN_FINISHED": {
+      state = setOpen(state, lane, null);
+      const by = ev.result?.servedBy;
+      if (by?.id === "hub" && typeof by.name === "string" && by.name !== state.hubName) state = { ...state, hubName: by.name };
+      return rememberRun(state, { runId: ev.runId, threadId: ev.threadId, finished: true, result: ev.result ?? null });
+    }
+    case "RUN_ERROR": {
+      state = setOpen(state, lane, null);
+      const runId = open?.runId ?? null;
+      if (runId) state = rememberRun(state, { runId, finished: true, error: { code: ev.code ?? null, message: ev.message } });
+      // a question still marked busy will get no more text
+      state = { ...state, chat: state.chat.map((m) => (m.runId === runId && m.busy ? { ...m, busy: false } : m)) };
+      return addChat(state, errorItem(runId ?? `n${state.chat.length}`, open?.threadId ?? state.currentThread, ev.message, ev.code));
+    }
+    default:
+      return state;
+  }
+}
+
+function monitorEvent(state, ev, live, now, lane) {
+  switch (ev.type) {
+    case "RUN_STARTED":
+      return setOpen(state, lane, { runId: ev.runId, threadId: ev.threadId });
+    case "RUN_FINISHED":
+    case "RUN_ERROR":
+      return setOpen(state, lane, null);
+    case "STATE_SNAPSHOT":
+      return { ...state, monitor: ev.snapshot || {} };
+    case "STATE_DELTA": {
+      const doc = patched(state.monitor, ev.delta);
+      return doc ? { ...state, monitor: doc } : state;
+    }
+    case "ACTIVITY_SNAPSHOT": {
+      if (ev.activityType !== "campus.console") return state;
+      const c = ev.content || {};
+      const agent = CONSOLES.includes(c.agent) ? c.agent : null;
+      if (!agent) return state;
+      const line = {
+        id: ev.messageId,
+        ts: c.ts,
+        kind: c.kind,
+        summary: c.summary,
+        details: c.details,
+        relayedFrom: c.relayedFrom,
+        counts: c.counts,
+      };
+      return { ...state, consoles: { ...state.consoles, [agent]: pushRing(state.consoles[agent], line, LIMITS.console) } };
+    }
+    case "CUSTOM": {
+      if (ev.name !== "campus.topology") return state;
+      const pulses = Array.isArray(ev.value?.pulses) ? ev.value.pulses : [];
+      if (!pulses.length) return state;
+      let { eventSeq } = state;
+      const added = pulses.map((p) => ({ ...p, id: ++eventSeq }));
+      const events = last([...state.events, ...added], LIMITS.events);
+      let traces = state.traces;
+      for (const p of added) {
+        if (p.traceId && !traces.includes(p.traceId)) traces = last([...traces, p.traceId], LIMITS.traces);
+      }
+      const queue = live ? last([...state.queue, ...added.map((p) => ({ ...p, arrivedAt: now }))], LIMITS.queue) : state.queue;
+      return { ...state, eventSeq, events, traces, queue };
+    }
+    default:
+      return state;
+  }
+}
+
+/** Moves live pulses that waited long enough onto their links (agent-timestamp order) and drops finished ones. */
+function tick(state, now) {
+  let changed = false;
+  let { queue, playing } = state;
+  const ready = queue.filter((p) => now - p.arrivedAt >= PLAY_DELAY_MS);
+  if (ready.length) {
+    changed = true;
+    queue = queue.filter((p) => now - p.arrivedAt < PLAY_DELAY_MS);
+    playing = { ...playing };
+    ready.sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
+    for (const p of ready) {
+      if (p.category === "heartbeat" && !state.prefs.showHeartbeats) continue;
+      if (!p.link) continue;
+      playing[p.link] = last([...(playing[p.link] || []), { ...p, playAt: now }], LIMITS.pulsesPerLink);
+    }
+  }
+  for (const [link, list] of Object.entries(playing)) {
+    const keep = list.filter((p) => now - p.playAt < PULSE_MS);
+    if (keep.length !== list.length) {
+      if (!changed) playing = { ...playing };
+      changed = true;
+      playing[link] = keep;
+    }
+  }
+  const sec = Math.floor(now / 1000) * 1000;
+  if (!changed && sec === state.now) return state;
+  return { ...state, queue, playing, now: sec };
+}
+
+export function reduce(state, action) {
+  switch (action.type) {
+    case "reset": // the server restarted: drop everything it told us, keep the person's choices
+      return { ...initialState(state.prefs), stream: state.stream, now: state.now };
+    case "boot":
+      return { ...state, boot: action.boot };
+    case "stream":
+      return state.stream === action.status && state.streamError === (action.error ?? state.streamError)
+        ? state
+        : { ...state, stream: action.status, streamError: action.error ?? (action.status === "open" ? null : state.streamError) };
+    case "notice":
+      return action.notice === "history_truncated" ? { ...state, truncated: true } : state;
+    case "event":
+      return action.channel === "student"
+        ? studentEvent(state, action.event, action.now, action.lane ?? "student")
+        : action.channel === "monitor"
+          ? monitorEvent(state, action.event, action.live, action.now, action.lane ?? "monitor")
+          : state;
+    case "tick":
+      return tick(state, action.now);
+    case "thread": // a new conversation this window started
+      return { ...state, currentThread: action.threadId };
+    case "ask": {
+      // this window posted a question; the stream's echo replaces this local copy
+      state = { ...state, currentThread: action.threadId };
+      state = rememberRun(state, {
+        runId: action.runId,
+        threadId: action.threadId,
+        channel: "student",
+        local: true,
+        finished: false,
+        startedAt: action.now,
+      });
+      return addChat(state, {
+        id: `local-${action.runId}`,
+        runId: action.runId,
+        threadId: action.threadId,
+        role: "user",
+        text: action.question,
+        busy: false,
+        kind: "message",
+      });
+    }
+    case "askFailed": {
+      // the server refused the POST: nothing was sent to any agent
+      state = rememberRun(state, { runId: action.runId, finished: true, error: { code: action.code, message: action.message } });
+      return addChat(state, errorItem(action.runId, action.threadId, action.message, action.code));
+    }
+    case "pref":
+      return { ...state, prefs: { ...state.prefs, [action.key]: action.value } };
+    default:
+      return state;
+  }
+}
+
+/** The server's record of a run (status, hops), if the thread state has it. */
+export function runRecord(state, runId) {
+  const run = state.runs[runId];
+  const thread = run ? state.threads[run.threadId] : null;
+  return thread?.runs?.[runId] ?? null;
+}
+
+/** sending | waiting | completed | failed | unknown for a run: the server's status, unless
+ *  the run ended (RUN_ERROR, a refused POST) while the server's record still said it was under way. */
+export function runStatus(state, runId) {
+  const server = runRecord(state, runId)?.status;
+  if (server === "completed" || server === "failed" || server === "unknown") return server;
+  const run = state.runs[runId];
+  if (run?.error) return run.error.code === "timeout" ? "unknown" : "failed";
+  if (server) return server;
+  if (!run) return "unknown";
+  return run.finished ? "completed" : "sending";
+}

@@ -1,0 +1,225 @@
+// Conversation: the chat log (role=log), the composer, "Waiting for an answer…" after
+// one second, and the hop-by-hop strip of the current question. Draws from state only.
+import { h, replace, duration, agentName } from "../dom.js";
+import { runRecord, runStatus } from "../store.js";
+
+const WAIT_AFTER_MS = 1000;
+const FOLLOW_SLACK_PX = 40;
+const HUB_OUTCOMES = { clarify: "Clarifying question", unsupported: "Not supported", unavailable: "Unavailable" };
+const STEPS = [
+  ["student_sent", "Student sent"],
+  ["hub_received", "Hub received"],
+  ["hub_decided", "Hub decided"],
+  ["hub_forwarded", "Hub forwarded"],
+  ["specialist_received", "Specialist received"],
+  ["specialist_replied", "Specialist replied"],
+  ["hub_got_answer", "Hub got the answer"],
+  ["hub_replied", "Hub replied"],
+  ["student_received", "Student received"],
+];
+const HOP_STATES = {
+  pending: ["○", "not yet"],
+  active: ["…", "in progress"],
+  done: ["✓", "done"],
+  skipped: ["–", "skipped"],
+  failed: ["✕", "failed"],
+  unknown: ["?", "unknown"],
+};
+
+export function mount(section, ctx) {
+  const log = h("div", { class: "chat", role: "log", "aria-label": "Messages", tabindex: "0", id: "chat-log" });
+  const empty = h("p", { class: "chat-empty" }, "Ask the university anything: a calculus question, library hours…");
+  const waiting = h("p", { class: "waiting", role: "status", id: "waiting" });
+  const strip = h("ol", { class: "hops", "aria-label": "Progress", id: "hops" });
+  const stripNote = h("p", { class: "hops-note" });
+  const input = h("textarea", {
+    id: "question",
+    name: "question",
+    rows: "2",
+    maxlength: "2000",
+    autocomplete: "off",
+    "aria-describedby": "question-hint",
+  });
+  const send = h("button", { type: "submit", class: "primary" }, "Send");
+  const fresh = h("button", { type: "button", id: "new-conversation" }, "New conversation");
+  const form = h(
+    "form",
+    { class: "composer", id: "composer" },
+    h("label", { for: "question" }, "Your question"),
+    h("div", { class: "composer-row" }, input, send),
+    h("p", { class: "hint", id: "question-hint" }, "Enter sends, Shift+Enter starts a new line."),
+  );
+  section.append(
+    h("div", { class: "view-head" }, h("h1", { tabindex: "-1" }, "Conversation"), fresh),
+    h("div", { class: "chat-wrap" }, log, empty),
+    waiting,
+    h("section", { class: "hop-panel", "aria-labelledby": "hops-title" }, h("h2", { id: "hops-title" }, "This question's path"), strip, stripNote),
+    form,
+  );
+
+  let follow = true;
+  log.addEventListener("scroll", () => {
+    follow = log.scrollTop + log.clientHeight >= log.scrollHeight - FOLLOW_SLACK_PX;
+  });
+
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = "";
+    follow = true;
+    ctx.ask(text);
+  });
+  fresh.addEventListener("click", () => {
+    follow = true;
+    ctx.newConversation();
+    input.focus();
+  });
+
+  const nodes = new Map(); // chat item id → element
+  let shown = []; // ids in the log, in order
+  let waitTimer = null;
+
+  function messageNode(item) {
+    let el = nodes.get(item.id);
+    if (!el) {
+      el = h("div", { class: "msg" }, h("p", { class: "who" }), h("p", { class: "text" }));
+      nodes.set(item.id, el);
+    }
+    return el;
+  }
+
+  function label(state, item) {
+    if (item.kind === "error") return { who: item.code === "run_in_progress" ? "Not sent" : "✕ Problem", tone: "error" };
+    if (item.kind === "notice") return { who: "Notice", tone: "notice" };
+    if (item.role === "user") return { who: "You", tone: "user" };
+    const result = state.runs[item.runId]?.result;
+    const by = result?.servedBy;
+    const hubName = state.hubName || state.monitor?.hub?.name || null;
+    if (!result) return { who: "Reply", tone: "pending" };
+    if (!by || by.id === "hub") {
+      const tag = HUB_OUTCOMES[result.outcome];
+      return { who: by?.name || hubName || "University Hub", tag, tone: "hub" };
+    }
+    const name = by.name || agentName(by.id);
+    return { who: hubName ? `${hubName} · ${name}` : `${name} (via the Hub)`, tone: by.id || "specialist" };
+  }
+
+  function drawMessage(state, item) {
+    const el = messageNode(item);
+    const { who, tag, tone } = label(state, item);
+    el.className = `msg tone-${tone} kind-${item.kind} role-${item.role}`;
+    const [whoEl, textEl] = el.children;
+    const whoText = tag ? `${who} · ${tag}` : who;
+    if (whoEl.textContent !== whoText) whoEl.textContent = whoText;
+    const text = item.kind === "error" && item.code ? `${item.text} (${item.code})` : item.text;
+    if (textEl.textContent !== text) textEl.textContent = text;
+    if (item.busy) el.setAttribute("aria-busy", "true");
+    else el.removeAttribute("aria-busy");
+    if (item.role === "user" && item.runId) el.dataset.runStatus = runStatus(state, item.runId);
+    if (item.runId) el.dataset.runId = item.runId;
+    return el;
+  }
+
+  function currentRun(state) {
+    for (let i = state.runOrder.length - 1; i >= 0; i--) {
+      const run = state.runs[state.runOrder[i]];
+      if (run.channel !== "student" || run.threadId !== state.currentThread) continue;
+      const rec = runRecord(state, run.runId);
+      if (rec || (run.local && !run.error)) return run; // a refused question never took a path
+    }
+    return null;
+  }
+
+  function drawHops(state, run) {
+    const rec = run ? runRecord(state, run.runId) : null;
+    const hops = Array.isArray(rec?.hops) ? rec.hops : [];
+    const byStep = new Map(hops.map((hop) => [hop.step, hop]));
+    const specialist = byStep.get("hub_forwarded")?.to;
+    // the step in progress: the server's "active" one, else (while the run is under way)
+    // the first step after the last one done
+    let waitingOn = null;
+    if (run && !run.finished && !hops.some((x) => x.state === "active")) {
+      const lastDone = STEPS.findLastIndex(([step]) => byStep.get(step)?.state === "done" || byStep.get(step)?.state === "skipped");
+      waitingOn = STEPS[lastDone + 1]?.[0] ?? null;
+    }
+    const items = STEPS.map(([step, name]) => {
+      let hop = byStep.get(step) || { step, state: "pending" };
+      if (step === waitingOn && hop.state === "pending") hop = { ...hop, state: "active" };
+      const st = HOP_STATES[hop.state] ? hop.state : "unknown";
+      const [icon, word] = HOP_STATES[st];
+      let title = name;
+      if (specialist && step.startsWith("specialist_")) title = name.replace("Specialist", agentName(specialist));
+      if (step === "hub_forwarded" && specialist) title = `Hub forwarded to ${agentName(specialist)}`;
+      let detail = word;
+      if (st === "done" && typeof hop.ms === "number") detail = `done · ${duration(hop.ms)}`;
+      if ((st === "skipped" || st === "failed") && hop.reason) detail = `${word}: ${hop.reason}`;
+      if (st === "unknown" && hop.reason) detail = `unknown: ${hop.reason}`;
+      const actor = step.startsWith("specialist_") ? specialist : (hop.from || step.split("_")[0]);
+      return h(
+        "li",
+        { class: `hop hop-${st} tone-${actor || "none"}`, "aria-current": st === "active" ? "step" : null, "data-step": step, "data-state": st },
+        h("span", { class: "hop-icon", "aria-hidden": "true" }, icon),
+        h("span", { class: "hop-name" }, title),
+        h("span", { class: "hop-state" }, detail),
+      );
+    });
+    replace(strip, items);
+    milestone(run, byStep, specialist);
+    strip.dataset.runId = run?.runId ?? "";
+    stripNote.textContent = run ? "" : "Ask a question to see how it travels.";
+  }
+
+  let announced = ""; // the last milestone said in the status region (run + step)
+  function milestone(run, byStep, specialist) {
+    if (!run || run.finished) return; // a replayed, finished run says nothing
+    const fwd = byStep.get("hub_forwarded");
+    let text = "";
+    if (fwd?.state === "done" && specialist) text = `Hub asked the ${agentName(specialist)}.`;
+    else if (fwd?.state === "skipped") text = "The Hub is answering itself.";
+    const key = `${run.runId}:${text}`;
+    if (text && key !== announced) {
+      announced = key;
+      ctx.setStatus(text);
+    }
+  }
+
+  function drawWaiting(state, run) {
+    clearTimeout(waitTimer);
+    const status = run ? runStatus(state, run.runId) : null;
+    const answering = run && state.chat.some((m) => m.runId === run.runId && m.role === "assistant");
+    const active = run && !run.finished && !answering && (status === "sending" || status === "waiting");
+    let text = "";
+    if (active) {
+      const left = (run.startedAt ?? 0) + WAIT_AFTER_MS - Date.now();
+      if (left > 0) waitTimer = setTimeout(ctx.requestDraw, left + 10);
+      else text = "Waiting for an answer…";
+    }
+    if (waiting.textContent !== text) waiting.textContent = text;
+    waiting.classList.toggle("on", text !== "");
+  }
+
+  return {
+    draw(state) {
+      const items = state.chat.filter((m) => m.threadId === state.currentThread || m.kind === "notice");
+      const ids = items.map((m) => m.id);
+      const els = items.map((m) => drawMessage(state, m));
+      const prefix = shown.length <= ids.length && shown.every((id, i) => ids[i] === id);
+      if (prefix) for (const el of els.slice(shown.length)) log.append(el);
+      else replace(log, els);
+      for (const id of nodes.keys()) if (!ids.includes(id)) nodes.delete(id);
+      shown = ids;
+      empty.hidden = items.length > 0;
+      const run = currentRun(state);
+      drawHops(state, run);
+      drawWaiting(state, run);
+      if (follow) log.scrollTop = log.scrollHeight;
+    },
+  };
+}
