@@ -128,3 +128,52 @@ fn the_hub_routes_with_the_classifier_and_retrains_when_a_card_changes() {
         assert_ne!(last_routed_skill(&u.hub_url).as_deref(), Some("printing"), "{q}");
     }
 }
+
+/// Without the `embed` feature the embed router is refused with a line saying how to get it.
+#[cfg(not(feature = "embed"))]
+#[test]
+fn the_embed_router_needs_its_feature() {
+    let set = dev_set();
+    let (ok, _, err) = run(&["eval-router", "--set", &set, "--mode", "embed"], &[]);
+    assert!(!ok);
+    assert!(err.contains("ROUTER_MODE") && err.contains("--features embed"), "{err}");
+}
+
+/// The model's folder as `scripts/fetch-minilm.sh` leaves it, when it is there.
+#[cfg(feature = "embed")]
+fn minilm() -> Option<String> {
+    let dir = repo().join("models/all-MiniLM-L6-v2");
+    if dir.join("model.safetensors").is_file() {
+        Some(dir.to_string_lossy().into_owned())
+    } else {
+        println!("skipped: no model in {} (run scripts/fetch-minilm.sh)", dir.display());
+        None
+    }
+}
+
+#[cfg(feature = "embed")]
+#[test]
+fn the_embed_router_names_the_fetch_script_when_its_model_is_missing() {
+    let set = dev_set();
+    let env = [("EMBED_MODEL_DIR", "/nonexistent/minilm")];
+    let (ok, _, err) = run(&["eval-router", "--set", &set, "--mode", "embed"], &env);
+    assert!(!ok);
+    assert!(err.contains("scripts/fetch-minilm.sh"), "{err}");
+}
+
+#[cfg(feature = "embed")]
+#[test]
+fn the_hub_routes_with_the_embed_router() {
+    let Some(dir) = minilm() else { return };
+    let u = University::start(&[("ROUTER_MODE", "embed"), ("EMBED_MODEL_DIR", &dir)], &[]);
+    u.wait_ready();
+    for (question, outcome, who) in [
+        ("what is the derivative of x^3?", "route", "Tutor"),
+        ("when does the library open on saturday?", "route", "Library"),
+        ("I have a question", "clarify", "Campus"),
+    ] {
+        let ex = ask(&u.hub_url, question);
+        assert_eq!(ex.outcome.as_deref(), Some(outcome), "{question}: {}", ex.reply_text);
+        assert!(ex.served_by.as_deref().unwrap_or("").contains(who), "{question}: {:?}", ex.served_by);
+    }
+}

@@ -59,7 +59,7 @@ impl HubExecutor {
             tracing::info!(skills = report.skills, micros = report.micros, "router trained");
             trained.send("router_trained", Data::new(&report));
         });
-        if config.router == crate::RouterMode::Classifier {
+        if config.router.trains() {
             // trained at startup, from the configured capabilities until cards arrive
             router.model(&registry.view());
         }
