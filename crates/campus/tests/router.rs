@@ -177,3 +177,21 @@ fn the_hub_routes_with_the_embed_router() {
         assert!(ex.served_by.as_deref().unwrap_or("").contains(who), "{question}: {:?}", ex.served_by);
     }
 }
+
+/// The embed router's figures on the dev set stay where they were measured
+/// (docs/router.md: 96.8% action accuracy, 3 wrong routes of 154).
+#[cfg(feature = "embed")]
+#[test]
+fn the_embed_router_holds_its_figures_on_the_dev_set() {
+    let Some(dir) = minilm() else { return };
+    let set = dev_set();
+    let (ok, out, err) =
+        run(&["eval-router", "--set", &set, "--mode", "embed", "--json"], &[("EMBED_MODEL_DIR", &dir)]);
+    assert!(ok, "{err}");
+    let f: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(f["mode"], "embed");
+    let acc = f["accuracy"]["rate"].as_f64().unwrap();
+    assert!(acc >= 0.93, "action accuracy {acc}");
+    let wrong = f["wrongRouteRate"].as_f64().unwrap();
+    assert!(wrong <= 0.03, "wrong routes {wrong}");
+}
