@@ -365,7 +365,10 @@ impl Inner {
                 (self.clone(), student_ctx.to_string(), text.to_string(), view.clone(), open.clone());
             tokio::task::spawn_blocking(move || me.decide(&ctx, open.as_ref(), &text, &view))
                 .await
-                .unwrap_or_else(|_| (Decision::Clarify { options: Vec::new() }, String::new()))
+                .unwrap_or_else(|e| {
+                    tracing::error!(error = %e, "embed router failed; asking the student to say more");
+                    (Decision::Clarify { options: Vec::new() }, String::new())
+                })
         } else {
             self.decide(student_ctx, open.as_ref(), text, &view)
         };

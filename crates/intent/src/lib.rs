@@ -9,6 +9,9 @@
 //! examples: nothing routable said → clarify; a request the student marked as the main
 //! one is the one read; two parts confidently for different places → clarify; the top
 //! two targets too close → clarify; a negated topic is dropped when another remains.
+//!
+//! With the `embed` feature, `Model::train_embedded` reads sentence embeddings
+//! (all-MiniLM-L6-v2, module `embed`) instead of TF-IDF, under the same regression and rules.
 
 #[cfg(feature = "embed")]
 pub mod embed;
