@@ -20,7 +20,8 @@ pub(crate) struct Args {
     #[arg(long)]
     set: std::path::PathBuf,
     /// The router to measure
-    #[arg(long, default_value = "classifier", value_parser = ["classifier", "mock", "direct"])]
+    /// (embed: only in a build with `--features embed`, after scripts/fetch-minilm.sh)
+    #[arg(long, default_value = "classifier", value_parser = ["classifier", "mock", "direct", "embed"])]
     mode: String,
     /// Print the figures as one JSON object instead of a table
     #[arg(long)]
@@ -321,6 +322,9 @@ fn print(f: &Figures, training_micros: Option<u128>) {
         None => println!("calibration (ECE) n/a: this router gives no probabilities"),
     }
     println!("latency           p50 {:.1} µs  p99 {:.1} µs", f.p50_micros, f.p99_micros);
+    if let Some(kb) = peak_memory_kb() {
+        println!("peak memory       {:.1} MiB (the whole process)", kb as f64 / 1024.0);
+    }
     for (title, map) in [("by kind", &f.by_kind), ("by language", &f.by_lang)] {
         println!("{title}:");
         for (k, r) in map {
@@ -329,13 +333,22 @@ fn print(f: &Figures, training_micros: Option<u128>) {
     }
 }
 
+/// The process's peak resident memory (Linux), in KiB.
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
-    let config = hub::Config::from_env(env)?;
+    // the mode measured is the Hub's ROUTER_MODE: `embed` loads (or refuses) as the Hub does
+    let config =
+        hub::Config::from_env(&|k| if k == "ROUTER_MODE" { Some(args.mode.clone()) } else { env(k) })?;
     let items = read_set(&args.set)?;
     let mode = RouterMode::parse(&args.mode).context("unknown router mode")?;
     let view = default_view(&config);
     let router = Router::new(mode, &config);
-    let training = (mode == RouterMode::Classifier).then(|| {
+    let training = mode.trains().then(|| {
         let started = Instant::now();
         router.model(&view);
         started.elapsed().as_micros()

@@ -128,3 +128,70 @@ fn the_hub_routes_with_the_classifier_and_retrains_when_a_card_changes() {
         assert_ne!(last_routed_skill(&u.hub_url).as_deref(), Some("printing"), "{q}");
     }
 }
+
+/// Without the `embed` feature the embed router is refused with a line saying how to get it.
+#[cfg(not(feature = "embed"))]
+#[test]
+fn the_embed_router_needs_its_feature() {
+    let set = dev_set();
+    let (ok, _, err) = run(&["eval-router", "--set", &set, "--mode", "embed"], &[]);
+    assert!(!ok);
+    assert!(err.contains("ROUTER_MODE") && err.contains("--features embed"), "{err}");
+}
+
+/// The model's folder as `scripts/fetch-minilm.sh` leaves it, when it is there.
+#[cfg(feature = "embed")]
+fn minilm() -> Option<String> {
+    let dir = repo().join("models/all-MiniLM-L6-v2");
+    if dir.join("model.safetensors").is_file() {
+        Some(dir.to_string_lossy().into_owned())
+    } else {
+        println!("skipped: no model in {} (run scripts/fetch-minilm.sh)", dir.display());
+        None
+    }
+}
+
+#[cfg(feature = "embed")]
+#[test]
+fn the_embed_router_names_the_fetch_script_when_its_model_is_missing() {
+    let set = dev_set();
+    let env = [("EMBED_MODEL_DIR", "/nonexistent/minilm")];
+    let (ok, _, err) = run(&["eval-router", "--set", &set, "--mode", "embed"], &env);
+    assert!(!ok);
+    assert!(err.contains("scripts/fetch-minilm.sh"), "{err}");
+}
+
+#[cfg(feature = "embed")]
+#[test]
+fn the_hub_routes_with_the_embed_router() {
+    let Some(dir) = minilm() else { return };
+    let u = University::start(&[("ROUTER_MODE", "embed"), ("EMBED_MODEL_DIR", &dir)], &[]);
+    u.wait_ready();
+    for (question, outcome, who) in [
+        ("what is the derivative of x^3?", "route", "Tutor"),
+        ("when does the library open on saturday?", "route", "Library"),
+        ("I have a question", "clarify", "Campus"),
+    ] {
+        let ex = ask(&u.hub_url, question);
+        assert_eq!(ex.outcome.as_deref(), Some(outcome), "{question}: {}", ex.reply_text);
+        assert!(ex.served_by.as_deref().unwrap_or("").contains(who), "{question}: {:?}", ex.served_by);
+    }
+}
+
+/// The embed router's figures on the dev set stay where they were measured
+/// (docs/router.md: 96.8% action accuracy, 3 wrong routes of 154).
+#[cfg(feature = "embed")]
+#[test]
+fn the_embed_router_holds_its_figures_on_the_dev_set() {
+    let Some(dir) = minilm() else { return };
+    let set = dev_set();
+    let (ok, out, err) =
+        run(&["eval-router", "--set", &set, "--mode", "embed", "--json"], &[("EMBED_MODEL_DIR", &dir)]);
+    assert!(ok, "{err}");
+    let f: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(f["mode"], "embed");
+    let acc = f["accuracy"]["rate"].as_f64().unwrap();
+    assert!(acc >= 0.93, "action accuracy {acc}");
+    let wrong = f["wrongRouteRate"].as_f64().unwrap();
+    assert!(wrong <= 0.03, "wrong routes {wrong}");
+}

@@ -20,14 +20,23 @@ pub enum RouterMode {
     /// A text classifier trained from the registry's current cards and the Hub's
     /// out-of-scope examples (crate `intent`).
     Classifier,
+    /// The same classifier reading sentence embeddings (all-MiniLM-L6-v2) instead of
+    /// TF-IDF: only in a build with the `embed` feature, with the model fetched.
+    Embed,
 }
 
 impl RouterMode {
+    /// Whether this mode trains a model from the cards.
+    pub fn trains(self) -> bool {
+        matches!(self, RouterMode::Classifier | RouterMode::Embed)
+    }
+
     pub fn parse(mode: &str) -> Option<RouterMode> {
         match mode.trim() {
             "direct" => Some(RouterMode::Direct),
             "mock" => Some(RouterMode::Mock),
             "classifier" => Some(RouterMode::Classifier),
+            "embed" => Some(RouterMode::Embed),
             _ => None,
         }
     }
@@ -79,6 +88,9 @@ pub struct Config {
     pub forward_timeout: Duration,
     /// Questions no specialist here serves: the classifier's out-of-scope examples.
     pub out_of_scope: Vec<String>,
+    /// The sentence-embedding model, loaded when the router is `embed`.
+    #[cfg(feature = "embed")]
+    pub encoder: Option<std::sync::Arc<intent::embed::Encoder>>,
 }
 
 /// The file's shape: every field optional, over the defaults.
@@ -188,6 +200,8 @@ impl Config {
             show_content: file.show_content.unwrap_or(false),
             forward_timeout: Duration::from_millis(file.forward_timeout_ms.unwrap_or(30_000)),
             out_of_scope: file.out_of_scope.unwrap_or_else(crate::out_of_scope::defaults),
+            #[cfg(feature = "embed")]
+            encoder: None,
         };
         if let Some(port) = env_parse::<u16>("PORT", env, "a port number (0-65535)")? {
             c.bind.set_port(port);
@@ -198,7 +212,7 @@ impl Config {
                     "ROUTER_MODE",
                     "",
                     format!(
-                        "{:?} is not a router mode (classifier, mock or direct; live arrives with the live models)",
+                        "{:?} is not a router mode (classifier, mock, direct or embed; live arrives with the live models)",
                         mode.trim()
                     ),
                 )
@@ -239,7 +253,28 @@ impl Config {
                 "the expiry must be longer than the heartbeat interval",
             ));
         }
+        if c.router == RouterMode::Embed {
+            let (var, field) =
+                if env("ROUTER_MODE").is_some() { ("ROUTER_MODE", "") } else { (source.as_str(), "router") };
+            c.load_encoder(env).map_err(|problem| ConfError::new(var, field, problem))?;
+        }
         Ok(c)
+    }
+
+    /// The embedding model for `ROUTER_MODE=embed`, from `EMBED_MODEL_DIR` (default
+    /// `models/all-MiniLM-L6-v2`, where `scripts/fetch-minilm.sh` puts it).
+    #[cfg(feature = "embed")]
+    fn load_encoder(&mut self, env: &dyn Fn(&str) -> Option<String>) -> Result<(), String> {
+        let dir = env("EMBED_MODEL_DIR").unwrap_or_else(|| intent::embed::DEFAULT_DIR.into());
+        let encoder = intent::embed::Encoder::load(std::path::Path::new(&dir)).map_err(|e| e.to_string())?;
+        self.encoder = Some(std::sync::Arc::new(encoder));
+        Ok(())
+    }
+
+    #[cfg(not(feature = "embed"))]
+    fn load_encoder(&mut self, _env: &dyn Fn(&str) -> Option<String>) -> Result<(), String> {
+        Err("the embed router needs a build with the embed feature (cargo build --release --features embed)"
+            .into())
     }
 
     fn validate(&self, source: &str) -> Result<(), ConfError> {
@@ -318,6 +353,19 @@ mod tests {
 
     #[test]
     fn bad_values_are_named() {
+        #[cfg(not(feature = "embed"))]
+        {
+            let e = Config::from_env(&env_of(&[("ROUTER_MODE", "embed")])).unwrap_err().to_string();
+            assert!(e.starts_with("ROUTER_MODE: ") && e.contains("--features embed"), "{e}");
+        }
+        #[cfg(feature = "embed")]
+        {
+            let e =
+                Config::from_env(&env_of(&[("ROUTER_MODE", "embed"), ("EMBED_MODEL_DIR", "/nonexistent")]))
+                    .unwrap_err()
+                    .to_string();
+            assert!(e.starts_with("ROUTER_MODE: ") && e.contains("scripts/fetch-minilm.sh"), "{e}");
+        }
         let e = Config::from_env(&env_of(&[("ROUTER_MODE", "psychic")])).unwrap_err();
         assert_eq!(e.source, "ROUTER_MODE");
         let e = Config::from_env(&env_of(&[("TUTOR_URL", "http://example.com:80")])).unwrap_err();

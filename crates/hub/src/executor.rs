@@ -59,7 +59,7 @@ impl HubExecutor {
             tracing::info!(skills = report.skills, micros = report.micros, "router trained");
             trained.send("router_trained", Data::new(&report));
         });
-        if config.router == crate::RouterMode::Classifier {
+        if config.router.trains() {
             // trained at startup, from the configured capabilities until cards arrive
             router.model(&registry.view());
         }
@@ -357,10 +357,23 @@ impl Inner {
 
     /// Decides and, for a route, forwards once. Returns the answer and whether the
     /// ledger should keep it (false when nothing was dispatched, so a retry may decide again).
-    async fn answer(&self, student_ctx: &str, request_id: &str, text: &str) -> (Stored, bool) {
+    async fn answer(self: &Arc<Self>, student_ctx: &str, request_id: &str, text: &str) -> (Stored, bool) {
         let view = self.registry.view();
         let open = self.clarifications.take(student_ctx);
-        let (decision, question) = self.decide(student_ctx, open.as_ref(), text, &view);
+        let (decision, question) = if self.router.mode() == crate::RouterMode::Embed {
+            // a transformer pass per question (milliseconds) and a retraining after a card
+            // change (seconds) must not hold up the runtime's workers: heartbeats ride on them
+            let (me, ctx, text, view, open) =
+                (self.clone(), student_ctx.to_string(), text.to_string(), view.clone(), open.clone());
+            tokio::task::spawn_blocking(move || me.decide(&ctx, open.as_ref(), &text, &view))
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::error!(error = %e, "embed router failed; asking the student to say more");
+                    (Decision::Clarify { options: Vec::new() }, String::new())
+                })
+        } else {
+            self.decide(student_ctx, open.as_ref(), text, &view)
+        };
         let outcome = validate(decision, &view);
         tracing::info!(request_id = %request_id, context_id = %student_ctx, outcome = outcome.kind(), "routing decision");
         let routed = Routed { request_id, context_id: student_ctx, decision: &outcome };

@@ -143,6 +143,8 @@ pub struct Router {
     capabilities: Vec<(String, Vec<String>)>,
     trained: Mutex<Option<Trained>>,
     on_train: Option<Box<OnTrain>>,
+    #[cfg(feature = "embed")]
+    encoder: Option<Arc<intent::embed::Encoder>>,
 }
 
 type OnTrain = dyn Fn(&Trained) + Send + Sync;
@@ -202,6 +204,8 @@ impl Router {
             capabilities,
             trained: Mutex::new(None),
             on_train: None,
+            #[cfg(feature = "embed")]
+            encoder: config.encoder.clone(),
         }
     }
 
@@ -223,8 +227,7 @@ impl Router {
         });
         if !current {
             let started = std::time::Instant::now();
-            let model =
-                Arc::new(intent::Model::train(&training(view, &self.capabilities, &self.out_of_scope)));
+            let model = Arc::new(self.train(&training(view, &self.capabilities, &self.out_of_scope)));
             let trained = Trained {
                 skills: view.iter().map(|s| s.skills.clone()).collect(),
                 model,
@@ -236,6 +239,21 @@ impl Router {
             *guard = Some(trained);
         }
         guard.as_ref().map(|t| t.model.clone()).expect("trained above")
+    }
+
+    /// The TF-IDF classifier, or in `embed` mode the one over sentence embeddings (the
+    /// TF-IDF one serves, with a warning, if embedding the training texts fails).
+    fn train(&self, t: &intent::Training) -> intent::Model {
+        #[cfg(feature = "embed")]
+        if let (RouterMode::Embed, Some(e)) = (self.mode, &self.encoder) {
+            match intent::Model::train_embedded(t, e.clone()) {
+                Ok(m) => return m,
+                Err(err) => {
+                    tracing::warn!(error = %err, "embed router untrained; the tf-idf classifier serves")
+                }
+            }
+        }
+        intent::Model::train(t)
     }
 
     /// Proposes a destination for `question` over `view` (every allowlisted specialist,
@@ -255,7 +273,7 @@ impl Router {
                 None => Decision::Unsupported { reason: "direct mode, but no tutor is configured".into() },
             },
             RouterMode::Mock => mock(question, view),
-            RouterMode::Classifier => return classify(&self.model(view), question, view),
+            RouterMode::Classifier | RouterMode::Embed => return classify(&self.model(view), question, view),
         };
         Scored { decision, confidence: None }
     }
@@ -263,15 +281,16 @@ impl Router {
 
 fn classify(model: &intent::Model, question: &str, view: &[SpecialistView]) -> Scored {
     let p = model.decide(question);
+    let name = if model.embedded() { "embed" } else { "classifier" };
     let decision = match p.verdict {
         intent::Verdict::Route { target, skill } => Decision::Route {
-            reason: format!("classifier: {target}/{skill} at {:.2}", p.confidence.unwrap_or(0.0)),
+            reason: format!("{name}: {target}/{skill} at {:.2}", p.confidence.unwrap_or(0.0)),
             specialist: target,
             skill,
         },
         intent::Verdict::Clarify { options, .. } => Decision::Clarify { options },
         intent::Verdict::OutOfScope => Decision::Unsupported {
-            reason: format!("classifier: out of scope; routable now: {}", capability_list(view)),
+            reason: format!("{name}: out of scope; routable now: {}", capability_list(view)),
         },
     };
     Scored { decision, confidence: p.confidence }

@@ -9,7 +9,12 @@
 //! examples: nothing routable said → clarify; a request the student marked as the main
 //! one is the one read; two parts confidently for different places → clarify; the top
 //! two targets too close → clarify; a negated topic is dropped when another remains.
+//!
+//! With the `embed` feature, `Model::train_embedded` reads sentence embeddings
+//! (all-MiniLM-L6-v2, module `embed`) instead of TF-IDF, under the same regression and rules.
 
+#[cfg(feature = "embed")]
+pub mod embed;
 pub mod features;
 pub mod softmax;
 pub mod text;
@@ -94,9 +99,21 @@ pub struct Prediction {
     pub probabilities: Vec<(String, f32)>,
 }
 
+/// What the regression reads a question as.
+#[derive(Debug, Clone)]
+enum Reader {
+    /// The TF-IDF vector of its words.
+    Words,
+    /// Its sentence embedding (dense, as a sparse vector over every dimension).
+    #[cfg(feature = "embed")]
+    Embedding(std::sync::Arc<embed::Encoder>),
+}
+
 #[derive(Debug, Clone)]
 pub struct Model {
+    /// Always fitted: it also tells whether a question uses any word training saw.
     vectorizer: Vectorizer,
+    reader: Reader,
     softmax: Softmax,
     /// Class k < skills.len() is that skill; the last class is out of scope.
     skills: Vec<(usize, String)>,
@@ -110,6 +127,38 @@ impl Model {
     }
 
     pub fn train_with(training: &Training, fit: Fit, rules: Rules) -> Model {
+        let words = |v: &Vectorizer, docs: &[Vec<Token>]| -> Result<Vec<Sparse>, std::convert::Infallible> {
+            Ok(docs.iter().map(|t| v.transform(&text::reading(t), t)).collect())
+        };
+        match Self::build(training, fit, rules, Reader::Words, words) {
+            Ok(m) => m,
+        }
+    }
+
+    /// The same model over sentence embeddings: the same classes, out-of-scope examples
+    /// and rules; the regression reads each text's embedding (negated words left out,
+    /// as the TF-IDF reading leaves them out).
+    #[cfg(feature = "embed")]
+    pub fn train_embedded(
+        training: &Training,
+        encoder: std::sync::Arc<embed::Encoder>,
+    ) -> Result<Model, embed::EmbedError> {
+        let reader = Reader::Embedding(encoder.clone());
+        let embedded = |_: &Vectorizer, docs: &[Vec<Token>]| {
+            let said: Vec<String> = docs.iter().map(|t| text::said(t)).collect();
+            let said: Vec<&str> = said.iter().map(String::as_str).collect();
+            Ok(encoder.embed_cached(&said)?.into_iter().map(dense).collect())
+        };
+        Self::build(training, Fit::dense(), Rules::default(), reader, embedded)
+    }
+
+    fn build<E>(
+        training: &Training,
+        fit: Fit,
+        rules: Rules,
+        reader: Reader,
+        featurize: impl FnOnce(&Vectorizer, &[Vec<Token>]) -> Result<Vec<Sparse>, E>,
+    ) -> Result<Model, E> {
         let mut targets: Vec<String> = Vec::new();
         let mut skills = Vec::new();
         let mut labelled: Vec<(Vec<Token>, usize)> = Vec::new();
@@ -129,12 +178,23 @@ impl Model {
         let docs: Vec<(Vec<&Token>, &[Token])> =
             labelled.iter().map(|(t, _)| (text::reading(t), t.as_slice())).collect();
         let vectorizer = Vectorizer::fit(&docs);
-        let xs: Vec<Sparse> = docs.iter().map(|(r, all)| vectorizer.transform(r, all)).collect();
-        let ys: Vec<usize> = labelled.iter().map(|(_, y)| *y).collect();
+        drop(docs);
+        let (texts, ys): (Vec<Vec<Token>>, Vec<usize>) = labelled.into_iter().unzip();
+        let xs = featurize(&vectorizer, &texts)?;
         let group: Vec<usize> =
             skills.iter().map(|(t, _)| *t).chain(std::iter::once(targets.len())).collect();
-        let softmax = Softmax::train(&xs, &ys, &group, vectorizer.dimension(), fit);
-        Model { vectorizer, softmax, skills, targets, rules }
+        let dimension = match &reader {
+            Reader::Words => vectorizer.dimension(),
+            #[cfg(feature = "embed")]
+            Reader::Embedding(_) => embed::DIMENSION,
+        };
+        let softmax = Softmax::train(&xs, &ys, &group, dimension, fit);
+        Ok(Model { vectorizer, reader, softmax, skills, targets, rules })
+    }
+
+    /// Whether the model reads sentence embeddings (else TF-IDF).
+    pub fn embedded(&self) -> bool {
+        !matches!(self.reader, Reader::Words)
     }
 
     pub fn targets(&self) -> &[String] {
@@ -150,13 +210,25 @@ impl Model {
         self.softmax.temperature()
     }
 
-    /// The vector of a span (negated topics dropped when another remains).
-    fn vector(&self, span: &[Token]) -> Sparse {
-        self.vectorizer.transform(&text::reading(span), span)
+    /// Whether a span uses any word training saw, and the vector the regression reads
+    /// (negated topics dropped when another remains).
+    fn read(&self, span: &[Token]) -> (bool, Sparse) {
+        let words = self.vectorizer.transform(&text::reading(span), span);
+        let known = !words.is_empty();
+        match &self.reader {
+            Reader::Words => (known, words),
+            // an inference error (none is expected once training encoded every
+            // example) leaves no features: the scores fall back to the biases
+            #[cfg(feature = "embed")]
+            Reader::Embedding(e) => (
+                known,
+                e.embed(&[&text::said(span)]).ok().and_then(|mut v| v.pop()).map_or_else(Vec::new, dense),
+            ),
+        }
     }
 
     fn classes(&self, span: &[Token]) -> Vec<f32> {
-        self.softmax.probabilities(&self.vector(span))
+        self.softmax.probabilities(&self.read(span).1)
     }
 
     /// Per target, then out of scope.
@@ -179,7 +251,7 @@ impl Model {
         let tokens = text::tokens(question);
         let main = text::main_span(&tokens);
         let span = main.unwrap_or(&tokens);
-        let x = self.vector(span);
+        let (known, x) = self.read(span);
         let classes = self.softmax.probabilities(&x);
         let p = self.by_target(&classes);
         let probabilities: Vec<(String, f32)> = self
@@ -196,7 +268,7 @@ impl Model {
         if text::vague(span) {
             return rule(Verdict::Clarify { options: vec![], why: Why::Vague });
         }
-        if x.is_empty() {
+        if !known {
             // something was said, but nothing any skill or example here ever mentioned
             return rule(Verdict::OutOfScope);
         }
@@ -255,6 +327,12 @@ impl Model {
             probabilities,
         }
     }
+}
+
+/// A dense vector as the regression's sparse input.
+#[cfg(feature = "embed")]
+fn dense(v: Vec<f32>) -> Sparse {
+    v.into_iter().enumerate().map(|(i, x)| (i as u32, x)).collect()
 }
 
 #[cfg(test)]

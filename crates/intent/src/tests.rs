@@ -178,3 +178,47 @@ fn training_takes_milliseconds() {
     // generous: a debug build on a loaded machine; the release figure is in the eval
     assert!(took < std::time::Duration::from_secs(2), "{took:?}");
 }
+
+/// The same model over sentence embeddings (feature `embed`, model fetched by
+/// `scripts/fetch-minilm.sh`; skipped with a line when it is not there).
+#[cfg(feature = "embed")]
+mod embedded {
+    use super::*;
+
+    fn model() -> Option<Model> {
+        Some(Model::train_embedded(&training(), crate::embed::tests::encoder()?).expect("trains"))
+    }
+
+    #[test]
+    fn routes_by_meaning_and_keeps_the_rules() {
+        let Some(m) = model() else { return };
+        assert!(m.embedded());
+        assert_eq!(m.targets(), ["tutor", "library"]);
+        assert_eq!(verdict(&m, "what's the derivative of x^3 sin x"), route("tutor", "calculus"));
+        assert_eq!(verdict(&m, "is the library open on sunday?"), route("library", "hours"));
+        assert_eq!(verdict(&m, "can i renew my books online"), route("library", "borrowing"));
+        assert_eq!(verdict(&m, "my kitchen sink is leaking again"), Verdict::OutOfScope);
+        // the rules do not depend on the reading
+        assert_eq!(verdict(&m, "I have a question"), Verdict::Clarify { options: vec![], why: Why::Vague });
+        let v = verdict(&m, "Can you renew my books and also explain the chain rule?");
+        assert!(matches!(v, Verdict::Clarify { why: Why::TwoTopics, .. }), "{v:?}");
+        assert_eq!(verdict(&m, "Not about printing: how do I integrate x^2?"), route("tutor", "calculus"));
+        let p = m.decide("integrate x^2");
+        let sum: f32 = p.probabilities.iter().map(|(_, v)| v).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+    }
+
+    #[test]
+    fn a_target_without_skills_cannot_be_predicted() {
+        let Some(encoder) = crate::embed::tests::encoder() else { return };
+        let mut t = training();
+        t.skills.retain(|s| s.target != "library");
+        let m = Model::train_embedded(&t, encoder).unwrap();
+        for q in ["library opening hours", "how much does printing cost", "renew my book"] {
+            assert!(
+                !matches!(verdict(&m, q), Verdict::Route { ref target, .. } if target == "library"),
+                "{q}"
+            );
+        }
+    }
+}

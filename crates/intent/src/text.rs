@@ -168,6 +168,14 @@ pub fn reading(span: &[Token]) -> Vec<&Token> {
     content.into_iter().filter(|t| !positive || !t.negated).collect()
 }
 
+/// The span as a sentence model reads it: every word in order (function words too),
+/// negated ones left out as [`reading`] leaves them out.
+pub fn said(span: &[Token]) -> String {
+    let positive = span.iter().any(|t| t.is_routable() && !t.negated);
+    let kept: Vec<&str> = span.iter().filter(|t| !positive || !t.negated).map(|t| t.text.as_str()).collect();
+    kept.join(" ")
+}
+
 /// Nothing routable said: no word about *what* is asked ("help", "I have a question"),
 /// or one word at most with a bare pronoun for its object ("when is it due?").
 pub fn vague(tokens: &[Token]) -> bool {
