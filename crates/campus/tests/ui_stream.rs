@@ -269,3 +269,44 @@ fn a_reconnect_resumes_at_run_boundaries_and_a_restart_is_a_new_boot() {
     let (code, _) = ask(&ui.url, "t", "r1", "what is the derivative of x^2");
     assert_eq!(code, 202, "a new process: the run id is new to it");
 }
+
+/// The monitor's status snapshot a new connection gets once `want` holds for it.
+fn status_where(ui: &str, want: impl Fn(&Value) -> bool) -> Value {
+    poll(15, "a monitor status", || {
+        let frames = read_stream(ui, None, None, 2, |f| {
+            f.iter().any(|f| f.channel() == "monitor" && f.kind() == "STATE_SNAPSHOT")
+        });
+        let status = frames.into_iter().find(|f| f.channel() == "monitor" && f.kind() == "STATE_SNAPSHOT")?;
+        let snapshot = status.event()["snapshot"].clone();
+        want(&snapshot).then_some(snapshot)
+    })
+}
+
+#[test]
+fn each_agents_mode_is_what_the_agent_said() {
+    let u = University::start(&[("ROUTER_MODE", "mock")], &[]);
+    u.wait_ready();
+    // the Hub says its router's mode, each specialist its own in its registration
+    let reg = u.registry();
+    assert_eq!(reg["hub"]["mode"], "mock", "{reg}");
+    assert_eq!(
+        (u.specialist("tutor")["mode"].as_str(), u.specialist("library")["mode"].as_str()),
+        (Some("mock"), Some("mock"))
+    );
+    let ui = start_ui(&u.hub_url, &[]);
+    let snapshot = status_where(&ui.url, |s| s["agents"]["tutor"]["status"] == "ready");
+    let modes: Vec<&Value> =
+        ["student", "hub", "tutor", "library"].iter().map(|a| &snapshot["agents"][a]["mode"]).collect();
+    assert_eq!(
+        modes,
+        [&Value::from("no model"), &Value::from("mock"), &Value::from("mock"), &Value::from("mock")]
+    );
+    // the Hub gone: nothing says the modes any more, so they are unknown, not remembered
+    let mut u = u;
+    u.hub.take().unwrap().kill();
+    let snapshot = status_where(&ui.url, |s| s["hub"]["status"] == "unreachable");
+    for agent in ["hub", "tutor", "library"] {
+        assert!(snapshot["agents"][agent]["mode"].is_null(), "{agent}: {snapshot}");
+    }
+    assert_eq!(snapshot["agents"]["student"]["mode"], "no model");
+}

@@ -23,6 +23,15 @@ pub enum RouterMode {
 }
 
 impl RouterMode {
+    /// The name `ROUTER_MODE` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RouterMode::Direct => "direct",
+            RouterMode::Mock => "mock",
+            RouterMode::Classifier => "classifier",
+        }
+    }
+
     pub fn parse(mode: &str) -> Option<RouterMode> {
         match mode.trim() {
             "direct" => Some(RouterMode::Direct),

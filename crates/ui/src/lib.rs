@@ -43,6 +43,8 @@ use crate::stream::Stream;
 
 /// Where the UI server listens unless `PORT` or `UI_PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 4444;
+/// The hosted Student's mode, as it says itself: it only passes questions to the Hub.
+pub const STUDENT_MODE: &str = "no model";
 /// How often the Hub's registry is read for the agents' statuses.
 const POLL: Duration = Duration::from_secs(1);
 
@@ -191,13 +193,16 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value
     let mut agents = serde_json::Map::new();
     agents.insert(
         "student".into(),
-        json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": null}),
+        json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": STUDENT_MODE}),
     );
     let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
+    // modes as each agent said (the Hub its router's, a specialist in its registration);
+    // what nothing said stays null
+    let mode = |v: Option<&Value>| v.and_then(|v| v.get("mode")).and_then(Value::as_str).map(str::to_owned);
     // nothing reports the Hub's own work in flight: unknown, not 0
     agents.insert(
         "hub".into(),
-        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null, "mode": null}),
+        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null, "mode": mode(registry.and_then(|r| r.get("hub")))}),
     );
     let list = registry.and_then(|r| r.get("specialists")).and_then(Value::as_array);
     for s in list.into_iter().flatten() {
@@ -209,7 +214,7 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value
                 "status": s.get("status").and_then(Value::as_str).unwrap_or("unknown"),
                 "heartbeatAt": age.map(|a| now - a),
                 "inFlight": 0,
-                "mode": null,
+                "mode": mode(Some(s)),
             }),
         );
     }
@@ -329,10 +334,24 @@ mod tests {
         assert_eq!(agents["tutor"]["status"], "unknown");
         assert!(agents["tutor"]["inFlight"].is_null() && agents["hub"]["inFlight"].is_null());
         assert_eq!(agents["student"]["inFlight"], 2);
-        let reg = json!({"specialists": [{"id": "tutor", "status": "ready", "heartbeatAgeMs": 100}]});
+        assert!(agents["hub"]["mode"].is_null() && agents["tutor"]["mode"].is_null());
+        assert_eq!(agents["student"]["mode"], STUDENT_MODE);
+        let reg = json!({
+            "hub": {"mode": "classifier"},
+            "specialists": [
+                {"id": "tutor", "status": "ready", "heartbeatAgeMs": 100, "mode": "fixed"},
+                {"id": "library", "status": "ready", "heartbeatAgeMs": 100, "mode": null},
+            ],
+        });
         let (agents, _) = statuses(Some(&reg), 0);
         assert_eq!(agents["tutor"]["status"], "ready");
+        assert_eq!(
+            (&agents["hub"]["mode"], &agents["tutor"]["mode"]),
+            (&json!("classifier"), &json!("fixed"))
+        );
+        assert!(agents["library"]["mode"].is_null(), "an agent that did not say stays unknown");
         assert!(agents["tutor"]["heartbeatAt"].as_i64().unwrap() > 0);
-        assert!(agents.get("library").is_none());
+        let reg = json!({"specialists": [{"id": "tutor", "status": "ready"}]});
+        assert!(statuses(Some(&reg), 0).0.get("library").is_none());
     }
 }
