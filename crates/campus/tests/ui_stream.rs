@@ -310,3 +310,51 @@ fn each_agents_mode_is_what_the_agent_said() {
     }
     assert_eq!(snapshot["agents"]["student"]["mode"], "no model");
 }
+
+/// The server's notices on the `student` channel, in order: (code, frame id).
+fn notices(frames: &[Frame]) -> Vec<(String, Option<String>)> {
+    frames
+        .iter()
+        .filter(|f| f.is_student("notices") && f.kind() == "CUSTOM")
+        .map(|f| {
+            assert_eq!(f.event()["name"], "campus.notice", "{}", f.json);
+            (f.event()["value"]["code"].as_str().unwrap().to_string(), f.id.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn the_hub_going_away_and_coming_back_are_notices_nobody_asked_for() {
+    let mut u = University::start(&[], &[]);
+    u.wait_ready();
+    let ui = start_ui(&u.hub_url, &[]);
+    status_where(&ui.url, |s| s["hub"]["status"] == "ready");
+    // read until the notice's run has ended
+    let has = |code: &'static str| {
+        move |f: &[Frame]| f.iter().any(|f| f.is_student("notices") && f.event()["result"]["notice"] == code)
+    };
+    // reachable from the start: nothing to say
+    let quiet = read_stream(&ui.url, None, None, 2, |_| false);
+    assert!(notices(&quiet).is_empty(), "{:?}", notices(&quiet));
+    let last = quiet.iter().rev().find_map(|f| f.id.clone());
+    u.hub.take().unwrap().kill();
+    let down = read_stream(&ui.url, last.as_deref(), None, 15, has("hub_unreachable"));
+    verify_lanes(&down);
+    assert_eq!(notices(&down).len(), 1, "{:?}", notices(&down));
+    // a short complete run of its own lane, kept (it has an id) and so replayed
+    let lane: Vec<&str> = down.iter().filter(|f| f.is_student("notices")).map(Frame::kind).collect();
+    assert_eq!(lane, ["RUN_STARTED", "CUSTOM", "RUN_FINISHED"]);
+    let end = down.iter().rfind(|f| f.is_student("notices")).unwrap();
+    assert_eq!(end.event()["result"]["notice"], "hub_unreachable");
+    assert!(notices(&down)[0].1.is_some(), "kept in the history");
+    u.start_hub();
+    let up = read_stream(&ui.url, None, None, 15, has("hub_reachable"));
+    verify_lanes(&up);
+    let codes: Vec<String> = notices(&up).into_iter().map(|(c, _)| c).collect();
+    assert_eq!(codes, ["hub_unreachable", "hub_reachable"], "a first connection gets both, in order");
+    // a question still works afterwards, on its own lane
+    u.wait_ready();
+    assert_eq!(ask(&ui.url, "t", "r1", "what is the derivative of x^2").0, 202);
+    let after = read_stream(&ui.url, None, None, 15, |f| run_ended(f, "t", "r1"));
+    verify_lanes(&after);
+}

@@ -14,6 +14,7 @@ mod assets;
 pub mod error;
 pub mod hops;
 pub mod monitor;
+pub mod notices;
 pub mod runs;
 pub mod stream;
 
@@ -38,6 +39,7 @@ use tokio::sync::watch;
 
 use crate::error::{ApiError, BODY_LIMIT, read_json};
 use crate::monitor::Monitor;
+use crate::notices::Notices;
 use crate::runs::Runs;
 use crate::stream::Stream;
 
@@ -123,7 +125,8 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
         .build()
         .expect("http client builds with static settings");
     spawn_follow(&config.hub_url, runs.clone(), monitor.clone(), stop.clone());
-    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), stop.clone());
+    let notices = Arc::new(Notices::new(stream.clone()));
+    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), notices, stop.clone());
     spawn_flush(monitor, stop);
     let app = App { stream: stream.clone(), runs };
     let api = Router::new()
@@ -160,12 +163,14 @@ fn spawn_follow(hub_url: &str, runs: Arc<Runs>, monitor: Arc<Monitor>, mut stop:
     });
 }
 
-/// Reads `/dev/registry` once a second into the agents' statuses.
+/// Reads `/dev/registry` once a second into the agents' statuses, and a notice when the
+/// Hub stops or starts answering.
 fn spawn_poll(
     http: reqwest::Client,
     hub_url: String,
     runs: Arc<Runs>,
     monitor: Arc<Monitor>,
+    notices: Arc<Notices>,
     mut stop: watch::Receiver<bool>,
 ) {
     tokio::spawn(async move {
@@ -181,6 +186,7 @@ fn spawn_poll(
                 Ok(r) if r.status().is_success() => r.json::<Value>().await.ok(),
                 _ => None,
             };
+            notices.hub(registry.is_some());
             let (agents, hub) = statuses(registry.as_ref(), runs.in_flight());
             monitor.status(agents, hub);
         }

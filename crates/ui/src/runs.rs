@@ -165,6 +165,9 @@ impl Runs {
         if !valid_id(&input.thread_id) {
             return Err(ApiError::invalid("threadId", "1 to 128 characters of A-Z, a-z, 0-9, _ and -"));
         }
+        if input.thread_id == crate::notices::THREAD {
+            return Err(ApiError::invalid("threadId", "this thread is the server's notices; use another id"));
+        }
         if !valid_id(&input.run_id) {
             return Err(ApiError::invalid("runId", "1 to 128 characters of A-Z, a-z, 0-9, _ and -"));
         }
