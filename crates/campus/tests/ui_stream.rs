@@ -358,3 +358,37 @@ fn the_hub_going_away_and_coming_back_are_notices_nobody_asked_for() {
     let after = read_stream(&ui.url, None, None, 15, |f| run_ended(f, "t", "r1"));
     verify_lanes(&after);
 }
+
+#[test]
+fn a_routed_question_whose_specialist_is_unreachable_shows_what_was_not_taken() {
+    // a long expiry: the Hub still counts the stopped Tutor as ready, so it forwards and fails
+    let u = University::start(&[("HEARTBEAT_EXPIRY_MS", "60000")], &[]);
+    u.wait_ready();
+    let ui = start_ui(&u.hub_url, &[]);
+    u.tutor.kill();
+    assert_eq!(ask(&ui.url, "t", "r1", "what is the derivative of x^2").0, 202);
+    let frames = read_stream(&ui.url, None, None, 15, |f| run_ended(f, "t", "r1"));
+    verify_lanes(&frames);
+    let end = frames.iter().rev().find(|f| f.is_student("t")).unwrap();
+    assert_eq!(end.event()["result"]["outcome"], "unavailable", "{}", end.json);
+    assert_eq!(statuses(&frames, "t", "r1").last().map(String::as_str), Some("completed"));
+    let strip = hops(&frames, "t", "r1");
+    assert_eq!(
+        hop_states(&strip),
+        [
+            "student_sent=done",
+            "hub_received=done",
+            "hub_decided=done",
+            "hub_forwarded=done",
+            "specialist_received=skipped",
+            "specialist_replied=skipped",
+            "hub_got_answer=failed",
+            "hub_replied=done",
+            "student_received=done",
+        ],
+        "nothing is unknown: every step is accounted for"
+    );
+    assert!(strip[4]["reason"].as_str().unwrap().contains("tutor could not be reached"), "{strip:?}");
+    assert_eq!(strip[6]["reason"], "tutor unreachable");
+    assert!(strip[6]["at"].is_i64(), "the failure has its time");
+}
