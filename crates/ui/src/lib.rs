@@ -50,13 +50,18 @@ pub const STUDENT_MODE: &str = "no model";
 /// How often the Hub's registry is read for the agents' statuses.
 const POLL: Duration = Duration::from_secs(1);
 
+/// The fewest and most frames `UI_HISTORY_FRAMES` may keep.
+pub const HISTORY_RANGE: std::ops::RangeInclusive<usize> = 16..=100_000;
+
 /// The UI server's configuration: `PORT` (as every agent), else `UI_PORT`, else 4444;
-/// `HUB_URL`; `STUDENT_TIMEOUT_MS` (how long the Student waits for an answer).
+/// `HUB_URL`; `STUDENT_TIMEOUT_MS` (how long the Student waits for an answer);
+/// `UI_HISTORY_FRAMES` (frames the stream keeps for resuming, [`stream::HISTORY`] unless set).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub bind: SocketAddr,
     pub hub_url: String,
     pub timeout: Duration,
+    pub history: usize,
 }
 
 impl Config {
@@ -71,10 +76,20 @@ impl Config {
         conf::check_local_url("HUB_URL", "", &hub_url)?;
         let timeout_ms =
             conf::env_parse::<u64>("STUDENT_TIMEOUT_MS", env, "a number of milliseconds")?.unwrap_or(35_000);
+        let (low, high) = (HISTORY_RANGE.start(), HISTORY_RANGE.end());
+        let what = format!("a number of frames from {low} to {high}");
+        let history = match conf::env_parse::<usize>("UI_HISTORY_FRAMES", env, &what)? {
+            None => stream::HISTORY,
+            Some(n) if HISTORY_RANGE.contains(&n) => n,
+            Some(n) => {
+                return Err(conf::ConfError::new("UI_HISTORY_FRAMES", "", format!("{n} is not {what}")));
+            }
+        };
         Ok(Self {
             bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port),
             hub_url: hub_url.trim_end_matches('/').to_string(),
             timeout: Duration::from_millis(timeout_ms.max(1)),
+            history,
         })
     }
 }
@@ -108,7 +123,7 @@ pub struct Ui {
 /// Builds the UI server for `addr` and starts its background work (following the Hub's
 /// feed, polling its registry, flushing the monitor), which stops when `stop` turns true.
 pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> Ui {
-    let stream = Stream::new(new_boot());
+    let stream = Stream::with_capacity(new_boot(), config.history);
     let telemetry = Telemetry::new("student");
     let monitor = Arc::new(Monitor::new(stream.clone()));
     let client = A2aClient::new(ClientConfig { timeout: config.timeout, ..Default::default() });
@@ -331,6 +346,15 @@ mod tests {
         assert_eq!(Config::from_env(&|_| None).unwrap().bind.port(), DEFAULT_PORT);
         let bad = |k: &str| if k == "UI_PORT" { Some("x".to_string()) } else { None };
         assert!(Config::from_env(&bad).is_err());
+        assert_eq!(c.history, stream::HISTORY);
+        let history = |v: &'static str| {
+            Config::from_env(&move |k: &str| (k == "UI_HISTORY_FRAMES").then(|| v.to_string()))
+        };
+        assert_eq!(history("64").unwrap().history, 64);
+        for bad in ["0", "15", "100001", "many", "-1"] {
+            let e = history(bad).unwrap_err().to_string();
+            assert!(e.contains("UI_HISTORY_FRAMES") && e.contains("16 to 100000"), "{bad}: {e}");
+        }
     }
 
     #[test]
