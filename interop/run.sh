@@ -240,7 +240,7 @@ agui_checks() {
   peer_checks "agui normal" 6 node "$AGUI_DIR/verify.mjs" "$ui_url" normal
   peer_checks "agui resume" 6 node "$AGUI_DIR/verify.mjs" "$ui_url" resume
   stop "$hub_pid"
-  peer_checks "agui hub down" 4 node "$AGUI_DIR/verify.mjs" "$ui_url" hubdown
+  peer_checks "agui hub down" 7 node "$AGUI_DIR/verify.mjs" "$ui_url" hubdown
 }
 agui_checks || fail "campus ui -> @ag-ui/client: the agents did not start"
 

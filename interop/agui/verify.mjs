@@ -5,7 +5,7 @@
 //
 // Usage: node verify.mjs UI_URL ready    (waits until the monitor shows both specialists ready)
 //        node verify.mjs UI_URL normal   (questions: routed, unsupported, interleaved)
-//        node verify.mjs UI_URL hubdown  (the Hub is stopped: RUN_ERROR hub_unavailable)
+//        node verify.mjs UI_URL hubdown  (the Hub is stopped: RUN_ERROR hub_unavailable, a notice)
 //        node verify.mjs UI_URL resume   (a reconnect from inside a run, from its start)
 // Prints one `ok …` / `FAIL …` line per check; exits 1 if any failed.
 import { verifyEvents } from "@ag-ui/client";
@@ -164,6 +164,12 @@ if (mode === "normal") {
   await verify(frames, "a hub-down run");
   const end = ended(frames, t, "d1");
   check(end?.type === "RUN_ERROR" && end.code === "hub_unavailable", "it ends with RUN_ERROR hub_unavailable", JSON.stringify(end));
+  // the server's own notice of it: a short run in the student channel's `notices` lane
+  const isNotice = (f) => f.json.channel === "student" && f.json.thread === "notices"
+    && f.json.event.type === "RUN_FINISHED" && f.json.event.result?.notice === "hub_unreachable";
+  const seen = await read({ ms: 10000, done: (f) => f.some(isNotice) });
+  check(seen.some(isNotice), "the hub's absence is a notice run nobody asked for (hub_unreachable)");
+  await verify(seen, "a connection with the server's notices");
 } else if (mode === "resume") {
   const t = `r${tag}`;
   const first = await read({ done: (f) => ended(f, t, "r1"), onOpen: async () => { await post(input(t, "r1", "what is the derivative of x^3")); } });

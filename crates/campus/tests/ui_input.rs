@@ -50,6 +50,12 @@ fn bad_input_is_refused_with_a_stable_code_and_nothing_is_sent() {
         ),
         ("bad run id", with(&|v| v["runId"] = json!("a b")), "invalid_input", Some("runId")),
         ("bad thread id", with(&|v| v["threadId"] = json!("")), "invalid_input", Some("threadId")),
+        (
+            "the notices' thread",
+            with(&|v| v["threadId"] = json!("notices")),
+            "invalid_input",
+            Some("threadId"),
+        ),
     ];
     for (what, body, code, field) in cases {
         let (status, answer) = post(&runs, &body);

@@ -269,3 +269,126 @@ fn a_reconnect_resumes_at_run_boundaries_and_a_restart_is_a_new_boot() {
     let (code, _) = ask(&ui.url, "t", "r1", "what is the derivative of x^2");
     assert_eq!(code, 202, "a new process: the run id is new to it");
 }
+
+/// The monitor's status snapshot a new connection gets once `want` holds for it.
+fn status_where(ui: &str, want: impl Fn(&Value) -> bool) -> Value {
+    poll(15, "a monitor status", || {
+        let frames = read_stream(ui, None, None, 2, |f| {
+            f.iter().any(|f| f.channel() == "monitor" && f.kind() == "STATE_SNAPSHOT")
+        });
+        let status = frames.into_iter().find(|f| f.channel() == "monitor" && f.kind() == "STATE_SNAPSHOT")?;
+        let snapshot = status.event()["snapshot"].clone();
+        want(&snapshot).then_some(snapshot)
+    })
+}
+
+#[test]
+fn each_agents_mode_is_what_the_agent_said() {
+    let u = University::start(&[("ROUTER_MODE", "mock")], &[]);
+    u.wait_ready();
+    // the Hub says its router's mode, each specialist its own in its registration
+    let reg = u.registry();
+    assert_eq!(reg["hub"]["mode"], "mock", "{reg}");
+    assert_eq!(
+        (u.specialist("tutor")["mode"].as_str(), u.specialist("library")["mode"].as_str()),
+        (Some("mock"), Some("mock"))
+    );
+    let ui = start_ui(&u.hub_url, &[]);
+    let snapshot = status_where(&ui.url, |s| s["agents"]["tutor"]["status"] == "ready");
+    let modes: Vec<&Value> =
+        ["student", "hub", "tutor", "library"].iter().map(|a| &snapshot["agents"][a]["mode"]).collect();
+    assert_eq!(
+        modes,
+        [&Value::from("no model"), &Value::from("mock"), &Value::from("mock"), &Value::from("mock")]
+    );
+    // the Hub gone: nothing says the modes any more, so they are unknown, not remembered
+    let mut u = u;
+    u.hub.take().unwrap().kill();
+    let snapshot = status_where(&ui.url, |s| s["hub"]["status"] == "unreachable");
+    for agent in ["hub", "tutor", "library"] {
+        assert!(snapshot["agents"][agent]["mode"].is_null(), "{agent}: {snapshot}");
+    }
+    assert_eq!(snapshot["agents"]["student"]["mode"], "no model");
+}
+
+/// The server's notices on the `student` channel, in order: (code, frame id).
+fn notices(frames: &[Frame]) -> Vec<(String, Option<String>)> {
+    frames
+        .iter()
+        .filter(|f| f.is_student("notices") && f.kind() == "CUSTOM")
+        .map(|f| {
+            assert_eq!(f.event()["name"], "campus.notice", "{}", f.json);
+            (f.event()["value"]["code"].as_str().unwrap().to_string(), f.id.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn the_hub_going_away_and_coming_back_are_notices_nobody_asked_for() {
+    let mut u = University::start(&[], &[]);
+    u.wait_ready();
+    let ui = start_ui(&u.hub_url, &[]);
+    status_where(&ui.url, |s| s["hub"]["status"] == "ready");
+    // read until the notice's run has ended
+    let has = |code: &'static str| {
+        move |f: &[Frame]| f.iter().any(|f| f.is_student("notices") && f.event()["result"]["notice"] == code)
+    };
+    // reachable from the start: nothing to say
+    let quiet = read_stream(&ui.url, None, None, 2, |_| false);
+    assert!(notices(&quiet).is_empty(), "{:?}", notices(&quiet));
+    let last = quiet.iter().rev().find_map(|f| f.id.clone());
+    u.hub.take().unwrap().kill();
+    let down = read_stream(&ui.url, last.as_deref(), None, 15, has("hub_unreachable"));
+    verify_lanes(&down);
+    assert_eq!(notices(&down).len(), 1, "{:?}", notices(&down));
+    // a short complete run of its own lane, kept (it has an id) and so replayed
+    let lane: Vec<&str> = down.iter().filter(|f| f.is_student("notices")).map(Frame::kind).collect();
+    assert_eq!(lane, ["RUN_STARTED", "CUSTOM", "RUN_FINISHED"]);
+    let end = down.iter().rfind(|f| f.is_student("notices")).unwrap();
+    assert_eq!(end.event()["result"]["notice"], "hub_unreachable");
+    assert!(notices(&down)[0].1.is_some(), "kept in the history");
+    u.start_hub();
+    let up = read_stream(&ui.url, None, None, 15, has("hub_reachable"));
+    verify_lanes(&up);
+    let codes: Vec<String> = notices(&up).into_iter().map(|(c, _)| c).collect();
+    assert_eq!(codes, ["hub_unreachable", "hub_reachable"], "a first connection gets both, in order");
+    // a question still works afterwards, on its own lane
+    u.wait_ready();
+    assert_eq!(ask(&ui.url, "t", "r1", "what is the derivative of x^2").0, 202);
+    let after = read_stream(&ui.url, None, None, 15, |f| run_ended(f, "t", "r1"));
+    verify_lanes(&after);
+}
+
+#[test]
+fn a_routed_question_whose_specialist_is_unreachable_shows_what_was_not_taken() {
+    // a long expiry: the Hub still counts the stopped Tutor as ready, so it forwards and fails
+    let u = University::start(&[("HEARTBEAT_EXPIRY_MS", "60000")], &[]);
+    u.wait_ready();
+    let ui = start_ui(&u.hub_url, &[]);
+    u.tutor.kill();
+    assert_eq!(ask(&ui.url, "t", "r1", "what is the derivative of x^2").0, 202);
+    let frames = read_stream(&ui.url, None, None, 15, |f| run_ended(f, "t", "r1"));
+    verify_lanes(&frames);
+    let end = frames.iter().rev().find(|f| f.is_student("t")).unwrap();
+    assert_eq!(end.event()["result"]["outcome"], "unavailable", "{}", end.json);
+    assert_eq!(statuses(&frames, "t", "r1").last().map(String::as_str), Some("completed"));
+    let strip = hops(&frames, "t", "r1");
+    assert_eq!(
+        hop_states(&strip),
+        [
+            "student_sent=done",
+            "hub_received=done",
+            "hub_decided=done",
+            "hub_forwarded=done",
+            "specialist_received=skipped",
+            "specialist_replied=skipped",
+            "hub_got_answer=failed",
+            "hub_replied=done",
+            "student_received=done",
+        ],
+        "nothing is unknown: every step is accounted for"
+    );
+    assert!(strip[4]["reason"].as_str().unwrap().contains("tutor could not be reached"), "{strip:?}");
+    assert_eq!(strip[6]["reason"], "tutor unreachable");
+    assert!(strip[6]["at"].is_i64(), "the failure has its time");
+}

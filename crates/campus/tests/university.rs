@@ -202,6 +202,7 @@ fn registration_is_checked_against_the_allowlist() {
             endpoint: u.tutor_url.clone(),
             card_url: format!("{}/.well-known/agent-card.json", u.tutor_url),
             enabled: true,
+            mode: None,
         }),
     );
     assert_eq!(takeover.code.as_deref(), Some("identity_in_use"));
@@ -213,6 +214,7 @@ fn registration_is_checked_against_the_allowlist() {
             endpoint: "http://127.0.0.1:1".into(),
             card_url: "http://127.0.0.1:1/.well-known/agent-card.json".into(),
             enabled: true,
+            mode: None,
         }),
     );
     assert_eq!(elsewhere.code.as_deref(), Some("endpoint_mismatch"));
@@ -224,9 +226,22 @@ fn registration_is_checked_against_the_allowlist() {
             endpoint: u.tutor_url.clone(),
             card_url: u.tutor_url.clone(),
             enabled: true,
+            mode: None,
         }),
     );
     assert_eq!(stranger.code.as_deref(), Some("not_allowlisted"));
+    let odd_mode = control(
+        &u,
+        Control::Register(Register {
+            identity: "tutor".into(),
+            instance_id: "x".into(),
+            endpoint: u.tutor_url.clone(),
+            card_url: format!("{}/.well-known/agent-card.json", u.tutor_url),
+            enabled: true,
+            mode: Some("<b>live</b>".into()),
+        }),
+    );
+    assert_eq!(odd_mode.code.as_deref(), Some("invalid_control"), "{odd_mode:?}");
     let ghost =
         control(&u, Control::Heartbeat(Heartbeat { identity: "tutor".into(), instance_id: "ghost".into() }));
     assert_eq!(ghost.code.as_deref(), Some("not_registered"));

@@ -31,6 +31,16 @@ impl RouterMode {
         matches!(self, RouterMode::Classifier | RouterMode::Embed)
     }
 
+    /// The name `ROUTER_MODE` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RouterMode::Direct => "direct",
+            RouterMode::Mock => "mock",
+            RouterMode::Classifier => "classifier",
+            RouterMode::Embed => "embed",
+        }
+    }
+
     pub fn parse(mode: &str) -> Option<RouterMode> {
         match mode.trim() {
             "direct" => Some(RouterMode::Direct),

@@ -39,7 +39,9 @@ fn error(status: StatusCode, code: &str, message: &str) -> Response {
 }
 
 async fn registry_view(State(s): State<DevState>) -> Response {
-    Json(s.registry.describe()).into_response()
+    let mut view = s.registry.describe();
+    view["hub"] = json!({"mode": s.config.router.as_str()});
+    Json(view).into_response()
 }
 
 async fn refresh(State(s): State<DevState>) -> Response {

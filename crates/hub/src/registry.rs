@@ -42,6 +42,8 @@ pub enum Status {
 struct Instance {
     id: String,
     enabled: bool,
+    /// How it answers, as its registration said (`None`: it did not say).
+    mode: Option<String>,
     last_seen: Instant,
 }
 
@@ -227,21 +229,31 @@ impl Registry {
                 "the endpoint is not the one configured for this identity",
             );
         }
+        if r.mode.as_deref().is_some_and(|m| !hublink::valid_mode(m)) {
+            return Ack::refused(
+                ack_codes::INVALID_CONTROL,
+                format!("mode must be 1 to {} characters of a-z, 0-9, _ and -", hublink::MAX_MODE_CHARS),
+            );
+        }
         if let Some(live) = &entry.instance {
             let alive = live.last_seen.elapsed() <= self.expiry;
             if live.id != r.instance_id && alive {
                 return Ack::refused(ack_codes::IDENTITY_IN_USE, "another live instance holds this identity");
             }
         }
-        entry.instance =
-            Some(Instance { id: r.instance_id.clone(), enabled: r.enabled, last_seen: Instant::now() });
+        entry.instance = Some(Instance {
+            id: r.instance_id.clone(),
+            enabled: r.enabled,
+            mode: r.mode.clone(),
+            last_seen: Instant::now(),
+        });
         entry.unreachable = false;
         entry.refresh.notify_one();
         drop(entries);
         tracing::info!(identity = %r.identity, instance_id = %r.instance_id, enabled = r.enabled, "specialist registered");
         self.emit.send(
             "registered",
-            json!({"specialist": r.identity, "instanceId": r.instance_id, "enabled": r.enabled}),
+            json!({"specialist": r.identity, "instanceId": r.instance_id, "enabled": r.enabled, "mode": r.mode}),
         );
         let mut ack = Ack::ok("registered");
         ack.heartbeat_interval_ms = Some(self.interval.as_millis() as u64);
@@ -380,6 +392,7 @@ impl Registry {
                     "capability": e.conf.capability.id,
                     "status": self.status_of(e),
                     "instanceId": e.instance.as_ref().map(|i| i.id.clone()),
+                    "mode": e.instance.as_ref().and_then(|i| i.mode.clone()),
                     "heartbeatAgeMs": e.instance.as_ref().map(|i| i.last_seen.elapsed().as_millis() as u64),
                     "cardEtag": e.card.as_ref().and_then(|c| c.etag.clone()),
                     "cardRevision": revision,

@@ -17,6 +17,7 @@ fn register(reg: &Registry, base: &str) -> Ack {
         endpoint: base.into(),
         card_url: format!("{base}/.well-known/agent-card.json"),
         enabled: true,
+        mode: None,
     })
 }
 
@@ -143,4 +144,29 @@ async fn refreshes_are_conditional_and_coalesce() {
     assert_eq!(arrived.load(Ordering::SeqCst), 3, "five overlapping requests became one more fetch");
     assert_eq!(conditional.load(Ordering::SeqCst), 2, "re-fetches send If-None-Match and get 304");
     assert_eq!(reg.status("tutor"), Some(Status::Ready), "a 304 keeps the card");
+}
+
+#[tokio::test]
+async fn the_mode_is_what_the_registration_said_and_unknown_without_it() {
+    let base = "http://127.0.0.1:9";
+    let reg = registry(base);
+    let mode = |reg: &Registry| reg.describe()["specialists"][0]["mode"].clone();
+    assert!(mode(&reg).is_null(), "nothing registered: unknown");
+    assert!(register(&reg, base).ok);
+    assert!(mode(&reg).is_null(), "an older agent that does not say: unknown, never guessed");
+    let with = |m: &str| Register {
+        identity: "tutor".into(),
+        instance_id: "i".into(),
+        endpoint: base.into(),
+        card_url: format!("{base}/.well-known/agent-card.json"),
+        enabled: true,
+        mode: Some(m.into()),
+    };
+    assert!(reg.register(&with("fixed")).ok);
+    assert_eq!(mode(&reg), "fixed");
+    for bad in ["", "Fixed", "a b", &"x".repeat(33)] {
+        let ack = reg.register(&with(bad));
+        assert_eq!(ack.code.as_deref(), Some(ack_codes::INVALID_CONTROL), "{bad:?}");
+    }
+    assert_eq!(mode(&reg), "fixed", "a refused registration changes nothing");
 }

@@ -20,6 +20,6 @@ mod messages;
 
 pub use link::{LinkConfig, LinkEvents, run_link};
 pub use messages::{
-    ACK, Ack, CARD_CHANGED, CONTROL_TYPES, CardChanged, Control, DEREGISTER, HEARTBEAT, Heartbeat, REGISTER,
-    Register, ack_codes, ack_reply, parse_ack, parse_control,
+    ACK, Ack, CARD_CHANGED, CONTROL_TYPES, CardChanged, Control, DEREGISTER, HEARTBEAT, Heartbeat,
+    MAX_MODE_CHARS, REGISTER, Register, ack_codes, ack_reply, parse_ack, parse_control, valid_mode,
 };

@@ -24,6 +24,8 @@ pub struct LinkConfig {
     pub card_url: String,
     /// `SPECIALIST_ENABLED=0` registers as disabled.
     pub enabled: bool,
+    /// How this agent answers (`mock`, `fixed`, …), sent with every registration.
+    pub mode: Option<String>,
     pub heartbeat_interval: Duration,
 }
 
@@ -87,6 +89,7 @@ impl Link {
             endpoint: self.cfg.endpoint.clone(),
             card_url: self.cfg.card_url.clone(),
             enabled: self.cfg.enabled,
+            mode: self.cfg.mode.clone(),
         });
         match self.send(&control).await {
             Outcome::Acked(ack) if ack.ok => {

@@ -22,6 +22,19 @@ pub struct Register {
     pub endpoint: String,
     pub card_url: String,
     pub enabled: bool,
+    /// How this agent answers (`mock`, `fixed`, …), as it says itself; absent from older
+    /// agents (the Hub then shows it as unknown). See [`valid_mode`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+}
+
+/// Longest [`Register::mode`] the Hub accepts.
+pub const MAX_MODE_CHARS: usize = 32;
+
+/// A mode is 1 to [`MAX_MODE_CHARS`] characters of `a-z`, `0-9`, `_` and `-`.
+pub fn valid_mode(mode: &str) -> bool {
+    (1..=MAX_MODE_CHARS).contains(&mode.len())
+        && mode.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }
 
 /// Heartbeat and sign-out carry the same fields.

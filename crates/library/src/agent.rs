@@ -84,17 +84,21 @@ impl AgentExecutor for Library {
             Answer::NotCovered => ("not_covered", None),
         };
         let reply = Reply::text(text.clone());
-        let details = json!({"skill": skill, "revision": policy.revision, "mode": "mock"});
+        let details = json!({"skill": skill, "revision": policy.revision, "mode": MODE});
         specialist::log_reply(&self.telemetry, &ctx, &reply, outcome, &text, &details);
         Ok(reply)
     }
 }
+
+/// How the Library answers: mock only (a labelled, deterministic line extractor).
+pub(crate) const MODE: &str = "mock";
 
 /// The Library, ready for [`specialist::serve`].
 pub fn agent() -> specialist::Agent<Library, fn(Settings, Telemetry) -> Library> {
     specialist::Agent {
         identity: IDENTITY,
         card: agent_card,
+        mode: MODE,
         default_skills: default_skill_set(),
         rules: RULES,
         executor: Library::new,

@@ -198,6 +198,8 @@ where
     pub identity: &'static str,
     /// Its card without skills, for a base URL.
     pub card: fn(&str) -> AgentCard,
+    /// How it answers (`mock`, `fixed`), told to the Hub with each registration.
+    pub mode: &'static str,
     pub default_skills: SkillSet,
     pub rules: Rules,
     /// Builds the executor from the live settings and the telemetry feed.
@@ -266,6 +268,7 @@ where
         endpoint: base.clone(),
         card_url: format!("{base}{}", a2a::CARD_PATH),
         enabled: config.enabled,
+        mode: Some(agent.mode.to_string()),
         heartbeat_interval: config.heartbeat_interval,
     };
     let client =

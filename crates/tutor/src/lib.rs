@@ -133,6 +133,7 @@ pub fn agent(
     specialist::Agent {
         identity: IDENTITY,
         card: agent_card,
+        mode: mode.as_str(),
         default_skills: default_skills(),
         rules: RULES,
         executor: move |settings, telemetry| Tutor::new(settings, telemetry, Answerer::for_mode(mode)),

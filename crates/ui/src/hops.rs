@@ -144,6 +144,20 @@ impl Hops {
         changed
     }
 
+    /// The Hub's forward never reached the specialist (it could not be reached): the
+    /// specialist's steps were not taken (skipped, with `reason`) and the Hub getting its
+    /// answer failed (`at`, `why`).
+    pub fn not_delivered(&mut self, reason: &str, at: Option<i64>, why: &str) -> Vec<usize> {
+        let mut changed = Vec::new();
+        for i in [step::SPECIALIST_RECEIVED, step::SPECIALIST_REPLIED] {
+            changed.extend(self.set(i, State::Skipped, None, Some(reason.into())));
+        }
+        changed.extend(self.set(step::HUB_GOT_ANSWER, State::Failed, at, Some(why.into())));
+        changed.sort_unstable();
+        changed.dedup();
+        changed
+    }
+
     /// At the end of a run: every step no event confirmed becomes `unknown`.
     pub fn finish(&mut self) -> Vec<usize> {
         let mut changed = Vec::new();
@@ -215,6 +229,18 @@ mod tests {
         h.skip_specialist("Hub answered itself (unsupported)");
         assert!(h.0[3..7].iter().all(|x| x.state == State::Skipped && x.reason.is_some()));
         assert_eq!(h.state(step::HUB_REPLIED), State::Active);
+        // routed, forwarded, but the specialist could not be reached
+        let mut h = Hops::default();
+        for (i, at) in [(0, 1), (1, 2), (2, 3), (3, 4)] {
+            h.set(i, State::Done, Some(at), None);
+        }
+        h.not_delivered("never reached tutor", Some(9), "unreachable");
+        h.set(step::HUB_REPLIED, State::Done, Some(10), None);
+        h.set(step::STUDENT_RECEIVED, State::Done, Some(11), None);
+        assert!(h.finish().is_empty(), "nothing left unknown: every step is accounted for");
+        use State::*;
+        assert_eq!(states(&h), vec![Done, Done, Done, Done, Skipped, Skipped, Failed, Done, Done]);
+        assert_eq!((h.0[6].ms, h.0[4].reason.as_deref()), (Some(5), Some("never reached tutor")));
         let mut down = Hops::default();
         down.set(0, State::Failed, Some(1), Some("hub unreachable".into()));
         down.nothing_sent("nothing was sent");

@@ -14,6 +14,7 @@ mod assets;
 pub mod error;
 pub mod hops;
 pub mod monitor;
+pub mod notices;
 pub mod runs;
 pub mod stream;
 
@@ -38,21 +39,29 @@ use tokio::sync::watch;
 
 use crate::error::{ApiError, BODY_LIMIT, read_json};
 use crate::monitor::Monitor;
+use crate::notices::Notices;
 use crate::runs::Runs;
 use crate::stream::Stream;
 
 /// Where the UI server listens unless `PORT` or `UI_PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 4444;
+/// The hosted Student's mode, as it says itself: it only passes questions to the Hub.
+pub const STUDENT_MODE: &str = "no model";
 /// How often the Hub's registry is read for the agents' statuses.
 const POLL: Duration = Duration::from_secs(1);
 
+/// The fewest and most frames `UI_HISTORY_FRAMES` may keep.
+pub const HISTORY_RANGE: std::ops::RangeInclusive<usize> = 16..=100_000;
+
 /// The UI server's configuration: `PORT` (as every agent), else `UI_PORT`, else 4444;
-/// `HUB_URL`; `STUDENT_TIMEOUT_MS` (how long the Student waits for an answer).
+/// `HUB_URL`; `STUDENT_TIMEOUT_MS` (how long the Student waits for an answer);
+/// `UI_HISTORY_FRAMES` (frames the stream keeps for resuming, [`stream::HISTORY`] unless set).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub bind: SocketAddr,
     pub hub_url: String,
     pub timeout: Duration,
+    pub history: usize,
 }
 
 impl Config {
@@ -67,10 +76,20 @@ impl Config {
         conf::check_local_url("HUB_URL", "", &hub_url)?;
         let timeout_ms =
             conf::env_parse::<u64>("STUDENT_TIMEOUT_MS", env, "a number of milliseconds")?.unwrap_or(35_000);
+        let (low, high) = (HISTORY_RANGE.start(), HISTORY_RANGE.end());
+        let what = format!("a number of frames from {low} to {high}");
+        let history = match conf::env_parse::<usize>("UI_HISTORY_FRAMES", env, &what)? {
+            None => stream::HISTORY,
+            Some(n) if HISTORY_RANGE.contains(&n) => n,
+            Some(n) => {
+                return Err(conf::ConfError::new("UI_HISTORY_FRAMES", "", format!("{n} is not {what}")));
+            }
+        };
         Ok(Self {
             bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port),
             hub_url: hub_url.trim_end_matches('/').to_string(),
             timeout: Duration::from_millis(timeout_ms.max(1)),
+            history,
         })
     }
 }
@@ -104,7 +123,7 @@ pub struct Ui {
 /// Builds the UI server for `addr` and starts its background work (following the Hub's
 /// feed, polling its registry, flushing the monitor), which stops when `stop` turns true.
 pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> Ui {
-    let stream = Stream::new(new_boot());
+    let stream = Stream::with_capacity(new_boot(), config.history);
     let telemetry = Telemetry::new("student");
     let monitor = Arc::new(Monitor::new(stream.clone()));
     let client = A2aClient::new(ClientConfig { timeout: config.timeout, ..Default::default() });
@@ -121,7 +140,8 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
         .build()
         .expect("http client builds with static settings");
     spawn_follow(&config.hub_url, runs.clone(), monitor.clone(), stop.clone());
-    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), stop.clone());
+    let notices = Arc::new(Notices::new(stream.clone()));
+    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), notices, stop.clone());
     spawn_flush(monitor, stop);
     let app = App { stream: stream.clone(), runs };
     let api = Router::new()
@@ -158,12 +178,14 @@ fn spawn_follow(hub_url: &str, runs: Arc<Runs>, monitor: Arc<Monitor>, mut stop:
     });
 }
 
-/// Reads `/dev/registry` once a second into the agents' statuses.
+/// Reads `/dev/registry` once a second into the agents' statuses, and a notice when the
+/// Hub stops or starts answering.
 fn spawn_poll(
     http: reqwest::Client,
     hub_url: String,
     runs: Arc<Runs>,
     monitor: Arc<Monitor>,
+    notices: Arc<Notices>,
     mut stop: watch::Receiver<bool>,
 ) {
     tokio::spawn(async move {
@@ -179,6 +201,7 @@ fn spawn_poll(
                 Ok(r) if r.status().is_success() => r.json::<Value>().await.ok(),
                 _ => None,
             };
+            notices.hub(registry.is_some());
             let (agents, hub) = statuses(registry.as_ref(), runs.in_flight());
             monitor.status(agents, hub);
         }
@@ -191,13 +214,16 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value
     let mut agents = serde_json::Map::new();
     agents.insert(
         "student".into(),
-        json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": null}),
+        json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": STUDENT_MODE}),
     );
     let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
+    // modes as each agent said (the Hub its router's, a specialist in its registration);
+    // what nothing said stays null
+    let mode = |v: Option<&Value>| v.and_then(|v| v.get("mode")).and_then(Value::as_str).map(str::to_owned);
     // nothing reports the Hub's own work in flight: unknown, not 0
     agents.insert(
         "hub".into(),
-        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null, "mode": null}),
+        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null, "mode": mode(registry.and_then(|r| r.get("hub")))}),
     );
     let list = registry.and_then(|r| r.get("specialists")).and_then(Value::as_array);
     for s in list.into_iter().flatten() {
@@ -209,7 +235,7 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value
                 "status": s.get("status").and_then(Value::as_str).unwrap_or("unknown"),
                 "heartbeatAt": age.map(|a| now - a),
                 "inFlight": 0,
-                "mode": null,
+                "mode": mode(Some(s)),
             }),
         );
     }
@@ -320,6 +346,15 @@ mod tests {
         assert_eq!(Config::from_env(&|_| None).unwrap().bind.port(), DEFAULT_PORT);
         let bad = |k: &str| if k == "UI_PORT" { Some("x".to_string()) } else { None };
         assert!(Config::from_env(&bad).is_err());
+        assert_eq!(c.history, stream::HISTORY);
+        let history = |v: &'static str| {
+            Config::from_env(&move |k: &str| (k == "UI_HISTORY_FRAMES").then(|| v.to_string()))
+        };
+        assert_eq!(history("64").unwrap().history, 64);
+        for bad in ["0", "15", "100001", "many", "-1"] {
+            let e = history(bad).unwrap_err().to_string();
+            assert!(e.contains("UI_HISTORY_FRAMES") && e.contains("16 to 100000"), "{bad}: {e}");
+        }
     }
 
     #[test]
@@ -329,10 +364,24 @@ mod tests {
         assert_eq!(agents["tutor"]["status"], "unknown");
         assert!(agents["tutor"]["inFlight"].is_null() && agents["hub"]["inFlight"].is_null());
         assert_eq!(agents["student"]["inFlight"], 2);
-        let reg = json!({"specialists": [{"id": "tutor", "status": "ready", "heartbeatAgeMs": 100}]});
+        assert!(agents["hub"]["mode"].is_null() && agents["tutor"]["mode"].is_null());
+        assert_eq!(agents["student"]["mode"], STUDENT_MODE);
+        let reg = json!({
+            "hub": {"mode": "classifier"},
+            "specialists": [
+                {"id": "tutor", "status": "ready", "heartbeatAgeMs": 100, "mode": "fixed"},
+                {"id": "library", "status": "ready", "heartbeatAgeMs": 100, "mode": null},
+            ],
+        });
         let (agents, _) = statuses(Some(&reg), 0);
         assert_eq!(agents["tutor"]["status"], "ready");
+        assert_eq!(
+            (&agents["hub"]["mode"], &agents["tutor"]["mode"]),
+            (&json!("classifier"), &json!("fixed"))
+        );
+        assert!(agents["library"]["mode"].is_null(), "an agent that did not say stays unknown");
         assert!(agents["tutor"]["heartbeatAt"].as_i64().unwrap() > 0);
-        assert!(agents.get("library").is_none());
+        let reg = json!({"specialists": [{"id": "tutor", "status": "ready"}]});
+        assert!(statuses(Some(&reg), 0).0.get("library").is_none());
     }
 }

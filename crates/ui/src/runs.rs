@@ -165,6 +165,9 @@ impl Runs {
         if !valid_id(&input.thread_id) {
             return Err(ApiError::invalid("threadId", "1 to 128 characters of A-Z, a-z, 0-9, _ and -"));
         }
+        if input.thread_id == crate::notices::THREAD {
+            return Err(ApiError::invalid("threadId", "this thread is the server's notices; use another id"));
+        }
         if !valid_id(&input.run_id) {
             return Err(ApiError::invalid("runId", "1 to 128 characters of A-Z, a-z, 0-9, _ and -"));
         }
@@ -443,11 +446,39 @@ impl Runs {
             }
             (false, "forward_failed") => {
                 let reason = text("reason").unwrap_or_else(|| "failed".into());
-                let state = if reason == "outcome_unknown" { State::Unknown } else { State::Failed };
-                self.update(&run, |p| (false, p.hops.set(step::HUB_GOT_ANSWER, state, at, Some(reason))))
+                let specialist = text("specialist").unwrap_or_else(|| "the specialist".into());
+                self.update(&run, |p| match reason.as_str() {
+                    // the Hub could not reach it: the specialist's steps never happened
+                    "unreachable" => (
+                        false,
+                        p.hops.not_delivered(
+                            &format!("{specialist} could not be reached; the question never arrived"),
+                            at,
+                            &format!("{specialist} unreachable"),
+                        ),
+                    ),
+                    // sent, no proper answer: whether the specialist saw it is not known
+                    "outcome_unknown" => {
+                        (false, p.hops.set(step::HUB_GOT_ANSWER, State::Unknown, at, Some(reason)))
+                    }
+                    _ => (false, p.hops.set(step::HUB_GOT_ANSWER, State::Failed, at, Some(reason))),
+                })
             }
             (false, "reply_published") => {
-                self.update(&run, |p| (false, p.hops.set(step::HUB_REPLIED, State::Done, at, None)))
+                let outcome = text("outcome").unwrap_or_default();
+                self.update(&run, |p| {
+                    let mut hops = Vec::new();
+                    // routed, then found unavailable before any forward: the Hub answered itself
+                    if outcome == "unavailable"
+                        && matches!(p.hops.state(step::HUB_FORWARDED), State::Pending | State::Active)
+                    {
+                        hops.extend(p.hops.skip_specialist("Hub answered itself (unavailable)"));
+                    }
+                    hops.extend(p.hops.set(step::HUB_REPLIED, State::Done, at, None));
+                    hops.sort_unstable();
+                    hops.dedup();
+                    (false, hops)
+                })
             }
             (true, "message_received") => {
                 self.update(&run, |p| (false, p.hops.set(step::SPECIALIST_RECEIVED, State::Done, at, None)))
