@@ -155,6 +155,13 @@ function studentEvent(state, ev, now, lane) {
       const doc = patched(state.threads[threadId] || { threadId, runs: {} }, ev.delta);
       return doc ? { ...state, threads: { ...state.threads, [threadId]: doc } } : state;
     }
+    case "CUSTOM": {
+      // a notice nobody asked for (the Hub unreachable, or back): one line in the chat
+      if (ev.name !== "campus.notice" || typeof ev.value?.message !== "string") return state;
+      const id = `notice-${open?.runId ?? state.chat.length}`;
+      if (state.chat.some((m) => m.id === id)) return state;
+      return addChat(state, { id, runId: open?.runId ?? null, threadId: state.currentThread, role: "assistant", text: ev.value.message, busy: false, kind: "notice", code: ev.value.code ?? null });
+    }
     case "RUN_FINISHED": {
       state = setOpen(state, lane, null);
       const by = ev.result?.servedBy;

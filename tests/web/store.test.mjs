@@ -182,3 +182,24 @@ test("an action that changes nothing keeps the same state object (no redraw)", (
   assert.equal(reduce(s, { type: "tick", now: 0 }), s);
   assert.equal(reduce(s, ev("monitor", { type: "CUSTOM", name: "other", value: {} })), s);
 });
+
+test("a notice the server opened itself is one chat line, whatever conversation is shown", () => {
+  let s = apply(initialState(), questionRun("t1", "r1"));
+  const notice = (runId, code, message) => [
+    ev("student", { type: "RUN_STARTED", threadId: "notices", runId }),
+    ev("student", { type: "CUSTOM", name: "campus.notice", value: { code, message, at: 5 } }),
+    ev("student", { type: "RUN_FINISHED", threadId: "notices", runId, result: { notice: code } }),
+  ];
+  s = apply(s, [...notice("n-1", "hub_unreachable", "The Hub can't be reached."), ...notice("n-2", "hub_reachable", "The Hub is back.")]);
+  assert.equal(s.currentThread, "t1", "a notice does not switch the conversation");
+  assert.deepEqual(
+    s.chat.filter((m) => m.kind === "notice").map((m) => [m.text, m.code, m.threadId]),
+    [
+      ["The Hub can't be reached.", "hub_unreachable", "t1"],
+      ["The Hub is back.", "hub_reachable", "t1"],
+    ],
+  );
+  // a replayed notice is not shown twice, and another custom event is not a notice
+  s = apply(s, [...notice("n-2", "hub_reachable", "The Hub is back."), ev("student", { type: "CUSTOM", name: "other", value: { message: "x" } })]);
+  assert.equal(s.chat.filter((m) => m.kind === "notice").length, 2);
+});

@@ -301,6 +301,8 @@ fn each_agents_mode_is_what_the_agent_said() {
         modes,
         [&Value::from("no model"), &Value::from("mock"), &Value::from("mock"), &Value::from("mock")]
     );
+    // the Hub's public name, which the page puts before each service's name
+    assert_eq!(snapshot["hub"]["name"], "Campus University (fictional demo)", "{snapshot}");
     // the Hub gone: nothing says the modes any more, so they are unknown, not remembered
     let mut u = u;
     u.hub.take().unwrap().kill();
@@ -309,6 +311,7 @@ fn each_agents_mode_is_what_the_agent_said() {
         assert!(snapshot["agents"][agent]["mode"].is_null(), "{agent}: {snapshot}");
     }
     assert_eq!(snapshot["agents"]["student"]["mode"], "no model");
+    assert!(snapshot["hub"]["name"].is_null(), "{snapshot}");
 }
 
 /// The server's notices on the `student` channel, in order: (code, frame id).

@@ -40,7 +40,7 @@ fn error(status: StatusCode, code: &str, message: &str) -> Response {
 
 async fn registry_view(State(s): State<DevState>) -> Response {
     let mut view = s.registry.describe();
-    view["hub"] = json!({"mode": s.config.router.as_str()});
+    view["hub"] = json!({"name": s.config.name, "mode": s.config.router.as_str()});
     Json(view).into_response()
 }
 

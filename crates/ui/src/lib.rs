@@ -247,7 +247,9 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value
             );
         }
     }
-    (Value::Object(agents), json!({"status": hub_status}))
+    // the Hub's public name, as it reported it (the page labels answers "<Hub> · <service>")
+    let name = registry.and_then(|r| r.get("hub")).and_then(|h| h.get("name")).and_then(Value::as_str);
+    (Value::Object(agents), json!({"status": hub_status, "name": name}))
 }
 
 fn spawn_flush(monitor: Arc<Monitor>, mut stop: watch::Receiver<bool>) {
