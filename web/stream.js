@@ -12,6 +12,10 @@ const MAX_LANES = 64; // verifier pipes kept per connection (lanes seen recently
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 
+/** What this page's stream delivered (read by `campus bench --browser`): message frames
+ *  and their characters, and connections opened. Three counters, nothing kept. */
+export const stats = { frames: 0, chars: 0, opens: 0 };
+
 function parseId(id) {
   const i = id ? id.lastIndexOf(":") : -1;
   if (i <= 0) return null;
@@ -67,6 +71,8 @@ export function connect(dispatch, { url = "/api/ui/stream", body = document.body
   }
 
   function onMessage(msg) {
+    stats.frames += 1;
+    stats.chars += msg.data.length;
     const sameId = msg.lastEventId === prevEventId;
     prevEventId = msg.lastEventId;
     let frame;
@@ -117,6 +123,7 @@ export function connect(dispatch, { url = "/api/ui/stream", body = document.body
     const u = new URL(url, location.href);
     if (lastId) u.searchParams.set("after", lastId);
     es = new EventSource(u);
+    stats.opens += 1;
     es.onmessage = onMessage;
     es.onerror = () => fail(null);
   }

@@ -4,8 +4,9 @@
 //! (the Part 1 reply), not the offline tutor's parsing and checks. Prints messages/s, p50/p99 latency, the latency the Hub adds and
 //! resident memory. A `campus ui` follows the Hub throughout, with one browser stream
 //! open (read by the benchmark): the frames/s that stream delivers under the routed load
-//! and the UI server's idle and loaded memory are printed too. A benchmark, not a test:
-//! it asserts nothing.
+//! and the UI server's idle and loaded memory are printed too. `--browser` measures the
+//! page in headless chromium under the routed load instead (see `browser`). A benchmark,
+//! not a test: it asserts nothing.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -17,6 +18,8 @@ use a2a::wire::{Message, Part, Role};
 use anyhow::{Context, bail};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+
+mod browser;
 
 #[derive(clap::Args)]
 pub(crate) struct Args {
@@ -35,6 +38,13 @@ pub(crate) struct Args {
     /// The Hub's ROUTER_MODE (classifier, its default, or mock)
     #[arg(long, default_value = "classifier", value_parser = ["classifier", "mock"])]
     router: String,
+    /// The page under load instead: open it in headless chromium (Topology, then
+    /// Conversation) while questions are routed at the highest --concurrency level
+    #[arg(long)]
+    browser: bool,
+    /// With --browser: how long each view is loaded, in seconds
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
 }
 
 /// The benchmark's Tutor answers with the fixed reply: plumbing, not tutoring, is measured.
@@ -147,6 +157,16 @@ pub(crate) async fn measure(
     total: usize,
     concurrency: usize,
 ) -> anyhow::Result<(Duration, Vec<Duration>)> {
+    measure_until(agent, total, concurrency, None).await
+}
+
+/// As [`measure`], stopping early at `until` if it comes first.
+async fn measure_until(
+    agent: &AgentHandle,
+    total: usize,
+    concurrency: usize,
+    until: Option<Instant>,
+) -> anyhow::Result<(Duration, Vec<Duration>)> {
     let next = Arc::new(AtomicUsize::new(0));
     let start = Instant::now();
     let mut workers = Vec::with_capacity(concurrency);
@@ -154,8 +174,8 @@ pub(crate) async fn measure(
         let agent = agent.clone();
         let next = next.clone();
         workers.push(tokio::spawn(async move {
-            let mut lat = Vec::with_capacity(total / concurrency + 1);
-            while next.fetch_add(1, Ordering::Relaxed) < total {
+            let mut lat = Vec::with_capacity((total / concurrency + 1).min(1 << 16));
+            while next.fetch_add(1, Ordering::Relaxed) < total && until.is_none_or(|u| Instant::now() < u) {
                 let t = Instant::now();
                 agent.send_message(message(QUESTION), &[]).await?;
                 lat.push(t.elapsed());
@@ -163,7 +183,7 @@ pub(crate) async fn measure(
             Ok::<_, a2a::client::ClientError>(lat)
         }));
     }
-    let mut all = Vec::with_capacity(total);
+    let mut all = Vec::with_capacity(total.min(1 << 20));
     for w in workers {
         all.extend(w.await.context("a worker panicked")??);
     }
@@ -297,52 +317,12 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     if args.tutor_only {
         return tutor_only(&args, tutor_port, url(hub_port)).await;
     }
-    let tutor = ChildAgent::start(
-        "tutor",
-        &args.agent_log,
-        &[("PORT", tutor_port.to_string()), ("HUB_URL", url(hub_port)), fixed_mode()],
-    )
-    .await?;
-    let library = ChildAgent::start(
-        "library",
-        "warn",
-        &[("PORT", library_port.to_string()), ("HUB_URL", url(hub_port))],
-    )
-    .await?;
-    let hub = ChildAgent::start(
-        "hub",
-        &args.agent_log,
-        &[
-            ("PORT", hub_port.to_string()),
-            ("TUTOR_URL", tutor.url.clone()),
-            ("LIBRARY_URL", library.url.clone()),
-            ("ROUTER_MODE", args.router.clone()),
-        ],
-    )
-    .await?;
-    let ui = ChildAgent::start("ui", &args.agent_log, &[("HUB_URL", hub.url.clone())]).await?;
-    let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(10), ..Default::default() });
-    let direct = client.connect(&tutor.url).await?;
-    let routed = client.connect(&hub.url).await?;
-    // The Hub routes only to registered specialists: wait until the Tutor is ready.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let resp = routed.send_message(message(QUESTION), &[]).await?;
-        let a2a::wire::SendMessageResponse::Message(m) = resp else { bail!("the hub answered with a task") };
-        let outcome =
-            m.metadata.as_ref().and_then(|md| md.get("outcome")).and_then(|v| v.as_str()).map(str::to_string);
-        if outcome.as_deref() == Some("route") {
-            break;
-        }
-        if tokio::time::Instant::now() > deadline {
-            bail!("the hub did not route to the tutor within 20 s (last outcome: {outcome:?})");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await; // poll interval while the tutor registers
+    let system = System::start(&args, (hub_port, tutor_port, library_port)).await?;
+    if args.browser {
+        return browser::run(&args, &system).await;
     }
-    let pids: Vec<(&str, u32)> = [("hub", &hub), ("tutor", &tutor), ("library", &library), ("ui", &ui)]
-        .iter()
-        .filter_map(|(n, c)| c.pid().map(|p| (*n, p)))
-        .collect();
+    let (ui, direct, routed) = (&system.ui, &system.direct, &system.routed);
+    let pids = system.pids();
     let idle_before: Vec<(&str, Option<u64>)> = pids.iter().map(|(n, p)| (*n, rss_kib(*p))).collect();
 
     println!(
@@ -358,14 +338,14 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     let measured: Vec<(&str, u32)> =
         pids.iter().copied().chain(std::iter::once(("client", std::process::id()))).collect();
     settle(&pids).await;
-    let direct_levels = levels(&direct, &args, &measured).await?;
+    let direct_levels = levels(direct, &args, &measured).await?;
     print_levels("\ndirect: client -> tutor", &direct_levels, &measured);
     settle(&pids).await;
     let stream = StreamReader::start(&ui.url);
     let ui_pid = ui.pid().context("the ui server has no pid")?;
     let peak = PeakRss::start(ui_pid);
     let (frames0, bytes0, t0) = (stream.frames(), stream.bytes(), Instant::now());
-    let routed_levels = levels(&routed, &args, &measured).await?;
+    let routed_levels = levels(routed, &args, &measured).await?;
     let elapsed = t0.elapsed().as_secs_f64();
     let (frames, bytes) = (stream.frames() - frames0, stream.bytes() - bytes0);
     let ui_loaded = peak.stop();
@@ -418,12 +398,122 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Tutor, Library, Hub and a `campus ui` following the Hub, each a child process, and
+/// clients to the Tutor (direct) and the Hub (routed), once the Hub routes to the Tutor.
+struct System {
+    tutor: ChildAgent,
+    library: ChildAgent,
+    hub: ChildAgent,
+    ui: ChildAgent,
+    direct: AgentHandle,
+    routed: AgentHandle,
+}
+
+impl System {
+    async fn start(
+        args: &Args,
+        (hub_port, tutor_port, library_port): (u16, u16, u16),
+    ) -> anyhow::Result<Self> {
+        let url = |p: u16| format!("http://127.0.0.1:{p}");
+        let tutor = ChildAgent::start(
+            "tutor",
+            &args.agent_log,
+            &[("PORT", tutor_port.to_string()), ("HUB_URL", url(hub_port)), fixed_mode()],
+        )
+        .await?;
+        let library = ChildAgent::start(
+            "library",
+            "warn",
+            &[("PORT", library_port.to_string()), ("HUB_URL", url(hub_port))],
+        )
+        .await?;
+        let hub = ChildAgent::start(
+            "hub",
+            &args.agent_log,
+            &[
+                ("PORT", hub_port.to_string()),
+                ("TUTOR_URL", tutor.url.clone()),
+                ("LIBRARY_URL", library.url.clone()),
+                ("ROUTER_MODE", args.router.clone()),
+            ],
+        )
+        .await?;
+        let ui = ChildAgent::start("ui", &args.agent_log, &[("HUB_URL", hub.url.clone())]).await?;
+        let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(10), ..Default::default() });
+        let direct = client.connect(&tutor.url).await?;
+        let routed = client.connect(&hub.url).await?;
+        // The Hub routes only to registered specialists: wait until the Tutor is ready.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let resp = routed.send_message(message(QUESTION), &[]).await?;
+            let a2a::wire::SendMessageResponse::Message(m) = resp else {
+                bail!("the hub answered with a task")
+            };
+            let outcome = m
+                .metadata
+                .as_ref()
+                .and_then(|md| md.get("outcome"))
+                .and_then(|v| v.as_str())
+                .map(str::to_string);
+            if outcome.as_deref() == Some("route") {
+                break;
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("the hub did not route to the tutor within 20 s (last outcome: {outcome:?})");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await; // poll interval while the tutor registers
+        }
+        Ok(Self { tutor, library, hub, ui, direct, routed })
+    }
+
+    /// The agents' process ids, named.
+    fn pids(&self) -> Vec<(&'static str, u32)> {
+        [("hub", &self.hub), ("tutor", &self.tutor), ("library", &self.library), ("ui", &self.ui)]
+            .iter()
+            .filter_map(|(n, c)| c.pid().map(|p| (*n, p)))
+            .collect()
+    }
+}
+
 /// One browser's stream, read by the benchmark: counts the frames and bytes it delivers.
 struct StreamReader {
     frames: Arc<AtomicU64>,
     bytes: Arc<AtomicU64>,
     reconnects: Arc<AtomicU64>,
+    topology: Arc<Topology>,
     task: tokio::task::JoinHandle<()>,
+}
+
+/// What the monitor channel said about the traffic: coalesced console entries, topology
+/// pulses drawn, and the messages those pulses stand for (a coalesced pulse counts many).
+#[derive(Default)]
+struct Topology {
+    coalesced: AtomicU64,
+    pulses: AtomicU64,
+    messages: AtomicU64,
+}
+
+impl Topology {
+    fn read(&self, data: &str) {
+        if !data.contains("\"coalesced\"") && !data.contains("campus.topology") {
+            return;
+        }
+        let Ok(frame) = serde_json::from_str::<serde_json::Value>(data) else { return };
+        let event = &frame["event"];
+        if event["content"]["kind"] == "coalesced" {
+            self.coalesced.fetch_add(1, Ordering::Relaxed);
+        }
+        for p in event["value"]["pulses"].as_array().into_iter().flatten() {
+            self.pulses.fetch_add(1, Ordering::Relaxed);
+            self.messages.fetch_add(p["count"].as_u64().unwrap_or(1), Ordering::Relaxed);
+        }
+    }
+
+    /// (coalesced console entries, pulses, messages they stand for) so far.
+    fn counts(&self) -> (u64, u64, u64) {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        (get(&self.coalesced), get(&self.pulses), get(&self.messages))
+    }
 }
 
 impl StreamReader {
@@ -431,7 +521,8 @@ impl StreamReader {
         let url = format!("{ui_url}/api/ui/stream");
         let (frames, bytes, reconnects) =
             (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
-        let (f, b, r) = (frames.clone(), bytes.clone(), reconnects.clone());
+        let topology = Arc::new(Topology::default());
+        let (f, b, r, t) = (frames.clone(), bytes.clone(), reconnects.clone(), topology.clone());
         let task = tokio::spawn(async move {
             let http = reqwest::Client::new();
             let mut last_id: Option<String> = None;
@@ -446,6 +537,7 @@ impl StreamReader {
                         b.fetch_add(chunk.len() as u64, Ordering::Relaxed);
                         for frame in parser.push(&chunk) {
                             f.fetch_add(1, Ordering::Relaxed);
+                            t.read(&frame.data);
                             if frame.id.is_some() {
                                 last_id = frame.id;
                             }
@@ -456,7 +548,7 @@ impl StreamReader {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         });
-        Self { frames, bytes, reconnects, task }
+        Self { frames, bytes, reconnects, topology, task }
     }
 
     fn frames(&self) -> u64 {

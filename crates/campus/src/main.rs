@@ -5,9 +5,11 @@
 //! 2,000 characters) or a usage error, 78 a bad configuration value or file.
 
 mod bench;
+mod chromium;
 mod demo;
 mod eval;
 mod lifecycle;
+mod webdriver;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

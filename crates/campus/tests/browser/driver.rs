@@ -18,8 +18,9 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use serde_json::{Value, json};
 
-pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-pub const CHROMIUM: &str = "/usr/bin/chromium";
+#[path = "../../src/chromium.rs"]
+mod chromium;
+use chromium::{CHROMEDRIVER, CHROMIUM};
 const AXE: &str = include_str!("../vendor/axe.min.js");
 /// How long a wait for the page may take before the test fails.
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -78,19 +79,7 @@ impl Driver {
     /// A new browser session (its own profile). `reduced_motion` makes the
     /// prefers-reduced-motion query match.
     pub async fn session(&self, reduced_motion: bool) -> Client {
-        let mut args = vec![
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-dev-shm-usage",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-renderer-backgrounding",
-            "--disable-background-timer-throttling",
-            "--window-size=1280,900",
-        ];
+        let mut args = chromium::ARGS.to_vec();
         if reduced_motion {
             args.push("--force-prefers-reduced-motion");
         }
