@@ -59,21 +59,37 @@ impl HubExecutor {
             tracing::info!(skills = report.skills, micros = report.micros, "router trained");
             trained.send("router_trained", Data::new(&report));
         });
-        if config.router.trains() {
+        let trains = config.router.trains();
+        if trains {
             // trained at startup, from the configured capabilities until cards arrive
             router.model(&registry.view());
         }
-        Self {
-            inner: Arc::new(Inner {
-                config,
-                registry,
-                router,
-                ledger: Ledger::new(LEDGER_CAPACITY),
-                contexts: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
-                clarifications: Clarifications::new(),
-                last_routes: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
-                emit,
-            }),
+        let inner = Arc::new(Inner {
+            config,
+            registry,
+            router,
+            ledger: Ledger::new(LEDGER_CAPACITY),
+            contexts: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
+            clarifications: Clarifications::new(),
+            last_routes: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
+            emit,
+        });
+        if trains {
+            tokio::spawn(retrain_on_changes(Arc::downgrade(&inner)));
+        }
+        Self { inner }
+    }
+}
+
+/// Retrains the router on a blocking thread each time the registry's skills change;
+/// questions meanwhile read the previous model (validated against the current registry).
+async fn retrain_on_changes(inner: std::sync::Weak<Inner>) {
+    let Some(mut changes) = inner.upgrade().map(|i| i.registry.skills_changes()) else { return };
+    while changes.changed().await.is_ok() {
+        let Some(strong) = inner.upgrade() else { return };
+        let view = strong.registry.view();
+        if let Err(err) = tokio::task::spawn_blocking(move || strong.router.retrain(&view)).await {
+            tracing::warn!(error = %err, "router retraining failed; the previous model serves");
         }
     }
 }

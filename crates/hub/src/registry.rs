@@ -99,6 +99,8 @@ pub struct Registry {
     client: A2aClient,
     notices: Mutex<BoundedMap<String, ()>>,
     emit: Emit,
+    /// Bumped each time a specialist's skill list changes (a card accepted).
+    skills_changed: tokio::sync::watch::Sender<u64>,
 }
 
 fn now_ms() -> u64 {
@@ -185,6 +187,7 @@ impl Registry {
             client,
             notices: Mutex::new(BoundedMap::new(SEEN_NOTICES)),
             emit,
+            skills_changed: tokio::sync::watch::channel(0).0,
         });
         for id in &registry.order {
             let (reg, id) = (Arc::downgrade(&registry), id.clone());
@@ -210,6 +213,11 @@ impl Registry {
         } else {
             Status::Ready
         }
+    }
+
+    /// Changes whenever a specialist's skills change (the router retrains on it).
+    pub fn skills_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.skills_changed.subscribe()
     }
 
     pub fn status(&self, id: &str) -> Option<Status> {
@@ -456,6 +464,9 @@ impl Registry {
         let revision = e.card.as_ref().and_then(|c| scope_revision(&c.card));
         let etag = e.card.as_ref().and_then(|c| c.etag.clone());
         drop(entries);
+        if outcome == "updated" {
+            self.skills_changed.send_modify(|n| *n += 1);
+        }
         self.emit.send(
             "card_fetched",
             json!({"specialist": id, "outcome": outcome, "revision": revision, "etag": etag}),

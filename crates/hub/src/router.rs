@@ -134,14 +134,19 @@ fn score(question: &[String], skill: &SkillIndex) -> usize {
 }
 
 /// The Hub's router: the configured mode, and for the classifier the model trained from
-/// the skills the registry last showed (retrained when any specialist's skills change:
-/// a new card, or a card with a skill disabled, gives a new skill list).
+/// the skills on the specialists' current cards and the Hub's out-of-scope examples.
+/// Decisions read the model last installed; [`Router::retrain`] (the Hub calls it on a
+/// blocking thread when the registry's skills change) trains a new one and swaps it in,
+/// so no question waits for training. A decision meanwhile still reads the previous
+/// model, and `validate` checks it against the current registry: a skill no longer on a
+/// card is never dispatched.
 pub struct Router {
     mode: RouterMode,
     out_of_scope: Vec<String>,
-    /// Each specialist's capability as the Hub's configuration describes it.
-    capabilities: Vec<(String, Vec<String>)>,
-    trained: Mutex<Option<Trained>>,
+    /// The model decisions read; locked only to clone or swap the `Arc`.
+    trained: Mutex<Option<Arc<Trained>>>,
+    /// One training at a time.
+    training: Mutex<()>,
     on_train: Option<Box<OnTrain>>,
     #[cfg(feature = "embed")]
     encoder: Option<Arc<intent::embed::Encoder>>,
@@ -156,6 +161,14 @@ pub struct Trained {
     pub took: std::time::Duration,
 }
 
+impl Trained {
+    /// Whether this model was trained from `view`'s skills (the same lists, or equal ones).
+    fn fits(&self, view: &[SpecialistView]) -> bool {
+        self.skills.len() == view.len()
+            && self.skills.iter().zip(view).all(|(a, s)| Arc::ptr_eq(a, &s.skills) || **a == *s.skills)
+    }
+}
+
 /// A proposal with the classifier's probability for what it acted on (`None` from the
 /// mock and direct routers, and for the classifier's rule-based clarifying questions).
 pub struct Scored {
@@ -165,44 +178,30 @@ pub struct Scored {
 
 /// The classifier's training set over `view`: every skill of every allowlisted
 /// specialist (the last good card's enabled skills, or the configured capability until
-/// a card arrives), the configured capability's own description for each specialist
-/// that has a skill (never for one without: it could not be routed), and the Hub's
-/// out-of-scope examples.
-pub fn training(
-    view: &[SpecialistView],
-    capabilities: &[(String, Vec<String>)],
-    out_of_scope: &[String],
-) -> intent::Training {
-    let mut skills = Vec::new();
-    for s in view.iter().filter(|s| !s.skills.is_empty()) {
-        skills.extend(s.skills.iter().map(|k| intent::Skill {
-            target: s.id.clone(),
-            skill: k.id.clone(),
-            texts: k.texts.clone(),
-        }));
-        if let Some((_, texts)) = capabilities.iter().find(|(id, _)| *id == s.id) {
-            skills.push(intent::Skill { target: s.id.clone(), skill: String::new(), texts: texts.clone() });
-        }
-    }
+/// a card arrives) and the Hub's out-of-scope examples. Nothing else: a topic no
+/// enabled skill offers is not learned for its specialist.
+pub fn training(view: &[SpecialistView], out_of_scope: &[String]) -> intent::Training {
+    let skills = view
+        .iter()
+        .flat_map(|s| {
+            s.skills.iter().map(|k| intent::Skill {
+                target: s.id.clone(),
+                skill: k.id.clone(),
+                texts: k.texts.clone(),
+            })
+        })
+        .collect();
     intent::Training { skills, out_of_scope: out_of_scope.to_vec() }
 }
 
 impl Router {
-    /// A router in `mode` over `config`'s capabilities and out-of-scope examples.
+    /// A router in `mode` with `config`'s out-of-scope examples.
     pub fn new(mode: RouterMode, config: &crate::Config) -> Self {
-        let capabilities = config
-            .specialists
-            .iter()
-            .map(|s| {
-                let c = &s.capability;
-                (s.id.clone(), skill_texts(&c.name, &c.description, &c.tags, &c.examples))
-            })
-            .collect();
         Self {
             mode,
             out_of_scope: config.out_of_scope.clone(),
-            capabilities,
             trained: Mutex::new(None),
+            training: Mutex::new(()),
             on_train: None,
             #[cfg(feature = "embed")]
             encoder: config.encoder.clone(),
@@ -219,26 +218,44 @@ impl Router {
         self.mode
     }
 
-    /// The classifier for `view`'s current skills, trained now if they changed.
+    fn current(&self) -> Option<Arc<Trained>> {
+        self.trained.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The model decisions read now; trained here only when there is none yet.
     pub fn model(&self, view: &[SpecialistView]) -> Arc<intent::Model> {
-        let mut guard = self.trained.lock().unwrap_or_else(|p| p.into_inner());
-        let current = guard.as_ref().is_some_and(|t| {
-            t.skills.len() == view.len() && t.skills.iter().zip(view).all(|(a, s)| Arc::ptr_eq(a, &s.skills))
-        });
-        if !current {
-            let started = std::time::Instant::now();
-            let model = Arc::new(self.train(&training(view, &self.capabilities, &self.out_of_scope)));
-            let trained = Trained {
-                skills: view.iter().map(|s| s.skills.clone()).collect(),
-                model,
-                took: started.elapsed(),
-            };
-            if let Some(f) = &self.on_train {
-                f(&trained);
-            }
-            *guard = Some(trained);
+        if let Some(t) = self.current() {
+            return t.model.clone();
         }
-        guard.as_ref().map(|t| t.model.clone()).expect("trained above")
+        self.retrain(view);
+        self.current().map(|t| t.model.clone()).expect("trained above")
+    }
+
+    /// Whether the installed model was trained from `view`'s skills.
+    pub fn is_current(&self, view: &[SpecialistView]) -> bool {
+        self.current().is_some_and(|t| t.fits(view))
+    }
+
+    /// Trains a model for `view`'s skills and installs it, unless the installed one was
+    /// trained from them. Blocks for the training (milliseconds; seconds for `embed`):
+    /// call it off the async workers. Returns whether it trained.
+    pub fn retrain(&self, view: &[SpecialistView]) -> bool {
+        let _one = self.training.lock().unwrap_or_else(|p| p.into_inner());
+        if self.is_current(view) {
+            return false;
+        }
+        let started = std::time::Instant::now();
+        let model = Arc::new(self.train(&training(view, &self.out_of_scope)));
+        let trained = Trained {
+            skills: view.iter().map(|s| s.skills.clone()).collect(),
+            model,
+            took: started.elapsed(),
+        };
+        if let Some(f) = &self.on_train {
+            f(&trained);
+        }
+        *self.trained.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(trained));
+        true
     }
 
     /// The TF-IDF classifier, or in `embed` mode the one over sentence embeddings (the

@@ -67,6 +67,7 @@ fn training() -> Training {
             "Balance this chemical equation",
             "Write my history essay for me",
             "What is a good marketing strategy for a new brand?",
+            "How should a small shop set its prices?",
         ]
         .map(String::from)
         .to_vec(),
@@ -150,10 +151,30 @@ fn negation_and_decoys() {
             route("tutor", "calculus"),
         ),
         ("Not a library thing: my sink is leaking", Verdict::OutOfScope),
+        // pure decoys: a served subject's word, used for something nobody here serves
+        ("What will the weather be for our picnic by the library tomorrow?", Verdict::OutOfScope),
+        ("Write my history essay on the printing press for me", Verdict::OutOfScope),
+        // … or for the other specialist
+        ("How do I pay for printing my calculus notes?", route("library", "printing")),
+        ("When is the library open so I can study derivatives?", route("library", "hours")),
     ];
     for (q, want) in table {
         assert_eq!(&verdict(&m, q), want, "{q}");
     }
+}
+
+/// Something was said, but no word of it appears in any skill or example: out of scope
+/// by rule, whatever the regression's biases would say.
+#[test]
+fn out_of_scope_when_no_word_is_known() {
+    let m = Model::train(&training());
+    for q in ["qqq zzz xjx", "東京は今何時ですか", "Жду ответа"] {
+        let p = m.decide(q);
+        assert_eq!(p.verdict, Verdict::OutOfScope, "{q}");
+        assert_eq!(p.confidence, None, "{q}: decided by the rule, not the model");
+    }
+    // one known word is enough for the model to read the question
+    assert_ne!(m.decide("qqq derivative zzz").confidence, None);
 }
 
 #[test]

@@ -403,7 +403,7 @@ mod tests {
         assert_eq!(
             reply,
             format!(
-                "{NOT_COVERED} I can help with: Library hours; Borrowing and renewals; Study rooms; Printing."
+                "{NOT_COVERED} I can help with: Library hours; Borrowing and renewals; Study rooms; Printing; Finding and requesting items."
             )
         );
         assert!(render(&Answer::NotCovered, &[]).starts_with(NOT_COVERED));
