@@ -109,7 +109,7 @@ const EXAMPLES: &[&str] = &[
     "What does a brand manager do all day?",
     "What goes in a PEST analysis?",
     "Explain brand equity with an example",
-    "Why do some products cost 9.99 instead of 10?",
+    "Do prices that end in nine really make shoppers spend more?",
     "How do influencers get paid by brands?",
     "How do I build a buyer persona for my business plan?",
     "Explain the AIDA model in advertising",

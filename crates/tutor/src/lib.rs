@@ -67,7 +67,7 @@ pub fn default_skills() -> SkillSet {
                 "What is the derivative of x^3*sin(x)?",
                 "Integrate 3x^2 + 2x",
                 "What's the slope of the tangent to g(x) = 2x^2 - x where x = -1?",
-                "Compute the definite integral of sin(x) over [0, pi]",
+                "area under sin(x) between 0 and pi, exactly",
                 "How quickly is f(t) = t^2 + 4t changing when t = 3?",
                 "Find the local extrema of g(t) = t^4 - 8t^2",
                 "Explain the chain rule like I'm five",
