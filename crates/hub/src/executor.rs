@@ -375,6 +375,14 @@ impl Inner {
     /// ledger should keep it (false when nothing was dispatched, so a retry may decide again).
     async fn answer(self: &Arc<Self>, student_ctx: &str, request_id: &str, text: &str) -> (Stored, bool) {
         let view = self.registry.view();
+        if self.router.mode().trains() && !self.router.is_current(&view) {
+            // the skills changed and the retraining has not finished: wait for it (on a
+            // blocking thread), so no question is decided by a model of older skills
+            let (me, v) = (self.clone(), view.clone());
+            if let Err(err) = tokio::task::spawn_blocking(move || me.router.retrain(&v)).await {
+                tracing::warn!(error = %err, "router retraining failed; the previous model serves");
+            }
+        }
         let open = self.clarifications.take(student_ctx);
         let (decision, question) = if self.router.mode() == crate::RouterMode::Embed {
             // a transformer pass per question (milliseconds) and a retraining after a card
