@@ -56,7 +56,7 @@ async function ask(question) {
     if (!threadId) threadId = await newConversation();
   } catch (e) {
     dispatch({ type: "askFailed", runId, threadId: null, code: "no_conversation", message: e.message });
-    return;
+    return false;
   }
   dispatch({ type: "ask", runId, threadId, question, now: Date.now() });
   let res;
@@ -72,12 +72,14 @@ async function ask(question) {
     });
   } catch {
     dispatch({ type: "askFailed", runId, threadId, code: "ui_server_unreachable", message: "The page could not reach the UI server; the question may not have been sent." });
-    return;
+    return false;
   }
   if (!res.ok) {
     const err = res.json?.error;
     dispatch({ type: "askFailed", runId, threadId, code: err?.code || `http_${res.status}`, message: err?.message || `The UI server refused the question (HTTP ${res.status}).` });
+    return false;
   }
+  return true; // 202 (a new run) or 200 (the same run again)
 }
 
 const ctx = {
@@ -85,6 +87,9 @@ const ctx = {
   getState: () => state,
   requestDraw,
   setStatus: (text) => setStatus(text),
+  clearStatus: (text) => {
+    if (statusEl.textContent === text) setStatus("");
+  },
   ask,
   newConversation: () =>
     newConversation().catch((e) => {

@@ -326,8 +326,37 @@ export function runStatus(state, runId) {
   const server = runRecord(state, runId)?.status;
   if (server === "completed" || server === "failed" || server === "unknown") return server;
   const run = state.runs[runId];
-  if (run?.error) return run.error.code === "timeout" ? "unknown" : "failed";
+  if (run?.error) return UNKNOWN_CODES.has(run.error.code) ? "unknown" : "failed";
   if (server) return server;
   if (!run) return "unknown";
   return run.finished ? "completed" : "sending";
+}
+
+/** Error codes after which the question may still have been handled. */
+const UNKNOWN_CODES = new Set(["timeout", "outcome_unknown"]);
+
+/** A hop's reason in words for people: the server's codes (`outcome_unknown`, `timeout`,
+ *  `hub_unavailable`, `hub_error`, `unreachable`, …) never reach the page raw. `step` is the
+ *  hop's step, `specialist` the specialist's display name (or null); other text is kept. */
+export function hopReason(step, state, reason, specialist) {
+  if (!reason) return null;
+  const who = specialist ? `the ${specialist}` : "the specialist";
+  const fromHub = step === "student_received";
+  switch (reason) {
+    case "outcome_unknown":
+      return fromHub
+        ? "Outcome unknown: the connection to the Hub broke after the question was sent, so whether it was handled is not known"
+        : `Outcome unknown: the Hub could not tell whether ${who} handled it`;
+    case "timeout":
+      return fromHub ? "Outcome unknown: no answer from the Hub in time" : `Outcome unknown: no answer from ${who} in time`;
+    case "hub_unavailable":
+      return "The Hub could not be reached; nothing was sent";
+    case "hub_error":
+      return "The Hub answered with an error";
+    case "failed":
+    case "error":
+      return `${specialist ? `The ${specialist}` : "The specialist"} answered with an error`;
+    default:
+      return state === "unknown" && /^[a-z_]+$/.test(reason) ? `Outcome unknown (${reason.replaceAll("_", " ")})` : reason;
+  }
 }

@@ -1,7 +1,7 @@
 // The page's reducer (web/store.js) under Node's test runner: node --test tests/web/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce, runStatus, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
+import { initialState, reduce, runStatus, hopReason, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
 
 const ev = (channel, event, extra = {}) => ({ type: "event", channel, event, live: true, now: 1000, ...extra });
 const apply = (state, actions) => actions.reduce(reduce, state);
@@ -202,4 +202,25 @@ test("a notice the server opened itself is one chat line, whatever conversation 
   // a replayed notice is not shown twice, and another custom event is not a notice
   s = apply(s, [...notice("n-2", "hub_reachable", "The Hub is back."), ev("student", { type: "CUSTOM", name: "other", value: { message: "x" } })]);
   assert.equal(s.chat.filter((m) => m.kind === "notice").length, 2);
+});
+
+test("hop reasons reach people in words, never as raw codes", () => {
+  assert.equal(hopReason("hub_got_answer", "unknown", "outcome_unknown", "Tutor"), "Outcome unknown: the Hub could not tell whether the Tutor handled it");
+  assert.match(hopReason("student_received", "unknown", "outcome_unknown", null), /^Outcome unknown: the connection to the Hub broke/);
+  assert.match(hopReason("student_received", "unknown", "timeout", null), /^Outcome unknown: no answer from the Hub in time/);
+  assert.equal(hopReason("student_received", "failed", "hub_unavailable", null), "The Hub could not be reached; nothing was sent");
+  assert.equal(hopReason("hub_forwarded", "skipped", "Hub answered itself (clarify)", null), "Hub answered itself (clarify)");
+  assert.equal(hopReason("hub_decided", "unknown", "some_new_code", null), "Outcome unknown (some new code)");
+  assert.equal(hopReason("hub_decided", "unknown", null, null), null);
+  for (const code of ["outcome_unknown", "timeout", "hub_unavailable", "hub_error"]) {
+    assert.ok(!hopReason("student_received", "unknown", code, "Tutor").includes(code), code);
+  }
+});
+
+test("a run that ended outcome_unknown is unknown, not failed", () => {
+  const s = apply(initialState(), [
+    ev("student", { type: "RUN_STARTED", threadId: "t1", runId: "r1" }),
+    ev("student", { type: "RUN_ERROR", code: "outcome_unknown", message: "the connection to the hub broke" }),
+  ]);
+  assert.equal(runStatus(s, "r1"), "unknown");
 });

@@ -1,7 +1,7 @@
 // Conversation: the chat log (role=log), the composer, "Waiting for an answer…" after
 // one second, and the hop-by-hop strip of the current question. Draws from state only.
 import { h, replace, duration, agentName } from "../dom.js";
-import { runRecord, runStatus } from "../store.js";
+import { runRecord, runStatus, hopReason } from "../store.js";
 
 const WAIT_AFTER_MS = 1000;
 const FOLLOW_SLACK_PX = 40;
@@ -68,13 +68,19 @@ export function mount(section, ctx) {
       form.requestSubmit();
     }
   });
-  form.addEventListener("submit", (e) => {
+  let posting = false;
+  form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    if (!text) return;
-    input.value = "";
+    if (!text || posting) return;
     follow = true;
-    ctx.ask(text);
+    posting = true;
+    // the text stays in the box until the server took the question (202/200): a refused
+    // or failed post leaves it there to send again
+    const taken = await ctx.ask(text).finally(() => {
+      posting = false;
+    });
+    if (taken && input.value.trim() === text) input.value = "";
   });
   fresh.addEventListener("click", () => {
     follow = true;
@@ -159,8 +165,9 @@ export function mount(section, ctx) {
       if (step === "hub_forwarded" && specialist) title = `Hub forwarded to ${agentName(specialist)}`;
       let detail = word;
       if (st === "done" && typeof hop.ms === "number") detail = `done · ${duration(hop.ms)}`;
-      if ((st === "skipped" || st === "failed") && hop.reason) detail = `${word}: ${hop.reason}`;
-      if (st === "unknown" && hop.reason) detail = `unknown: ${hop.reason}`;
+      const why = hopReason(step, st, hop.reason, specialist ? agentName(specialist) : null);
+      if ((st === "skipped" || st === "failed") && why) detail = `${word}: ${why}`;
+      if (st === "unknown" && why) detail = why;
       const actor = step.startsWith("specialist_") ? specialist : (hop.from || step.split("_")[0]);
       return h(
         "li",
@@ -177,8 +184,14 @@ export function mount(section, ctx) {
   }
 
   let announced = ""; // the last milestone said in the status region (run + step)
+  let said = ""; // its text, taken back once the run ended
   function milestone(run, byStep, specialist) {
-    if (!run || run.finished) return; // a replayed, finished run says nothing
+    if (!run || run.finished) {
+      // a milestone of a run that ended no longer describes anything
+      if (said) ctx.clearStatus(said);
+      said = "";
+      return; // a replayed, finished run says nothing
+    }
     const fwd = byStep.get("hub_forwarded");
     let text = "";
     if (fwd?.state === "done" && specialist) text = `Hub asked the ${agentName(specialist)}.`;
@@ -186,6 +199,7 @@ export function mount(section, ctx) {
     const key = `${run.runId}:${text}`;
     if (text && key !== announced) {
       announced = key;
+      said = text;
       ctx.setStatus(text);
     }
   }

@@ -46,6 +46,10 @@ pub enum ClientError {
     Timeout { url: String, after: Duration },
     #[error("could not connect to {url}: {reason}")]
     Connect { url: String, reason: String },
+    /// The connection was made and the request (maybe only part of it) went out, then the
+    /// connection broke before a full answer came: whether the agent handled it is unknown.
+    #[error("the connection to {url} broke after the request was sent ({reason}); the outcome is unknown")]
+    Broken { url: String, reason: String },
     #[error("{url} is not a usable address: {reason}")]
     BadUrl { url: String, reason: String },
     #[error("{url} answered http {status}")]
@@ -63,6 +67,16 @@ pub enum ClientError {
 }
 
 impl ClientError {
+    /// Whether the request certainly never reached the agent: the connection was refused
+    /// or never made, the address was unusable, or the card (fetched before any request)
+    /// was bad. A [`ClientError::Broken`] connection or a timeout is not "nothing sent".
+    pub fn nothing_sent(&self) -> bool {
+        matches!(
+            self,
+            Self::Refused { .. } | Self::Connect { .. } | Self::BadUrl { .. } | Self::BadCard { .. }
+        )
+    }
+
     /// The JSON-RPC code when the agent answered with an error.
     pub fn rpc_code(&self) -> Option<i32> {
         match self {
@@ -256,23 +270,28 @@ impl A2aClient {
         if e.is_builder() {
             return ClientError::BadUrl { url, reason: first_line(&e.to_string()) };
         }
+        let mut kind = None;
         let mut source: Option<&dyn std::error::Error> = Some(&e);
         while let Some(s) = source {
             if let Some(io) = s.downcast_ref::<std::io::Error>() {
-                if io.kind() == std::io::ErrorKind::ConnectionRefused {
-                    return ClientError::Refused { url };
-                }
-                if io.kind() == std::io::ErrorKind::TimedOut {
-                    return ClientError::Timeout { url, after: self.config.timeout };
-                }
-                return ClientError::Connect { url, reason: io.kind().to_string().to_lowercase() };
+                kind = Some(io.kind());
+                break;
             }
             source = s.source();
         }
-        if e.is_connect() {
-            ClientError::Connect { url, reason: "connection failed".into() }
-        } else {
-            ClientError::Connect { url, reason: "the connection broke".into() }
+        match kind {
+            Some(std::io::ErrorKind::ConnectionRefused) => ClientError::Refused { url },
+            Some(std::io::ErrorKind::TimedOut) => ClientError::Timeout { url, after: self.config.timeout },
+            // no connection was made: nothing was sent
+            _ if e.is_connect() => ClientError::Connect {
+                url,
+                reason: kind.map_or_else(|| "connection failed".into(), |k| k.to_string().to_lowercase()),
+            },
+            // the connection was made and the request went out (or started to)
+            _ => ClientError::Broken {
+                url,
+                reason: kind.map_or_else(|| "the connection broke".into(), |k| k.to_string().to_lowercase()),
+            },
         }
     }
 }

@@ -393,6 +393,34 @@ async fn client_errors_are_typed() {
     });
     assert!(matches!(quick.connect(&silent_url).await.unwrap_err(), ClientError::Timeout { .. }));
 
+    // refused: nothing was sent; a connection that breaks once the request is read: the
+    // request went out, so the outcome is unknown (not "nothing sent")
+    let refused = client.call::<_, Value>(&format!("{dead}/rpc"), "SendMessage", &json!({}), &[]).await;
+    let refused = refused.unwrap_err();
+    assert!(matches!(refused, ClientError::Refused { .. }) && refused.nothing_sent(), "{refused}");
+    let breaker = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let breaker_url = format!("http://{}/rpc", breaker.local_addr().unwrap());
+    let (read_tx, read_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        use tokio::io::AsyncReadExt;
+        let (mut sock, _) = breaker.accept().await.unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        // read until the body's closing brace arrived, then drop the connection unanswered
+        while !got.ends_with(b"}") {
+            let n = sock.read(&mut buf).await.unwrap();
+            assert!(n > 0, "the client closed first");
+            got.extend_from_slice(&buf[..n]);
+        }
+        let _ = read_tx.send(String::from_utf8_lossy(&got).into_owned());
+    });
+    let broken = client.call::<_, Value>(&breaker_url, "SendMessage", &json!({"q": 1}), &[]).await;
+    let broken = broken.unwrap_err();
+    let request = read_rx.await.unwrap();
+    assert!(request.starts_with("POST /rpc") && request.contains("SendMessage"), "{request}");
+    assert!(matches!(broken, ClientError::Broken { .. }) && !broken.nothing_sent(), "{broken}");
+    assert!(broken.to_string().contains("outcome is unknown"), "{broken}");
+
     // a card without a JSON-RPC 1.0 interface, and one that is not a card
     let odd = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let odd_url = format!("http://{}", odd.local_addr().unwrap());

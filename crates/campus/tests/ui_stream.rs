@@ -395,3 +395,67 @@ fn a_routed_question_whose_specialist_is_unreachable_shows_what_was_not_taken() 
     assert_eq!(strip[6]["reason"], "tutor unreachable");
     assert!(strip[6]["at"].is_i64(), "the failure has its time");
 }
+
+#[test]
+fn a_hub_that_dies_after_receiving_the_question_leaves_the_outcome_unknown() {
+    let mut u = University::start(&[], &[]);
+    u.wait_ready();
+    let ui = start_ui(&u.hub_url, &[]);
+    // the router trained on both cards (1 Tutor skill, 5 Library skills): the question is routed
+    poll(15, "the router trained on the cards", || {
+        feed_events(&u.hub_url)
+            .iter()
+            .any(|e| e["kind"] == "router_trained" && e["data"]["skills"] == 6)
+            .then_some(())
+    });
+    // the Tutor holds the question: the Hub has received and forwarded it, no answer yet
+    let tutor = u.tutor.pid().to_string();
+    let signal =
+        |sig: &str| std::process::Command::new("kill").args([sig, &tutor]).status().unwrap().success();
+    assert!(signal("-STOP"));
+    assert_eq!(ask(&ui.url, "t", "r1", "what is the derivative of x^2").0, 202);
+    let forwarded = |f: &[Frame]| {
+        statuses(f, "t", "r1").iter().any(|s| s == "waiting")
+            && hop_states(&hops(f, "t", "r1")).iter().any(|s| s == "hub_forwarded=done")
+    };
+    let before = read_stream(&ui.url, None, None, 15, forwarded);
+    assert!(
+        forwarded(&before),
+        "the run never reached waiting with the question forwarded: {:?} {:?}",
+        statuses(&before, "t", "r1"),
+        hop_states(&hops(&before, "t", "r1"))
+    );
+    u.hub.take().unwrap().kill();
+    let frames = read_stream(&ui.url, None, None, 15, |f| run_ended(f, "t", "r1"));
+    assert!(signal("-CONT"));
+    verify_lanes(&frames);
+    let end = frames.iter().rfind(|f| f.is_student("t")).unwrap();
+    assert_eq!(
+        (end.kind(), &end.event()["code"]),
+        ("RUN_ERROR", &Value::from("outcome_unknown")),
+        "{}",
+        end.json
+    );
+    assert_eq!(statuses(&frames, "t", "r1"), ["sending", "waiting", "unknown"]);
+    let strip = hop_states(&hops(&frames, "t", "r1"));
+    assert_eq!(
+        strip,
+        [
+            "student_sent=done",
+            "hub_received=done",
+            "hub_decided=done",
+            "hub_forwarded=done",
+            "specialist_received=unknown",
+            "specialist_replied=unknown",
+            "hub_got_answer=unknown",
+            "hub_replied=unknown",
+            "student_received=unknown",
+        ]
+    );
+    let hops = hops(&frames, "t", "r1");
+    assert!(
+        hops.iter().all(|h| !h["reason"].as_str().unwrap_or("").contains("nothing was sent")),
+        "{hops:?}"
+    );
+    assert_eq!(student_events(&ui.url, "request_sent"), 1);
+}

@@ -43,6 +43,16 @@ impl State {
     fn settled(self) -> bool {
         matches!(self, State::Done | State::Skipped | State::Failed | State::Unknown)
     }
+
+    /// Where the state stands in the only order a step may move: pending → active →
+    /// settled (done, skipped, failed or unknown).
+    fn rank(self) -> u8 {
+        match self {
+            State::Pending => 0,
+            State::Active => 1,
+            _ => 2,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -54,6 +64,18 @@ pub struct Hop {
     pub at: Option<i64>,
     pub ms: Option<i64>,
     pub reason: Option<String>,
+}
+
+impl Hop {
+    /// The one place a step's state changes: only forward (pending → active → settled;
+    /// a settled step never changes). Returns whether it moved.
+    fn advance(&mut self, state: State) -> bool {
+        let forward = state.rank() > self.state.rank();
+        if forward {
+            self.state = state;
+        }
+        forward
+    }
 }
 
 /// The strip: nine hops; every change returns the indexes it touched.
@@ -104,32 +126,21 @@ impl Hops {
     /// Sets step `i` to `state` at `at` (agent time), unless it is already settled; the
     /// next pending step becomes active. Returns the steps changed.
     pub fn set(&mut self, i: usize, state: State, at: Option<i64>, reason: Option<String>) -> Vec<usize> {
-        let Some(hop) = self.0.get(i) else { return Vec::new() };
-        if hop.state.settled() {
+        let before = self.0[..i.min(self.0.len())].iter().rev().find_map(|h| h.at);
+        let Some(hop) = self.0.get_mut(i) else { return Vec::new() };
+        if !state.settled() || !hop.advance(state) {
             return Vec::new();
         }
-        let before = self.0[..i].iter().rev().find_map(|h| h.at);
-        let hop = &mut self.0[i];
-        hop.state = state;
         hop.at = at;
         hop.ms = at.zip(before).map(|(a, b)| (a - b).max(0));
         hop.reason = reason;
         let mut changed = vec![i];
-        // whatever was active before this step and is not settled stays as it is; the
-        // step after the furthest settled one is in progress
+        // the step after the furthest settled one is in progress; an earlier step still in
+        // progress stays so (a step never moves back) until an event or the end settles it
         let last_settled = self.0.iter().rposition(|h| h.state.settled()).unwrap_or(0);
-        for (j, h) in self.0.iter_mut().enumerate() {
-            if h.state == State::Active && j <= last_settled {
-                h.state = State::Pending;
-                changed.push(j);
-            }
-        }
-        if let Some(next) = self.0.get_mut(last_settled + 1).filter(|h| h.state == State::Pending) {
-            next.state = State::Active;
+        if self.0.get_mut(last_settled + 1).is_some_and(|next| next.advance(State::Active)) {
             changed.push(last_settled + 1);
         }
-        changed.sort_unstable();
-        changed.dedup();
         changed
     }
 
@@ -162,8 +173,7 @@ impl Hops {
     pub fn finish(&mut self) -> Vec<usize> {
         let mut changed = Vec::new();
         for (i, h) in self.0.iter_mut().enumerate() {
-            if !h.state.settled() {
-                h.state = State::Unknown;
+            if h.advance(State::Unknown) {
                 changed.push(i);
             }
         }
@@ -211,7 +221,7 @@ mod tests {
         h.set(step::HUB_FORWARDED, Done, Some(107), None);
         // the specialist's own events never came (its feed lagged); the Hub got the answer
         h.set(step::HUB_GOT_ANSWER, Done, Some(150), None);
-        assert_eq!(states(&h)[4..8], [Pending, Pending, Done, Active]);
+        assert_eq!(states(&h)[4..8], [Active, Pending, Done, Active], "an active step never moves back");
         assert_eq!(h.0[6].ms, Some(43), "timed from the last step that has a time");
         // a settled step never changes
         assert!(h.set(step::HUB_GOT_ANSWER, Failed, Some(151), None).is_empty());
@@ -245,5 +255,57 @@ mod tests {
         down.set(0, State::Failed, Some(1), Some("hub unreachable".into()));
         down.nothing_sent("nothing was sent");
         assert_eq!(down.finish(), vec![8]);
+    }
+
+    #[test]
+    fn a_step_only_ever_moves_forward() {
+        use State::*;
+        // the order the review saw: the specialist's reply in progress, then the Hub's
+        // later steps settled first; it must stay in progress, never back to pending
+        let mut h = Hops::default();
+        for (i, at) in [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)] {
+            h.set(i, Done, Some(at), None);
+        }
+        assert_eq!(h.state(step::SPECIALIST_REPLIED), Active);
+        h.set(step::HUB_GOT_ANSWER, Done, Some(7), None);
+        h.set(step::HUB_REPLIED, Done, Some(8), None);
+        assert_eq!(h.state(step::SPECIALIST_REPLIED), Active);
+        // every order of every kind of change: no step's rank ever drops
+        let changes = [Done, Skipped, Failed, Unknown, Active, Pending];
+        let mut seed = 7u64;
+        for _ in 0..500 {
+            let mut h = Hops::default();
+            for _ in 0..12 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let (i, what) = ((seed >> 33) as usize % 10, changes[(seed >> 45) as usize % changes.len()]);
+                let old = h.clone();
+                match (seed >> 20) % 5 {
+                    0 => {
+                        h.skip_specialist("s");
+                    }
+                    1 => {
+                        h.not_delivered("r", Some(1), "w");
+                    }
+                    2 => {
+                        h.nothing_sent("n");
+                    }
+                    _ => {
+                        h.set(i, what, Some(1), None);
+                    }
+                }
+                for (a, b) in old.0.iter().zip(&h.0) {
+                    assert!(
+                        b.state.rank() >= a.state.rank(),
+                        "{} went {:?} -> {:?}",
+                        a.step,
+                        a.state,
+                        b.state
+                    );
+                    assert!(!a.state.settled() || a == b, "{} changed once settled", a.step);
+                }
+            }
+            h.finish();
+            assert!(h.0.iter().all(|x| x.state.settled()));
+        }
     }
 }

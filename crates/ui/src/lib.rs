@@ -234,7 +234,8 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value
             json!({
                 "status": s.get("status").and_then(Value::as_str).unwrap_or("unknown"),
                 "heartbeatAt": age.map(|a| now - a),
-                "inFlight": 0,
+                // the monitor fills in what the Hub's feed told; unknown until then
+                "inFlight": null,
                 "mode": mode(Some(s)),
             }),
         );
@@ -383,6 +384,7 @@ mod tests {
         );
         assert!(agents["library"]["mode"].is_null(), "an agent that did not say stays unknown");
         assert!(agents["tutor"]["heartbeatAt"].as_i64().unwrap() > 0);
+        assert!(agents["tutor"]["inFlight"].is_null(), "never a made-up 0");
         let reg = json!({"specialists": [{"id": "tutor", "status": "ready"}]});
         assert!(statuses(Some(&reg), 0).0.get("library").is_none());
     }

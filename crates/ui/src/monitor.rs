@@ -228,6 +228,10 @@ struct Stats {
     open: HashMap<String, i64>,
     /// Forwards in flight per specialist (operation ids; same bound).
     in_flight: HashMap<String, HashSet<String>>,
+    /// Specialists whose set was cleared at the bound: their count is no longer known.
+    in_flight_lost: HashSet<String>,
+    /// Whether any of the Hub's events arrived: only then are the counts known.
+    hub_followed: bool,
 }
 
 impl Stats {
@@ -258,6 +262,9 @@ impl Stats {
                         let set = self.in_flight.entry(p.to.clone()).or_default();
                         if set.len() >= OPEN_EXCHANGES {
                             set.clear();
+                            if self.in_flight_lost.len() < OPEN_EXCHANGES {
+                                self.in_flight_lost.insert(p.to.clone());
+                            }
                         }
                         set.insert(t);
                     }
@@ -282,6 +289,15 @@ impl Stats {
             }
             _ => {}
         }
+    }
+
+    /// Forwards to `specialist` that have no answer yet, as far as the Hub's feed told:
+    /// `None` before the feed said anything, or once the count was cut at its bound.
+    fn in_flight(&self, specialist: &str) -> Option<usize> {
+        if !self.hub_followed || self.in_flight_lost.contains(specialist) {
+            return None;
+        }
+        Some(self.in_flight.get(specialist).map_or(0, HashSet::len))
     }
 
     fn snapshot(&mut self, now: i64) -> Value {
@@ -333,8 +349,14 @@ impl Monitor {
 
     /// One telemetry event from any agent.
     pub fn push(&self, event: telemetry::Event) {
-        if let Some(p) = label(&event) {
-            lock(&self.stats).record(&p);
+        let from_hub = &*event.agent == "hub";
+        let pulse = label(&event);
+        if from_hub || pulse.is_some() {
+            let mut stats = lock(&self.stats);
+            stats.hub_followed |= from_hub;
+            if let Some(p) = pulse {
+                stats.record(&p);
+            }
         }
         lock(&self.pending).push(event);
     }
@@ -404,10 +426,9 @@ impl Monitor {
         {
             let stats = lock(&self.stats);
             if let Some(map) = agents.as_object_mut() {
-                for (id, a) in map.iter_mut() {
-                    if let Some(m) = stats.in_flight.get(id) {
-                        a["inFlight"] = json!(m.len());
-                    }
+                // the specialists' forwards in flight, as counted from the Hub's feed
+                for (id, a) in map.iter_mut().filter(|(id, _)| !matches!(id.as_str(), "student" | "hub")) {
+                    a["inFlight"] = json!(stats.in_flight(id));
                 }
             }
         }
@@ -561,5 +582,26 @@ mod tests {
         let snap = stats.snapshot(2000);
         assert_eq!(snap["student-hub"], json!({"perMin": 3, "p50Ms": 20, "window": 60}));
         assert_eq!(stats.snapshot(1000 + 61_000)["student-hub"]["perMin"], 0);
+    }
+
+    #[test]
+    fn in_flight_counts_come_from_the_hubs_feed_or_are_unknown() {
+        let m = Monitor::new(Stream::new("b".into()));
+        let agents =
+            || json!({"student": {"inFlight": 1}, "hub": {"inFlight": null}, "tutor": {"inFlight": null}});
+        let tutor = |m: &Monitor| {
+            m.status(agents(), json!({}));
+            lock(&m.last_status).as_ref().unwrap()["agents"]["tutor"]["inFlight"].clone()
+        };
+        assert!(tutor(&m).is_null(), "nothing from the Hub yet: unknown, not 0");
+        let op = |k: &str, id: &str| event("hub", k, json!({"specialist": "tutor", "operationId": id}), None);
+        m.push(op("forwarded", "o1"));
+        m.push(op("forwarded", "o2"));
+        assert_eq!(tutor(&m), json!(2));
+        m.push(op("specialist_replied", "o1"));
+        m.push(op("forward_failed", "o2"));
+        assert_eq!(tutor(&m), json!(0), "the Hub's feed is followed: none in flight is known");
+        let status = lock(&m.last_status).clone().unwrap();
+        assert_eq!(status["agents"]["student"]["inFlight"], 1, "the Student's own count is kept");
     }
 }

@@ -298,6 +298,8 @@ impl Runs {
         let result = student.ask_with_request_id(&question, &run.request_id).await;
         match result {
             Ok(ex) => {
+                // the Student received it now, whatever the wait for the feed adds below
+                let received_at = now_ms();
                 self.record(
                     "reply_received",
                     json!({"requestId": run.request_id, "messageId": ex.reply_message_id, "outcome": ex.outcome, "servedBy": ex.attribution.as_ref().and_then(|a| a.get("id"))}),
@@ -312,7 +314,7 @@ impl Runs {
                 }
                 let result =
                     json!({"servedBy": ex.attribution, "outcome": ex.outcome, "requestId": run.request_id});
-                self.finish(&run, Ok((ex.reply_text, result)));
+                self.finish(&run, Ok((ex.reply_text, result, received_at)));
             }
             Err(e) => {
                 let (code, status, message) = classify(&e);
@@ -324,18 +326,25 @@ impl Runs {
     }
 
     /// Ends a run: final hops and status, then the reply and `RUN_FINISHED`, or `RUN_ERROR`.
-    fn finish(&self, run: &Run, outcome: Result<(String, Value), (&'static str, Status, &'static str)>) {
+    /// `Ok` carries the reply, the run's result and when the Student received the reply.
+    fn finish(&self, run: &Run, outcome: Result<(String, Value, i64), (&'static str, Status, &'static str)>) {
         {
             let mut p = run.lock();
             let now = now_ms();
+            // the Hub's feed said it received the question: it was sent, whatever the
+            // client concluded from its side of the connection
+            let outcome = match outcome {
+                Err(e) if e.0 == HUB_UNAVAILABLE.0 && p.status >= Status::Waiting => Err(OUTCOME_UNKNOWN),
+                other => other,
+            };
             let mut hops = Vec::new();
             let status = match &outcome {
-                Ok(_) => {
-                    hops.extend(p.hops.set(step::STUDENT_RECEIVED, State::Done, Some(now), None));
+                Ok((_, _, received_at)) => {
+                    hops.extend(p.hops.set(step::STUDENT_RECEIVED, State::Done, Some(*received_at), None));
                     Status::Completed
                 }
                 Err((code, status, _)) => {
-                    if *code == "hub_unavailable" {
+                    if *code == HUB_UNAVAILABLE.0 {
                         hops.extend(p.hops.nothing_sent("the Hub could not be reached; nothing was sent"));
                     }
                     let state = if *status == Status::Unknown { State::Unknown } else { State::Failed };
@@ -353,7 +362,7 @@ impl Runs {
             self.delta(run, &p, moved, &hops);
             let mut events = Vec::new();
             match outcome {
-                Ok((text, result)) => {
+                Ok((text, result, _)) => {
                     events.extend(Event::text_message(
                         &format!("{}:a", run.run_id),
                         Role::Assistant,
@@ -491,23 +500,33 @@ impl Runs {
     }
 }
 
-/// A failed ask: (code, status, message for the page).
+/// A failed ask: (code, status, message for the page). Only an ask that certainly never
+/// reached the Hub is "nothing was sent"; a connection that broke after the question went
+/// out, or no answer in time, leaves the outcome unknown.
 fn classify(e: &ClientError) -> (&'static str, Status, &'static str) {
+    if e.nothing_sent() {
+        return HUB_UNAVAILABLE;
+    }
     match e {
-        ClientError::Refused { .. }
-        | ClientError::Connect { .. }
-        | ClientError::BadUrl { .. }
-        | ClientError::BadCard { .. } => {
-            ("hub_unavailable", Status::Failed, "the hub could not be reached; nothing was sent")
-        }
         ClientError::Timeout { .. } => (
             "timeout",
             Status::Unknown,
             "no answer from the hub in time; it may still have handled the question",
         ),
+        ClientError::Broken { .. } => OUTCOME_UNKNOWN,
         _ => ("hub_error", Status::Failed, "the hub answered with an error"),
     }
 }
+
+/// The Hub was never reached: nothing was sent.
+const HUB_UNAVAILABLE: (&str, Status, &str) =
+    ("hub_unavailable", Status::Failed, "the hub could not be reached; nothing was sent");
+/// The question went out and no answer came back: whether it was handled is not known.
+const OUTCOME_UNKNOWN: (&str, Status, &str) = (
+    "outcome_unknown",
+    Status::Unknown,
+    "the connection to the hub broke after the question was sent; it may still have handled it",
+);
 
 #[cfg(test)]
 mod tests {
@@ -520,7 +539,154 @@ mod tests {
         assert!(Status::Unknown.terminal() && !Status::Waiting.terminal());
         let (code, status, _) = classify(&ClientError::Refused { url: "u".into() });
         assert_eq!((code, status), ("hub_unavailable", Status::Failed));
+        let broken = ClientError::Broken { url: "u".into(), reason: "the connection broke".into() };
+        let (code, status, _) = classify(&broken);
+        assert_eq!(
+            (code, status),
+            ("outcome_unknown", Status::Unknown),
+            "sent, then broken: not nothing sent"
+        );
         let timeout = ClientError::Timeout { url: "u".into(), after: Duration::from_secs(1) };
         assert_eq!(classify(&timeout).1, Status::Unknown);
+    }
+
+    /// A Hub that answers every question at once, or (`hang`) never.
+    struct FakeHub {
+        hang: bool,
+        replied_at: Arc<std::sync::atomic::AtomicI64>,
+    }
+
+    impl a2a::server::AgentExecutor for FakeHub {
+        async fn execute(
+            &self,
+            _ctx: a2a::server::RequestContext,
+        ) -> Result<a2a::server::Reply, a2a::RpcError> {
+            if self.hang {
+                std::future::pending::<()>().await;
+            }
+            self.replied_at.store(now_ms(), std::sync::atomic::Ordering::SeqCst);
+            Ok(a2a::server::Reply::text("an answer"))
+        }
+    }
+
+    /// A UI server's runs asking a fake Hub (no telemetry feed follows it).
+    async fn runs_with_fake_hub(hang: bool) -> (Arc<Runs>, Stream, Arc<std::sync::atomic::AtomicI64>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let replied_at = Arc::new(std::sync::atomic::AtomicI64::new(0));
+        let cell = a2a::server::CardCell::new(a2a::CardDoc::new(a2a::basic_card("Hub", "hub", &base)));
+        let hub = FakeHub { hang, replied_at: replied_at.clone() };
+        let app = a2a::server::A2aServer::new(hub, cell).router();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let stream = Stream::new("b".into());
+        let monitor = Arc::new(Monitor::new(stream.clone()));
+        let runs = Runs::new(stream.clone(), monitor, A2aClient::default(), base, Telemetry::new("student"));
+        (Arc::new(runs), stream, replied_at)
+    }
+
+    fn input(thread: &str, run: &str) -> RunAgentInput {
+        serde_json::from_value(json!({
+            "threadId": thread, "runId": run, "state": {}, "tools": [], "context": [],
+            "messages": [{"id": "m1", "role": "user", "content": "what is a limit"}],
+        }))
+        .unwrap()
+    }
+
+    /// The student frames' events of `run`, once it ended (polled, 10 s at most).
+    async fn ended(stream: &Stream, run: &str) -> Vec<Value> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let events: Vec<Value> = stream
+                .kept_json()
+                .into_iter()
+                .filter(|f| f["channel"] == CHANNEL)
+                .map(|f| f["event"].clone())
+                .collect();
+            if events.iter().any(|e| matches!(e["type"].as_str(), Some("RUN_FINISHED" | "RUN_ERROR"))) {
+                return events;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "run {run} did not end: {events:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The hops of `run` after every snapshot and delta.
+    fn final_hops(events: &[Value], run: &str) -> Vec<Value> {
+        let mut state = Value::Null;
+        for e in events {
+            match e["type"].as_str() {
+                Some("STATE_SNAPSHOT") => state = e["snapshot"].clone(),
+                Some("STATE_DELTA") => {
+                    for op in e["delta"].as_array().unwrap() {
+                        let path: Vec<&str> = op["path"].as_str().unwrap().split('/').skip(1).collect();
+                        let mut at = &mut state;
+                        for key in &path[..path.len() - 1] {
+                            at = match at {
+                                Value::Array(a) => &mut a[key.parse::<usize>().unwrap()],
+                                v => &mut v[*key],
+                            };
+                        }
+                        let last = path[path.len() - 1];
+                        match at {
+                            Value::Array(a) => a[last.parse::<usize>().unwrap()] = op["value"].clone(),
+                            v => v[last] = op["value"].clone(),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        state["runs"][run]["hops"].as_array().unwrap().clone()
+    }
+
+    #[tokio::test]
+    async fn student_received_is_stamped_when_the_reply_came_not_after_the_feed_grace() {
+        let (runs, stream, replied_at) = runs_with_fake_hub(false).await;
+        assert!(runs.start(input("t", "r")).unwrap());
+        let events = ended(&stream, "r").await;
+        let finished = events.iter().find(|e| e["type"] == "RUN_FINISHED").expect("completed");
+        let hops = final_hops(&events, "r");
+        let received = hops[step::STUDENT_RECEIVED]["at"].as_i64().unwrap();
+        let replied = replied_at.load(std::sync::atomic::Ordering::SeqCst);
+        // no feed follows the fake Hub: the run waited the whole grace for the missing hops
+        assert!(finished["timestamp"].as_i64().unwrap() - replied >= FEED_GRACE.as_millis() as i64 - 50);
+        assert!(
+            (replied..replied + 1000).contains(&received),
+            "stamped {}ms after the Hub replied",
+            received - replied
+        );
+    }
+
+    #[tokio::test]
+    async fn a_run_the_hub_reported_receiving_never_ends_as_nothing_sent() {
+        let (runs, stream, _) = runs_with_fake_hub(true).await;
+        assert!(runs.start(input("t", "r")).unwrap());
+        let run = lock(&runs.active).by_request.values().next().unwrap().clone();
+        while run.lock().hops.state(step::STUDENT_SENT) != State::Done {
+            run.changed.notified().await;
+        }
+        let hub = Telemetry::new("hub");
+        runs.on_hub_event(&hub.emit("message_received", json!({"requestId": run.request_id})));
+        assert_eq!(run.lock().status, Status::Waiting);
+        // the client saw no connection (as a connect error would say): the feed knows better
+        runs.finish(&run, Err(HUB_UNAVAILABLE));
+        let events = ended(&stream, "r").await;
+        let error = events.iter().find(|e| e["type"] == "RUN_ERROR").unwrap();
+        assert_eq!(error["code"], "outcome_unknown");
+        let hops = final_hops(&events, "r");
+        let states: Vec<&str> = hops.iter().map(|h| h["state"].as_str().unwrap()).collect();
+        assert_eq!(
+            states,
+            ["done", "done", "unknown", "unknown", "unknown", "unknown", "unknown", "unknown", "unknown"]
+        );
+        assert!(hops.iter().all(|h| !h["reason"].as_str().unwrap_or("").contains("nothing was sent")));
+        let statuses: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["type"] == "STATE_DELTA")
+            .flat_map(|e| e["delta"].as_array().unwrap())
+            .filter(|op| op["path"].as_str().unwrap().ends_with("/status"))
+            .map(|op| &op["value"])
+            .collect();
+        assert_eq!(statuses, [&json!("waiting"), &json!("unknown")]);
     }
 }

@@ -351,6 +351,23 @@ fn plan(frames: &VecDeque<Arc<Frame>>, boot: &str, last_seq: u64, after: Option<
 }
 
 #[cfg(test)]
+impl Stream {
+    /// The kept frames' JSON (`{channel, thread, event}`), oldest first.
+    pub(crate) fn kept_json(&self) -> Vec<serde_json::Value> {
+        let texts: Vec<Bytes> = self.lock().frames.iter().map(|f| f.text.clone()).collect();
+        texts
+            .iter()
+            .filter_map(|t| {
+                let t = std::str::from_utf8(t).ok()?;
+                let data =
+                    t.lines().find_map(|l| l.strip_prefix("data: ").or_else(|| l.strip_prefix("data:")))?;
+                serde_json::from_str(data).ok()
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

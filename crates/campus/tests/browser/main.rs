@@ -259,6 +259,45 @@ fn two_windows_both_keep_working() {
         for c in [&a, &b] {
             assert_eq!(js(c, "return document.body.dataset.stream;").await, "open");
         }
+
+        // a second question while one runs is refused (409) and stays in the box to send again
+        let tutor = campus.u.tutor.pid().to_string();
+        let signal = |sig: &'static str, pid: String| {
+            blocking(move || std::process::Command::new("kill").args([sig, &pid]).status().unwrap().success())
+        };
+        assert!(signal("-STOP", tutor.clone()).await);
+        let slow = ask(&a, CALCULUS).await;
+        assert_eq!(js(&a, "return document.getElementById('question').value;").await, "", "taken: cleared");
+        until(
+            &a,
+            "the Hub asking the Tutor",
+            "return document.getElementById('status').textContent.includes('Hub asked the Tutor');",
+        )
+        .await;
+        let second = "And the integral of 2x?";
+        find(&a, "#question").await.send_keys(second).await.expect("type");
+        press(&a, ENTER).await;
+        until(
+            &a,
+            "the refusal",
+            "return [...document.querySelectorAll('#chat-log .kind-error')].some(m => m.textContent.includes('Not sent'));",
+        )
+        .await;
+        assert_eq!(
+            js(&a, "return document.getElementById('question').value;").await,
+            second,
+            "refused: kept"
+        );
+        assert!(signal("-CONT", tutor).await);
+        reply(&a, &slow).await;
+        hops_settled(&a, &slow).await;
+        // the run ended: the status line no longer says a step of it is under way
+        until(
+            &a,
+            "the milestone taken back",
+            "return !document.getElementById('status').textContent.includes('Hub asked');",
+        )
+        .await;
         a.close().await.unwrap();
         b.close().await.unwrap();
     });
