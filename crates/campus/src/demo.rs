@@ -240,6 +240,8 @@ pub(crate) async fn run() -> anyhow::Result<()> {
     let mut stop = Stop { stopping: false, hub_signalled: false, killed: false };
     let hub_deadline = tokio::time::sleep(Duration::from_secs(3600));
     tokio::pin!(hub_deadline);
+    // once every process is up: whether the Hub saw every specialist register in time
+    let (registered_tx, mut registered_rx) = tokio::sync::mpsc::unbounded_channel::<bool>();
     // Specialists first, so their sign-out reaches a Hub that is still up; the Hub when
     // they are gone (or after 5 s at the latest).
     let begin_stop = |stop: &mut Stop, running: &[&str], deadline: std::pin::Pin<&mut tokio::time::Sleep>| {
@@ -258,11 +260,13 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                     let pid = AGENTS.iter().position(|a| a.0 == name).and_then(|i| pids[i]).unwrap_or(0);
                     ready.push((name, format!("{name} {url} (pid {pid})")));
                     if ready.len() == AGENTS.len() && !stop.stopping {
-                        ready.sort_by_key(|(n, _)| AGENTS.iter().position(|a| a.0 == *n));
-                        let list: Vec<&str> = ready.iter().map(|(_, r)| r.as_str()).collect();
-                        say(&format!("{demo} all agents ready: {}", list.join(", ")));
-                        say(&format!("{demo} open http://127.0.0.1:{} in a browser", ports[UI]));
-                        say(&format!("{demo} {}", try_hint(ports[0])));
+                        // a question asked now would find no specialist yet: wait for the
+                        // Hub to see them register before saying the university is ready
+                        let tx = registered_tx.clone();
+                        let hub = ports[0];
+                        tokio::spawn(async move {
+                            let _ = tx.send(wait_registered(hub).await);
+                        });
                     }
                 }
                 Some(Note::Exited(name, status)) => {
@@ -294,6 +298,19 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                 }
                 None => break,
             },
+            Some(all_registered) = registered_rx.recv() => {
+                if !stop.stopping {
+                    if !all_registered {
+                        let msg = "the hub has not seen every specialist register yet; until it does, questions for them are answered 'unavailable'";
+                        say(&format!("{demo} {}", paint("33", msg)));
+                    }
+                    ready.sort_by_key(|(n, _)| AGENTS.iter().position(|a| a.0 == *n));
+                    let list: Vec<&str> = ready.iter().map(|(_, r)| r.as_str()).collect();
+                    say(&format!("{demo} all agents ready: {}", list.join(", ")));
+                    say(&format!("{demo} open http://127.0.0.1:{} in a browser", ports[UI]));
+                    say(&format!("{demo} {}", try_hint(ports[0])));
+                }
+            }
             signal = &mut stop_requested, if !stop.stopping => {
                 say(&format!("{demo} {signal}: stopping every agent (specialists sign out from the hub)"));
                 begin_stop(&mut stop, &running, hub_deadline.as_mut());
@@ -322,5 +339,31 @@ pub(crate) async fn run() -> anyhow::Result<()> {
     match failed {
         Some(f) => Err(f.into()),
         None => Ok(()),
+    }
+}
+
+/// Polls the Hub's registry until every specialist it knows has registered (ready, or
+/// registered as disabled), for up to 10 s; false when that did not happen in time.
+async fn wait_registered(hub_port: u16) -> bool {
+    let url = format!("http://127.0.0.1:{hub_port}/dev/registry");
+    let client = reqwest::Client::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let registered = match client.get(&url).send().await {
+            Ok(r) if r.status().is_success() => r.json::<serde_json::Value>().await.ok().is_some_and(|v| {
+                v["specialists"].as_array().is_some_and(|list| {
+                    list.iter()
+                        .all(|s| matches!(s["status"].as_str(), Some("ready" | "disabled" | "invalid_card")))
+                })
+            }),
+            _ => false,
+        };
+        if registered {
+            return true;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
