@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{BIN, free_port, http_json, poll};
+use common::{BIN, free_port, http_json};
 
 #[test]
 fn demo_runs_reports_and_stops_everything() {
