@@ -360,3 +360,22 @@ export function hopReason(step, state, reason, specialist) {
       return state === "unknown" && /^[a-z_]+$/.test(reason) ? `Outcome unknown (${reason.replaceAll("_", " ")})` : reason;
   }
 }
+
+/**
+ * How the chat labels a run that ended in an error: a question that was sent but whose
+ * outcome nobody can tell is "unknown", never a failure; codes worded here are not shown
+ * raw, any other code stays beside the message for reference.
+ */
+export function errorLabel(code) {
+  switch (code) {
+    case "run_in_progress":
+      return { who: "Not sent", tone: "error", showCode: false };
+    case "outcome_unknown":
+    case "timeout":
+      return { who: "? Outcome unknown", tone: "pending", showCode: false };
+    case "hub_unavailable":
+      return { who: "✕ Not sent", tone: "error", showCode: false };
+    default:
+      return { who: "✕ Problem", tone: "error", showCode: Boolean(code) };
+  }
+}

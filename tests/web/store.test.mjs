@@ -1,7 +1,7 @@
 // The page's reducer (web/store.js) under Node's test runner: node --test tests/web/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce, runStatus, hopReason, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
+import { initialState, reduce, runStatus, hopReason, errorLabel, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
 
 const ev = (channel, event, extra = {}) => ({ type: "event", channel, event, live: true, now: 1000, ...extra });
 const apply = (state, actions) => actions.reduce(reduce, state);
@@ -223,4 +223,17 @@ test("a run that ended outcome_unknown is unknown, not failed", () => {
     ev("student", { type: "RUN_ERROR", code: "outcome_unknown", message: "the connection to the hub broke" }),
   ]);
   assert.equal(runStatus(s, "r1"), "unknown");
+});
+
+test("a run whose outcome nobody can tell is labelled unknown, never a failure", () => {
+  for (const code of ["outcome_unknown", "timeout"]) {
+    const l = errorLabel(code);
+    assert.equal(l.who, "? Outcome unknown");
+    assert.notEqual(l.tone, "error");
+    assert.equal(l.showCode, false);
+  }
+  assert.deepEqual(errorLabel("hub_unavailable"), { who: "✕ Not sent", tone: "error", showCode: false });
+  assert.equal(errorLabel("run_in_progress").who, "Not sent");
+  assert.deepEqual(errorLabel("hub_error"), { who: "✕ Problem", tone: "error", showCode: true });
+  assert.equal(errorLabel(null).showCode, false);
 });

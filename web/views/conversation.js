@@ -1,7 +1,7 @@
 // Conversation: the chat log (role=log), the composer, "Waiting for an answer…" after
 // one second, and the hop-by-hop strip of the current question. Draws from state only.
 import { h, replace, duration, agentName } from "../dom.js";
-import { runRecord, runStatus, hopReason } from "../store.js";
+import { runRecord, runStatus, hopReason, errorLabel } from "../store.js";
 
 const WAIT_AFTER_MS = 1000;
 const FOLLOW_SLACK_PX = 40;
@@ -102,7 +102,7 @@ export function mount(section, ctx) {
   }
 
   function label(state, item) {
-    if (item.kind === "error") return { who: item.code === "run_in_progress" ? "Not sent" : "✕ Problem", tone: "error" };
+    if (item.kind === "error") return errorLabel(item.code);
     if (item.kind === "notice") return { who: "Notice", tone: "notice" };
     if (item.role === "user") return { who: "You", tone: "user" };
     const result = state.runs[item.runId]?.result;
@@ -124,7 +124,7 @@ export function mount(section, ctx) {
     const [whoEl, textEl] = el.children;
     const whoText = tag ? `${who} · ${tag}` : who;
     if (whoEl.textContent !== whoText) whoEl.textContent = whoText;
-    const text = item.kind === "error" && item.code ? `${item.text} (${item.code})` : item.text;
+    const text = item.kind === "error" && errorLabel(item.code).showCode ? `${item.text} (${item.code})` : item.text;
     if (textEl.textContent !== text) textEl.textContent = text;
     if (item.busy) el.setAttribute("aria-busy", "true");
     else el.removeAttribute("aria-busy");
