@@ -168,9 +168,10 @@ impl Pending {
         *self.counts.entry(agent).or_default().entry(e.kind.clone()).or_default() += 1;
     }
 
-    fn push(&mut self, e: telemetry::Event) {
+    /// Keeps `e` for the next flush; `pulse` is its label (made once, by the caller).
+    fn push(&mut self, e: telemetry::Event, pulse: Option<Pulse>) {
         if is_heartbeat(&e) {
-            if let Some(p) = label(&e) {
+            if let Some(p) = pulse {
                 let key = (p.link.clone(), p.from.clone(), p.sender.clone());
                 match self.heartbeats.get_mut(&key) {
                     Some(h) => {
@@ -185,7 +186,6 @@ impl Pending {
             return;
         }
         self.seen += 1;
-        let pulse = label(&e);
         if !self.coalesced && self.consoles.len() >= DETAIL {
             // this window is busy: from here on, only counts
             self.coalesced = true;
@@ -354,11 +354,11 @@ impl Monitor {
         if from_hub || pulse.is_some() {
             let mut stats = lock(&self.stats);
             stats.hub_followed |= from_hub;
-            if let Some(p) = pulse {
-                stats.record(&p);
+            if let Some(p) = &pulse {
+                stats.record(p);
             }
         }
-        lock(&self.pending).push(event);
+        lock(&self.pending).push(event, pulse);
     }
 
     fn next_run_id(&self) -> String {
@@ -459,8 +459,8 @@ fn console(e: &telemetry::Event, _ts: i64) -> Event {
     content.insert("agent".into(), json!(agent));
     content.insert("ts".into(), json!(e.ts));
     content.insert("kind".into(), json!(e.kind));
-    content.insert("summary".into(), json!(summary(e)));
     let details = e.data.value();
+    content.insert("summary".into(), json!(summary(e, &details)));
     content.insert("details".into(), if details.is_object() { details } else { json!({}) });
     if let Some(from) = &e.relayed_from {
         content.insert("relayedFrom".into(), json!(from));
@@ -469,8 +469,7 @@ fn console(e: &telemetry::Event, _ts: i64) -> Event {
 }
 
 /// A short line for a console entry, in words, from ids and kinds only (never content).
-fn summary(e: &telemetry::Event) -> String {
-    let data = e.data.value();
+fn summary(e: &telemetry::Event, data: &Value) -> String {
     let s = |k: &str| data.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
     match e.kind.as_str() {
         "request_sent" => "sent a question to the hub".into(),
@@ -554,9 +553,12 @@ mod tests {
                 json!({"specialist": "tutor", "operationId": format!("op{i}")}),
                 None,
             );
-            pending.push(e);
+            let pulse = label(&e);
+            pending.push(e, pulse);
         }
-        pending.push(event("hub", "heartbeat", json!({"specialist": "tutor"}), None));
+        let beat = event("hub", "heartbeat", json!({"specialist": "tutor"}), None);
+        let pulse = label(&beat);
+        pending.push(beat, pulse);
         assert!(pending.coalesced);
         assert!(pending.consoles.is_empty() && pending.pulses.is_empty());
         assert_eq!(pending.counts["hub"]["forwarded"], (DETAIL * 10) as u64);
