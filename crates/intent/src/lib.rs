@@ -18,6 +18,7 @@ pub mod embed;
 pub mod features;
 pub mod softmax;
 pub mod text;
+mod words;
 
 use features::{Sparse, Vectorizer};
 use softmax::{Fit, Softmax};
