@@ -39,11 +39,6 @@ impl Event {
         }
     }
 
-    /// Whether this event opens or ends a run.
-    pub fn is_run_boundary(&self) -> bool {
-        matches!(self, Event::RunStarted(_) | Event::RunFinished(_) | Event::RunError(_))
-    }
-
     /// `RUN_STARTED {threadId, runId}` at `ts` (Unix milliseconds).
     pub fn run_started(thread_id: &str, run_id: &str, ts: i64) -> Self {
         Event::RunStarted(RunStarted {
