@@ -108,8 +108,8 @@ const EXAMPLES: &[&str] = &[
     // marketing and business courses (no specialist yet)
     "What does a brand manager do all day?",
     "What goes in a PEST analysis?",
-    "Explain brand equity with an example",
-    "Do prices that end in nine really make shoppers spend more?",
+    "What makes a brand name easy to remember?",
+    "What pricing strategy suits a small online shop?",
     "How do influencers get paid by brands?",
     "How do I build a buyer persona for my business plan?",
     "Explain the AIDA model in advertising",

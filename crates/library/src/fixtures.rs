@@ -76,7 +76,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "How long can I borrow a book?",
                 "How do I renew a loan?",
                 "What do late returns cost per day?",
-                "Somebody else has the film I want - can I join the queue for it?",
+                "How do holds work when every copy of a title is already borrowed?",
                 "How many times can I extend my loan?",
                 "Can I borrow a laptop from the library, and for how long?",
                 "Where can I see the due dates of the books I checked out?",

@@ -73,7 +73,7 @@ pub fn default_skills() -> SkillSet {
                 "Explain the chain rule like I'm five",
                 "When do I use the quotient rule instead of the product rule?",
                 "What does it mean for a function to be continuous at a point?",
-                "Work out lim x→3 of (x^2 - 9)/(x - 3), do I factor first?",
+                "Is the one-sided limit of 1/x as x → 0 from the left minus infinity?",
                 "Does the sum of 1/n^2 converge?",
                 "How do I solve the differential equation dy/dx = 2y?",
                 "What's the Taylor series of e^x around 0?",
