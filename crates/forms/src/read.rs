@@ -129,10 +129,8 @@ pub fn read(text: &str, now: &Zoned) -> Reading {
     let mut date_notes: Vec<String> = Vec::new();
     for (start, end, item) in &kept {
         match item {
-            Found::Date(d) => {
-                if !dates.iter().any(|(x, _)| x == d) {
-                    dates.push((*d, span_text(text, &toks, *start, *end)));
-                }
+            Found::Date(d) if !dates.iter().any(|(x, _)| x == d) => {
+                dates.push((*d, span_text(text, &toks, *start, *end)));
             }
             Found::DateNote(reason) => date_notes.push(reason.clone()),
             _ => {}
@@ -845,7 +843,7 @@ fn duration_at(toks: &[Tok], i: usize) -> Option<(usize, Vec<Found>)> {
 }
 
 fn minutes(n: u32) -> Vec<Found> {
-    if n > 0 && n % 60 == 0 {
+    if n > 0 && n.is_multiple_of(60) {
         vec![Found::Hours(n / 60)]
     } else {
         vec![Found::DurationNote(format!("{n} minutes is not a whole number of hours"))]

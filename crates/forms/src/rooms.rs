@@ -190,7 +190,7 @@ pub fn free_slots(
     {
         return Vec::new();
     }
-    let busy = |hour: i8| room.fixture_busy(hour) || taken.iter().any(|t| *t == Taken { room, date, hour });
+    let busy = |hour: i8| room.fixture_busy(hour) || taken.contains(&Taken { room, date, hour });
     (OPEN_HOUR..=CLOSE_HOUR - duration as i8)
         .filter(|&start| date > today || Time::constant(start, 0, 0, 0) > now.time())
         .filter(|&start| Taken::hours(room, date, start, duration).all(|t| !busy(t.hour)))
