@@ -206,14 +206,14 @@ fn truncate(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
-fn one_of<T: Clone + PartialEq + std::fmt::Debug>(
+fn one_of<T: Clone + PartialEq + std::fmt::Display>(
     kept: &[&(usize, usize, Found)],
     field: &'static str,
     notes: &mut Vec<Note>,
     pick: impl Fn(&Found) -> Option<T>,
 ) -> Option<T> {
     let values: Vec<T> = kept.iter().filter_map(|(_, _, f)| pick(f)).collect();
-    distinct_one(values, field, notes, |v| format!("{v:?}").to_lowercase())
+    distinct_one(values, field, notes, T::to_string)
 }
 
 /// The one distinct value, or none with a note when the words say two.

@@ -238,3 +238,24 @@ fn long_and_odd_input_is_read_without_panicking() {
     }
     assert_eq!(read("💥 tomorrow ü", &now).date.map(|d| d.date.to_string()).as_deref(), Some("2026-12-01"));
 }
+
+#[test]
+fn contradictions_name_both_values() {
+    let now = at(MON);
+    assert_eq!(
+        read("morning or afternoon", &now).note("period"),
+        Some("two different values for the period: morning and afternoon")
+    );
+    assert_eq!(
+        read("room B or room C", &now).note("room"),
+        Some("two different values for the room: B and C")
+    );
+    assert_eq!(
+        read("4 people, no wait, 5 people", &now).note("groupSize"),
+        Some("two different values for the group size: 4 and 5")
+    );
+    assert_eq!(
+        read("at 3pm or 4pm", &now).note("time"),
+        Some("two different values for the time: 15:00 and 16:00")
+    );
+}
