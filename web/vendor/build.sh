@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Rebuilds the page's vendored bundles from the pinned npm packages (package.json and
 # package-lock.json here). The output is committed, so `cargo build` and the page need no
-# Node. Run after changing a version in package.json:   bash web/vendor/build.sh
-# (then `npm install` there first, under target/, to update the lock file; see README).
+# Node. To change a version: edit package.json, refresh the lock file outside web/
+#   (mkdir -p target/web-vendor && cp web/vendor/package*.json target/web-vendor/ &&
+#    (cd target/web-vendor && npm install --package-lock-only) &&
+#    cp target/web-vendor/package-lock.json web/vendor/)
+# then rebuild and commit all outputs:   bash web/vendor/build.sh
 #
 # npm installs into target/web-vendor/ (never under web/, which the UI server embeds).
 # Each bundle is one line in BUNDLES: "<entry file> <output file> <legal comments>"; the
