@@ -1,17 +1,25 @@
 //! Embeds the page: every file under the workspace's `web/` (except `node_modules`,
-//! hidden files and the vendor folder's build files) becomes an entry of `FILES` in
+//! hidden files and build files) becomes an entry of `FILES` in
 //! `$OUT_DIR/web_files.rs`, `include_bytes!`-ed, so `cargo run` needs no Node and no
-//! files beside the binary. Cargo re-runs this when anything under `web/` changes.
+//! files beside the binary. Of `web/vendor/` only what `build.sh` outputs ships: the
+//! bundles (`*.js` but the `*entry.js` they are built from) and THIRD_PARTY_LICENSES.txt.
+//! Cargo re-runs this when anything under `web/` changes.
 
 use std::path::{Path, PathBuf};
 
-fn skipped(name: &str) -> bool {
+fn skipped(rel: &str, name: &str, is_dir: bool) -> bool {
     name.starts_with('.')
         || name == "node_modules"
         || name == "package.json"
         || name == "package-lock.json"
         || name.ends_with(".sh")
         || name.ends_with(".md")
+        || (!is_dir && rel.starts_with("vendor/") && !vendor_output(name))
+}
+
+/// A file `web/vendor/build.sh` writes for the page (not its sources or tools).
+fn vendor_output(name: &str) -> bool {
+    (name.ends_with(".js") && !name.ends_with("entry.js")) || name == "THIRD_PARTY_LICENSES.txt"
 }
 
 fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
@@ -20,14 +28,15 @@ fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if skipped(&name) {
+        let path = entry.path();
+        let Ok(rel) = path.strip_prefix(root) else { continue };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if skipped(&rel, &name, path.is_dir()) {
             continue;
         }
-        let path = entry.path();
         if path.is_dir() {
             walk(&path, root, out);
-        } else if let Ok(rel) = path.strip_prefix(root) {
-            let rel = rel.to_string_lossy().replace('\\', "/");
+        } else {
             out.push((rel, path.canonicalize().unwrap_or(path)));
         }
     }

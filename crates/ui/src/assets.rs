@@ -71,4 +71,10 @@ mod tests {
         assert_eq!(content_type("noext"), "application/octet-stream");
         assert!(FILES.iter().all(|(p, _)| !p.contains("node_modules") && !p.starts_with('.')));
     }
+
+    #[test]
+    fn the_vendor_folder_ships_its_bundles_and_licenses_only() {
+        let vendor: Vec<&str> = FILES.iter().map(|(p, _)| *p).filter(|p| p.starts_with("vendor/")).collect();
+        assert_eq!(vendor, ["vendor/THIRD_PARTY_LICENSES.txt", "vendor/a2ui.js", "vendor/agui.js"]);
+    }
 }
