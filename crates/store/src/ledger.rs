@@ -2,7 +2,7 @@
 //! given (opaque JSON text), or none yet while the request is being handled. Rows are
 //! written in batches ([`Store::write_ledger`], one transaction per batch) and read
 //! once at start ([`Store::load_ledger`]). The table keeps the newest rows only (pruned
-//! in every batch). Blocking.
+//! as batches are written). Blocking.
 
 use rusqlite::params;
 
@@ -26,7 +26,8 @@ pub enum LedgerWrite {
 pub type LedgerRow = (LedgerKey, Option<String>);
 
 impl Store {
-    /// Applies `writes` in order in one transaction, then keeps only the newest `keep` rows.
+    /// Applies `writes` in order in one transaction, then prunes the oldest rows: at most
+    /// `keep` and an eighth are ever kept, the newest `keep` always.
     pub fn write_ledger(&self, writes: &[LedgerWrite], keep: usize) -> Result<(), StoreError> {
         let now_ms = crate::now_ms();
         self.write(|tx| {
@@ -56,9 +57,22 @@ impl Store {
                 }
                 .map_err(err)?;
             }
-            t.prepare("DELETE FROM request_ledger WHERE seq <= (SELECT max(seq) FROM request_ledger) - ?1")
-                .and_then(|mut s| s.execute([keep as i64]))
+            // in chunks (an eighth of `keep` at a time): a delete in every batch would
+            // rewrite the oldest pages on every commit
+            let (oldest, newest): (Option<i64>, Option<i64>) = t
+                // two subqueries: each is one b-tree lookup; min and max in one query scan the table
+                .query_row(
+                    "SELECT (SELECT min(seq) FROM request_ledger), (SELECT max(seq) FROM request_ledger)",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
                 .map_err(err)?;
+            let keep = keep as i64;
+            if let (Some(oldest), Some(newest)) = (oldest, newest)
+                && newest - oldest >= keep + keep / 8
+            {
+                t.execute("DELETE FROM request_ledger WHERE seq <= ?1", [newest - keep]).map_err(err)?;
+            }
             Ok(())
         })
     }
@@ -127,10 +141,16 @@ mod tests {
     fn only_the_newest_rows_are_kept() {
         let tmp = TempDir::new();
         let store = Store::open(&file_for(tmp.path(), "hub")).unwrap();
-        for i in 0..10 {
-            store.write_ledger(&[LedgerWrite::Begin(key("", &format!("r{i}")))], 3).unwrap();
+        let ids = |store: &Store| -> Vec<String> {
+            store.load_ledger(100).unwrap().into_iter().map(|((_, r, _), _)| r).collect()
+        };
+        for i in 0..40 {
+            store.write_ledger(&[LedgerWrite::Begin(key("", &format!("r{i}")))], 16).unwrap();
+            let kept = ids(&store);
+            assert!(kept.len() <= 18 && kept.len() >= 16.min(i + 1), "{i}: {kept:?}");
+            assert_eq!(kept.last().unwrap(), &format!("r{i}"));
         }
-        let ids: Vec<String> = store.load_ledger(100).unwrap().into_iter().map(|((_, r, _), _)| r).collect();
-        assert_eq!(ids, ["r7", "r8", "r9"]);
+        let kept = ids(&store);
+        assert_eq!(kept.first().unwrap(), &format!("r{}", 40 - kept.len()), "the newest are kept");
     }
 }
