@@ -233,8 +233,10 @@ struct Job {
     done: Option<oneshot::Sender<Result<(), StoreError>>>,
 }
 
-/// Most writes committed in one transaction.
+/// Most requests' writes committed in one transaction.
 const BATCH: usize = 512;
+/// How long a batch under load waits for more writes to share its commit.
+const LINGER: std::time::Duration = std::time::Duration::from_micros(250);
 
 impl Writer {
     fn spawn(store: Store, keep: usize) -> Result<Writer, StoreError> {
@@ -242,14 +244,27 @@ impl Writer {
         std::thread::Builder::new()
             .name("hub-ledger".into())
             .spawn(move || {
+                // under load (the last batch had more than one request's writes), wait a
+                // moment for more to share the commit: a commit costs the same for one
+                // write as for hundreds; one at a time (one client) never waits
+                let mut linger = false;
                 // ends when the ledger (the only sender) is dropped
                 while let Ok(first) = queue.recv() {
                     let mut batch = vec![first];
-                    while batch.len() < BATCH
-                        && let Ok(next) = queue.try_recv()
-                    {
-                        batch.push(next);
+                    let until = std::time::Instant::now() + LINGER;
+                    while batch.len() < BATCH {
+                        match queue.try_recv() {
+                            Ok(next) => batch.push(next),
+                            Err(_) if !linger => break,
+                            Err(_) => match queue
+                                .recv_timeout(until.saturating_duration_since(std::time::Instant::now()))
+                            {
+                                Ok(next) => batch.push(next),
+                                Err(_) => break,
+                            },
+                        }
                     }
+                    linger = batch.len() > 1;
                     let writes: Vec<LedgerWrite> =
                         batch.iter_mut().flat_map(|j| j.writes.drain(..)).collect();
                     let result = store.write_ledger(&writes, keep);
