@@ -173,7 +173,7 @@ fn default_specialists() -> Vec<SpecialistConf> {
                 examples: [
                     "When is the library open on Monday?",
                     "How do I log in to my library account?",
-                    "I can't sign in to my library account",
+                    "Can I see my borrowing history in my library account?",
                     "What does an interlibrary loan cost?",
                     "Can I read e-journals from off campus?",
                     "Where are the course reserves kept?",
@@ -184,9 +184,9 @@ fn default_specialists() -> Vec<SpecialistConf> {
                     "Is there a quiet reading room in the library?",
                     "Do you have a copy of Pride and Prejudice?",
                     "¿La biblioteca tiene el libro de economía para mi curso?",
-                    "Library ka account login nahi ho raha, kya karu?",
+                    "Library catalogue mein kisi book ka status kaise check karein?",
                     "Saan makikita ang libro sa library catalog?",
-                    "Làm sao truy cập tài khoản thư viện từ nhà?",
+                    "Thư viện có mượn được sách từ thư viện trường khác không?",
                 ]
                 .map(String::from)
                 .to_vec(),
