@@ -93,7 +93,7 @@ pub fn default_skills() -> SkillSet {
                 "how do i diferentiate sqrt(x)",
                 "derivativ of cos(2x) pls",
                 "how to integrat with partial fractons",
-                "calclus hw: limit of (x^2 - 9)/(x - 3) when x aproaches 3, do i factor?",
+                "calclus hw: wat does it mean wen a limit doesnt exist from both sides",
                 "No entiendo cómo hacer la integral de 2x, ¿me lo explicas step by step?",
                 "¿Cuál es el limit de 1/x cuando x tiende a cero?",
                 "Mujhe derivative samajh nahi aa raha, x^3 ka derivative batao na",
