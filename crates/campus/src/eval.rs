@@ -17,8 +17,12 @@ use serde::{Deserialize, Serialize};
 #[derive(clap::Args)]
 pub(crate) struct Args {
     /// The labelled set (JSON lines)
-    #[arg(long)]
-    set: std::path::PathBuf,
+    #[arg(long, required_unless_present = "cv")]
+    set: Option<std::path::PathBuf>,
+    /// Instead of a set: cross-validate the classifier on its own training texts
+    /// (10 folds over the sentences, then each library skill held out whole)
+    #[arg(long, conflicts_with = "set")]
+    cv: bool,
     /// The router to measure
     /// (embed: only in a build with `--features embed`, after scripts/fetch-minilm.sh)
     #[arg(long, default_value = "classifier", value_parser = ["classifier", "mock", "direct", "embed"])]
@@ -344,9 +348,12 @@ pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::R
     // the mode measured is the Hub's ROUTER_MODE: `embed` loads (or refuses) as the Hub does
     let config =
         hub::Config::from_env(&|k| if k == "ROUTER_MODE" { Some(args.mode.clone()) } else { env(k) })?;
-    let items = read_set(&args.set)?;
     let mode = RouterMode::parse(&args.mode).context("unknown router mode")?;
     let view = default_view(&config);
+    let Some(set) = &args.set else {
+        return cross_validate(&config, &view, args.json);
+    };
+    let items = read_set(set)?;
     let router = Router::new(mode, &config);
     let training = mode.trains().then(|| {
         let started = Instant::now();
@@ -368,6 +375,35 @@ pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::R
     }
     Ok(())
 }
+
+/// `--cv`: the classifier (default fit and rules) cross-validated on the training the
+/// Hub would build from the default cards and its out-of-scope examples.
+fn cross_validate(config: &hub::Config, view: &[SpecialistView], json: bool) -> anyhow::Result<()> {
+    let training = hub::training(view, &config.out_of_scope);
+    let (fit, rules) = (intent::softmax::Fit::default(), intent::Rules::default());
+    let started = Instant::now();
+    let folds = intent::cv::cross_validate(&training, fit, rules, CV_FOLDS);
+    let skills = intent::cv::leave_skill_out(&training, fit, rules);
+    let took = started.elapsed();
+    let row = |s: &intent::cv::Score| (wilson(s.correct, s.n), s.wrong_routes);
+    if json {
+        let (f, s) = (row(&folds), row(&skills));
+        let v = serde_json::json!({
+            "folds": {"accuracy": f.0, "wrongRoutes": f.1},
+            "skillHeldOut": {"accuracy": s.0, "wrongRoutes": s.1},
+        });
+        println!("{v}");
+        return Ok(());
+    }
+    for (name, s) in [(format!("{CV_FOLDS}-fold"), &folds), ("skill held out".into(), &skills)] {
+        let (r, wrong) = row(s);
+        println!("{name:<16} {}  wrong routes {wrong} ({:.1}%)", pct(&r), ratio(wrong, s.n) * 100.0);
+    }
+    println!("took {:.1} s", took.as_secs_f64());
+    Ok(())
+}
+
+const CV_FOLDS: usize = 10;
 
 #[cfg(test)]
 mod tests {

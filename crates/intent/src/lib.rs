@@ -13,6 +13,7 @@
 //! With the `embed` feature, `Model::train_embedded` reads sentence embeddings
 //! (all-MiniLM-L6-v2, module `embed`) instead of TF-IDF, under the same regression and rules.
 
+pub mod cv;
 #[cfg(feature = "embed")]
 pub mod embed;
 pub mod features;
