@@ -117,6 +117,9 @@ pub struct Model {
     vectorizer: Vectorizer,
     reader: Reader,
     softmax: Softmax,
+    /// Over targets then out of scope: which place a question belongs to, learned from
+    /// every skill of a target together (their shared words count for the target).
+    routing: Softmax,
     /// Class k < skills.len() is that skill; the last class is out of scope.
     skills: Vec<(usize, String)>,
     targets: Vec<String>,
@@ -191,7 +194,10 @@ impl Model {
             Reader::Embedding(_) => embed::DIMENSION,
         };
         let softmax = Softmax::train(&xs, &ys, &group, dimension, fit);
-        Ok(Model { vectorizer, reader, softmax, skills, targets, rules })
+        let by_place: Vec<usize> = ys.iter().map(|&y| group[y]).collect();
+        let places: Vec<usize> = (0..=targets.len()).collect();
+        let routing = Softmax::train(&xs, &by_place, &places, dimension, fit);
+        Ok(Model { vectorizer, reader, softmax, routing, skills, targets, rules })
     }
 
     /// Whether the model reads sentence embeddings (else TF-IDF).
@@ -229,23 +235,29 @@ impl Model {
         }
     }
 
-    fn classes(&self, span: &[Token]) -> Vec<f32> {
-        self.softmax.probabilities(&self.read(span).1)
-    }
-
-    /// Per target, then out of scope.
-    fn by_target(&self, classes: &[f32]) -> Vec<f32> {
+    /// Per target, then out of scope: the skills' regression's out-of-scope probability
+    /// (it is the one cross-validation found to refuse unknown topics without routing
+    /// them), the rest shared out by the targets' regression.
+    fn by_target(&self, x: &Sparse, classes: &[f32]) -> Vec<f32> {
         let mut p = vec![0f32; self.targets.len() + 1];
-        for (k, (t, _)) in self.skills.iter().enumerate() {
-            p[*t] += classes[k];
+        // out of scope as the skills' regression says; what is served split between the
+        // targets as the targets' regression says (a paraphrase of one library skill
+        // still reads as the library through words its other skills share)
+        let n = self.targets.len();
+        let served = 1.0 - classes[self.skills.len()];
+        let r = self.routing.probabilities(x);
+        let total: f32 = r[..n].iter().sum::<f32>().max(1e-9);
+        for (t, q) in r[..n].iter().enumerate() {
+            p[t] = served * q / total;
         }
-        p[self.targets.len()] = classes[self.skills.len()];
+        p[n] = 1.0 - served;
         p
     }
 
     /// The label (target index, or `targets.len()` for out of scope) a span goes to.
     fn label(&self, span: &[Token]) -> (usize, f32) {
-        let p = self.by_target(&self.classes(span));
+        let x = self.read(span).1;
+        let p = self.by_target(&x, &self.softmax.probabilities(&x));
         p.iter().copied().enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or((0, 0.0))
     }
 
@@ -255,7 +267,7 @@ impl Model {
         let span = main.unwrap_or(&tokens);
         let (known, x) = self.read(span);
         let classes = self.softmax.probabilities(&x);
-        let p = self.by_target(&classes);
+        let p = self.by_target(&x, &classes);
         let probabilities: Vec<(String, f32)> = self
             .targets
             .iter()

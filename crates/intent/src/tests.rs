@@ -243,3 +243,35 @@ mod embedded {
         }
     }
 }
+
+#[test]
+fn a_skill_no_example_covers_still_reaches_its_target_through_its_siblings_words() {
+    // borrowing is gone: a loan question shares only "library" and "book" with the
+    // library's other skills, which the targets' regression reads as the library's
+    let mut t = training();
+    t.skills.retain(|s| s.skill != "borrowing");
+    t.skills[1].texts.push("Is there a library book on calculus?".into());
+    let m = Model::train(&t);
+    let p = m.decide("how long may I keep a library book");
+    let library = p.probabilities.iter().find(|(l, _)| l == "library").map(|(_, v)| *v).unwrap_or(0.0);
+    let tutor = p.probabilities.iter().find(|(l, _)| l == "tutor").map(|(_, v)| *v).unwrap_or(0.0);
+    assert!(library > tutor, "{:?}", p.probabilities);
+    let sum: f32 = p.probabilities.iter().map(|(_, v)| v).sum();
+    assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+}
+
+#[test]
+fn cross_validation_holds_out_sentences_only_and_scores_each_once() {
+    let t = training();
+    let sentences =
+        |texts: &[String]| texts.iter().filter(|x| x.split_whitespace().count() >= cv::MIN_WORDS).count();
+    let expected: usize =
+        t.skills.iter().map(|s| sentences(&s.texts)).sum::<usize>() + sentences(&t.out_of_scope);
+    let s = cv::cross_validate(&t, softmax::Fit::default(), Rules::default(), 4);
+    assert_eq!(s.n, expected);
+    assert!(s.correct + s.wrong_routes <= s.n);
+    assert!(s.accuracy() > 0.5, "{s:?}");
+    // only the library has several skills: each held out whole, its sentences scored
+    let library: usize = t.skills.iter().filter(|k| k.target == "library").map(|k| sentences(&k.texts)).sum();
+    assert_eq!(cv::leave_skill_out(&t, softmax::Fit::default(), Rules::default()).n, library);
+}
