@@ -174,10 +174,12 @@ fn main() -> ExitCode {
 async fn run_hub() -> anyhow::Result<()> {
     let config = hub::Config::from_env(&env)?;
     let listener = lifecycle::bind("hub", config.bind).await?;
+    // An unusable data file or folder stops the Hub here, before its ready line (exit 1).
+    let data = hub::open_store(&config).await?;
     let shutdown = lifecycle::shutdown_signal()?;
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
-    hub::serve(listener, config, shutdown).await?;
+    hub::serve(listener, config, data, shutdown).await?;
     Ok(())
 }
 

@@ -1,9 +1,10 @@
-//! Settings survive a restart: the real binary, each agent with its own data folder,
-//! killed with SIGKILL (no graceful path) and started again on the same folders.
+//! Settings and the Hub's request ledger survive a restart: the real binary, each agent
+//! with its own data folder, killed with SIGKILL (no graceful path) and started again on
+//! the same folders.
 
 mod common;
 
-use common::{FAST, Proc, TempDir, free_port, http_json, poll, run};
+use common::{FAST, Proc, TempDir, University, free_port, http_json, poll, received, run};
 use serde_json::{Value, json};
 
 struct Dirs {
@@ -199,16 +200,22 @@ fn saved_settings_and_revisions_survive_sigkill_and_a_restart() {
 fn an_unreadable_data_file_stops_the_agent_with_one_line() {
     let dir = TempDir::new();
     std::fs::create_dir_all(dir.path()).unwrap();
-    let file = dir.path().join("library.sqlite3");
-    let garbage = b"not a database at all, but not empty either; ".repeat(200);
-    std::fs::write(&file, &garbage).unwrap();
-    let (ok, out, err) = run(&["library"], &[("CAMPUS_DATA_DIR", dir.as_str())]);
-    assert!(!ok);
-    assert!(!out.contains("listening on"), "it never serves: {out}");
-    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(errors.len(), 1, "{err}");
-    assert!(errors[0].contains("library.sqlite3") && errors[0].contains("cannot read"), "{err}");
-    assert_eq!(std::fs::read(&file).unwrap(), garbage, "the file is left as it was");
+    // a specialist, and the Hub (its ledger's file)
+    for agent in ["library", "hub"] {
+        let file = dir.path().join(format!("{agent}.sqlite3"));
+        let garbage = b"not a database at all, but not empty either; ".repeat(200);
+        std::fs::write(&file, &garbage).unwrap();
+        let (ok, out, err) = run(&[agent], &[("CAMPUS_DATA_DIR", dir.as_str())]);
+        assert!(!ok);
+        assert!(!out.contains("listening on"), "it never serves: {out}");
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{err}");
+        assert!(
+            errors[0].contains(&format!("{agent}.sqlite3")) && errors[0].contains("cannot read"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), garbage, "the file is left as it was");
+    }
 
     // a folder that cannot be created: exit 1 (not configuration), before serving
     let blocker = dir.path().join("blocker");
@@ -233,4 +240,59 @@ fn no_test_leaves_a_data_folder_in_the_crate() {
     drop(started);
     let crate_data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     assert!(!crate_data.exists(), "a test wrote {}", crate_data.display());
+}
+
+/// A request to the Hub with a request id, in the conversation `context` names (none: a
+/// first question); the JSON-RPC answer.
+fn ask_with_id(hub: &str, context: Option<&str>, request_id: &str, question: &str) -> Value {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let mut message = json!({"messageId": format!("m-{request_id}-{nanos}"), "role": "ROLE_USER",
+                             "parts": [{"text": question}], "metadata": {"requestId": request_id}});
+    if let Some(c) = context {
+        message["contextId"] = json!(c);
+    }
+    common::rpc(hub, "SendMessage", json!({ "message": message }))
+}
+
+#[test]
+fn a_repeated_request_id_is_answered_from_the_ledger_after_the_hub_is_killed() {
+    let data = TempDir::new();
+    let mut u = University::start(&[("CAMPUS_DATA_DIR", data.as_str())], &[]);
+    u.wait_ready();
+    assert!(data.path().join("hub.sqlite3").exists(), "created on first start");
+    let t0 = received(&u.tutor);
+    let derivative = "How do I find the derivative of x^2?";
+    let integral = "And what is the integral of x^2?";
+    let first = ask_with_id(&u.hub_url, None, "kill-1", derivative)["result"]["message"].clone();
+    let ctx = first["contextId"].as_str().expect("a context").to_string();
+    let second = ask_with_id(&u.hub_url, Some(&ctx), "kill-2", integral)["result"]["message"].clone();
+    assert_eq!(second["metadata"]["outcome"], "route", "{second}");
+    poll(5, "two dispatches", || (received(&u.tutor) == t0 + 2).then_some(()));
+
+    // SIGKILL: nothing gets to flush
+    u.hub.take().expect("hub").kill();
+    u.start_hub();
+    u.wait_ready();
+    let (t1, l1) = (received(&u.tutor), received(&u.library));
+    // the retry of a first question (no context), the same naming the assigned context,
+    // and a retry inside the conversation: all the stored answers
+    for (context, id, question, was) in [
+        (None, "kill-1", derivative, &first),
+        (Some(ctx.as_str()), "kill-1", derivative, &first),
+        (Some(ctx.as_str()), "kill-2", integral, &second),
+    ] {
+        let again = ask_with_id(&u.hub_url, context, id, question)["result"]["message"].clone();
+        assert_eq!(again["messageId"], was["messageId"], "the stored answer: {again}");
+        assert_eq!(again["parts"], was["parts"]);
+        assert_eq!(again["contextId"], json!(ctx), "in the first answer's conversation");
+    }
+    let from_ledger = u.hub().stderr().iter().filter(|l| l.contains("answered from the ledger")).count();
+    assert_eq!(from_ledger, 3);
+    assert!(!u.hub().stderr().iter().any(|l| l.contains("routing decision")), "nothing decided again");
+    // a new request id is dispatched, and it is the only dispatch since the restart
+    let third = ask_with_id(&u.hub_url, Some(&ctx), "kill-3", derivative)["result"]["message"].clone();
+    assert_ne!(third["messageId"], first["messageId"]);
+    poll(5, "the new request's dispatch", || (received(&u.tutor) == t1 + 1).then_some(()));
+    assert_eq!(received(&u.tutor), t1 + 1, "the retries were not dispatched");
+    assert_eq!(received(&u.library), l1);
 }

@@ -101,6 +101,9 @@ pub struct Config {
     /// The sentence-embedding model, loaded when the router is `embed`.
     #[cfg(feature = "embed")]
     pub encoder: Option<std::sync::Arc<intent::embed::Encoder>>,
+    /// Where the Hub's data file (`hub.sqlite3`) lives (`CAMPUS_DATA_DIR`, default `data`,
+    /// relative to the working directory).
+    pub data_dir: std::path::PathBuf,
 }
 
 /// The file's shape: every field optional, over the defaults.
@@ -195,7 +198,7 @@ fn default_specialists() -> Vec<SpecialistConf> {
 impl Config {
     /// Defaults, then `HUB_CONFIG`, then `PORT`, `ROUTER_MODE`, `TUTOR_URL`,
     /// `LIBRARY_URL`, `HEARTBEAT_INTERVAL_MS`, `HEARTBEAT_EXPIRY_MS`,
-    /// `HUB_TELEMETRY_SHOW_CONTENT`.
+    /// `HUB_TELEMETRY_SHOW_CONTENT`, `CAMPUS_DATA_DIR`.
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfError> {
         let file: File = load_file("HUB_CONFIG", env)?.unwrap_or_default();
         let source =
@@ -212,6 +215,7 @@ impl Config {
             out_of_scope: file.out_of_scope.unwrap_or_else(crate::out_of_scope::defaults),
             #[cfg(feature = "embed")]
             encoder: None,
+            data_dir: env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into()).into(),
         };
         if let Some(port) = env_parse::<u16>("PORT", env, "a port number (0-65535)")? {
             c.bind.set_port(port);
@@ -332,6 +336,11 @@ impl Config {
 
     pub fn specialist(&self, id: &str) -> Option<&SpecialistConf> {
         self.specialists.iter().find(|s| s.id == id)
+    }
+
+    /// `servedBy` of an answer the Hub gives itself.
+    pub(crate) fn served_by_hub(&self) -> serde_json::Value {
+        serde_json::json!({"id": "hub", "name": self.name})
     }
 }
 

@@ -16,16 +16,14 @@ use telemetry::Data;
 use crate::Emit;
 use crate::clarify::{self, Clarifications, Pending};
 use crate::config::Config;
-use crate::ledger::{Begin, Key, Ledger, Stored, wait};
+use crate::ledger::{Begin, Key, Ledger, Loaded, Stored, question_hash, wait};
 use crate::registry::{Registry, SpecialistView, Status};
 use crate::router::{Decision, Outcome, Router, best_skill, validate};
 use bounded::BoundedMap;
 
 /// Longest question accepted, in characters.
 pub const MAX_QUESTION: usize = 4_000;
-/// Requests remembered for retries, and conversations remembered for their specialist
-/// contexts; the oldest are forgotten first.
-const LEDGER_CAPACITY: usize = 4_096;
+/// Conversations remembered for their specialist contexts; the oldest are forgotten first.
 const CONTEXTS_CAPACITY: usize = 4_096;
 
 pub struct HubExecutor {
@@ -47,7 +45,13 @@ struct Inner {
 }
 
 impl HubExecutor {
-    pub fn new(config: Config, registry: Arc<Registry>, emit: Emit) -> Self {
+    /// `ledger`: the request ledger read from the Hub's store (see [`crate::open_store`]).
+    pub(crate) fn new(
+        config: Config,
+        registry: Arc<Registry>,
+        emit: Emit,
+        ledger: Loaded,
+    ) -> Result<Self, store::StoreError> {
         let trained = emit.clone();
         let router = Router::new(config.router, &config).on_train(move |t| {
             let report = Trained {
@@ -68,7 +72,7 @@ impl HubExecutor {
             config,
             registry,
             router,
-            ledger: Ledger::new(LEDGER_CAPACITY),
+            ledger: Ledger::durable(crate::LEDGER_CAPACITY, ledger)?,
             contexts: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
             clarifications: Clarifications::new(),
             last_routes: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
@@ -77,7 +81,7 @@ impl HubExecutor {
         if trains {
             tokio::spawn(retrain_on_changes(Arc::downgrade(&inner)));
         }
-        Self { inner }
+        Ok(Self { inner })
     }
 }
 
@@ -137,7 +141,11 @@ impl AgentExecutor for HubExecutor {
             text_chars,
         };
         self.inner.emit.send("message_received", Data::new(&received));
-        let stored = match self.inner.ledger.begin(key.clone(), alias.clone()) {
+        let begun = self.inner.ledger.begin(key.clone(), alias.clone()).await.map_err(|e| {
+            tracing::error!(code = e.code(), error = %e, "the ledger could not record a request; it is refused");
+            RpcError::internal()
+        })?;
+        let stored = match begun {
             Begin::Existing(rx) => {
                 tracing::info!(request_id = %request_id, context_id = %ctx.context_id, "repeated request answered from the ledger");
                 let ids = Ids { request_id: &request_id, context_id: &ctx.context_id };
@@ -151,10 +159,7 @@ impl AgentExecutor for HubExecutor {
                 match work.await {
                     Ok((mut stored, keep)) => {
                         stored.context_id = ctx.context_id.clone();
-                        tx.send_replace(Some(stored.clone()));
-                        if !keep {
-                            self.inner.ledger.forget(&key, alias.as_ref());
-                        }
+                        self.inner.ledger.finish(&key, alias.as_ref(), &tx, &stored, keep).await;
                         stored
                     }
                     Err(_) => {
@@ -250,14 +255,6 @@ struct Trained {
     micros: u64,
 }
 
-/// A stable hash of a question (the same text always hashes the same within a run).
-fn question_hash(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
-}
-
 fn text_part(text: impl Into<String>) -> Part {
     Part::text(text).with_media_type("text/plain")
 }
@@ -273,7 +270,7 @@ impl Inner {
     }
 
     fn served_by_hub(&self) -> Value {
-        json!({"id": "hub", "name": self.config.name})
+        self.config.served_by_hub()
     }
 
     fn hub_reply(&self, request_id: &str, outcome: &Outcome, text: String) -> Stored {

@@ -6,7 +6,9 @@
 //!   sign-out and card-change notices arrive as typed A2A data parts (see `hublink`).
 //! - Routing (a classifier trained from the cards, a labelled mock heuristic, or direct), validated by code against the
 //!   registry; forwarding as a new A2A message per hop in a Hub↔specialist context kept
-//!   per conversation and specialist; a ledger that answers repeated request ids.
+//!   per conversation and specialist; a ledger that answers repeated request ids, kept in
+//!   the Hub's own store (`<CAMPUS_DATA_DIR>/hub.sqlite3`, see [`open_store`]) so a
+//!   repeated request id is answered from it across a restart too.
 //! - Telemetry: its own feed plus its specialists' feeds relayed (redacted unless
 //!   `HUB_TELEMETRY_SHOW_CONTENT=1`). The Hub logs no message text.
 //! - Localhost-only developer endpoints (`/dev/…`).
@@ -88,6 +90,29 @@ pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
     card
 }
 
+/// The Hub's store, opened with [`open_store`] before the Hub serves.
+pub struct HubStore {
+    /// The Hub's data file, for its durable records (form references, …).
+    pub store: store::Store,
+    ledger: ledger::Loaded,
+}
+
+/// How many answers the ledger keeps (requests and their aliases), in memory and on disk.
+const LEDGER_CAPACITY: usize = 4_096;
+
+/// Opens `<data dir>/hub.sqlite3` (creating it on first start; an unreadable file or one
+/// from a newer build is refused, never replaced) and reads the request ledger from it.
+/// Call before the ready line. Commits survive a killed process (`synchronous = NORMAL`:
+/// one write per question must not cost an fsync each; see ARCHITECTURE.md).
+pub async fn open_store(config: &Config) -> Result<HubStore, store::StoreError> {
+    let store =
+        store::Store::open_agent_with(&config.data_dir, "hub", store::Durability::ProcessKill).await?;
+    let served_by = config.served_by_hub();
+    let reading = store.clone();
+    let ledger = store.run(move |_| ledger::load(reading, LEDGER_CAPACITY, &served_by)).await?;
+    Ok(HubStore { store, ledger })
+}
+
 /// The running Hub's parts, for tests and the binary.
 pub struct Hub {
     pub router: axum::Router,
@@ -95,9 +120,14 @@ pub struct Hub {
     pub telemetry: Telemetry,
 }
 
-/// Builds the Hub for a server bound at `addr`, and starts its relays (they stop when
-/// `stop` changes).
-pub fn build(config: Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> Hub {
+/// Builds the Hub for a server bound at `addr` over its opened store, and starts its
+/// relays (they stop when `stop` changes).
+pub fn build(
+    config: Config,
+    addr: SocketAddr,
+    data: HubStore,
+    stop: watch::Receiver<bool>,
+) -> Result<Hub, store::StoreError> {
     let base = format!("http://{addr}");
     let telemetry = Telemetry::new("hub");
     let tel = telemetry.clone();
@@ -122,10 +152,11 @@ pub fn build(config: Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> H
         spawn_relay(&telemetry, spec, config.show_content, stop.clone());
     }
     let config = Arc::new(config);
-    let a2a = A2aServer::new(HubExecutor::new((*config).clone(), registry.clone(), emit), card).router();
+    let executor = HubExecutor::new((*config).clone(), registry.clone(), emit, data.ledger)?;
+    let a2a = A2aServer::new(executor, card).router();
     let app = a2a.merge(dev::router(config, registry.clone())).merge(telemetry.router());
     let router = guard::protect(app, guard::LocalPolicy::new(addr));
-    Hub { router, registry, telemetry }
+    Ok(Hub { router, registry, telemetry })
 }
 
 fn spawn_relay(
@@ -155,15 +186,16 @@ fn spawn_relay(
     });
 }
 
-/// Serves the Hub on `listener` until `shutdown` completes.
+/// Serves the Hub on `listener` over its store `data` until `shutdown` completes.
 pub async fn serve(
     listener: TcpListener,
     config: Config,
+    data: HubStore,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
     let (stop_tx, stop_rx) = watch::channel(false);
-    let hub = build(config, addr, stop_rx);
+    let hub = build(config, addr, data, stop_rx).map_err(std::io::Error::other)?;
     axum::serve(listener, hub.router)
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 
 /// Why the store could not do something. Each variant has a stable [`code`](Self::code);
 /// the message is one lowercase line naming the file.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum StoreError {
     /// The data folder could not be created or used.
     #[error("data folder {}: {reason}", path.display())]

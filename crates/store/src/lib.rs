@@ -5,24 +5,36 @@
 //!   applies the [migrations](migrate) it has not seen yet, each in its own transaction.
 //!   A file written by a newer build (a higher `PRAGMA user_version` than this code
 //!   knows) is refused with [`StoreError::TooNew`].
-//! - Typed operations per concern live in their own module (today: [`settings`], the
-//!   specialist's saved skill settings); the Hub's ledger, tasks and loans can follow as
-//!   new migrations and modules.
+//! - Typed operations per concern live in their own module: [`settings`] (a specialist's
+//!   saved skill settings), [`operations`] (exactly-once results), [`tutoring`] (tutoring
+//!   requests), [`bookings`] (study-room bookings, one row per booked hour so a double
+//!   booking is a constraint violation), [`form_refs`] (the Hub's form references) and
+//!   [`ledger`] (the Hub's request ledger). Operations that may run inside an
+//!   [exactly-once](Store::once) effect are methods of [`Tx`]; the `Store` method of the
+//!   same name runs them in a transaction of their own.
+//! - Every write transaction starts `IMMEDIATE` (it takes the write lock first and waits
+//!   up to the busy timeout for it), so two handles on one file never interleave a
+//!   read-then-write.
 //! - Every operation is blocking SQLite work: call it on a blocking thread
 //!   ([`Store::run`], or from inside `tokio::task::spawn_blocking`), never on an async
 //!   worker thread.
 //!
 //! Deleting the file resets that agent.
 
+pub mod bookings;
 mod error;
+pub mod form_refs;
+pub mod ledger;
 mod migrate;
+pub mod operations;
 pub mod settings;
+pub mod tutoring;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 pub use error::StoreError;
 pub use migrate::SCHEMA_VERSION;
@@ -33,6 +45,18 @@ pub const DEFAULT_DATA_DIR: &str = "data";
 /// The file an agent keeps in `dir`.
 pub fn file_for(dir: &Path, agent: &str) -> PathBuf {
     dir.join(format!("{agent}.sqlite3"))
+}
+
+/// What a commit survives once it returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// A killed process and a power cut (`synchronous = FULL`: an fsync per commit).
+    /// For rare writes: settings, records a student was promised.
+    PowerCut,
+    /// A killed process, not a power cut (`synchronous = NORMAL` in WAL mode: commits
+    /// reach the OS at once, the disk at the next checkpoint). For a write per request
+    /// (the Hub's ledger), where an fsync each would cap the request rate.
+    ProcessKill,
 }
 
 /// One agent's open database. Cheap to clone; clones share the connection.
@@ -53,9 +77,14 @@ impl std::fmt::Debug for Store {
 }
 
 impl Store {
-    /// Opens (creating folder and file if missing) and migrates the file at `path`.
-    /// Blocking.
+    /// Opens (creating folder and file if missing) and migrates the file at `path`, with
+    /// [`Durability::PowerCut`]. Blocking.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::open_with(path, Durability::PowerCut)
+    }
+
+    /// [`Store::open`] with the given durability. Blocking.
+    pub fn open_with(path: &Path, durability: Durability) -> Result<Store, StoreError> {
         let path = path.to_path_buf();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
@@ -85,8 +114,11 @@ impl Store {
                 reason: format!("journal mode {mode} instead of wal"),
             });
         }
-        // Commits survive a killed process and a power cut (settings are written rarely).
-        conn.pragma_update(None, "synchronous", "FULL").map_err(|e| StoreError::open(&path, e))?;
+        let synchronous = match durability {
+            Durability::PowerCut => "FULL",
+            Durability::ProcessKill => "NORMAL",
+        };
+        conn.pragma_update(None, "synchronous", synchronous).map_err(|e| StoreError::open(&path, e))?;
         let check: String =
             conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(|e| StoreError::open(&path, e))?;
         if check != "ok" {
@@ -98,8 +130,19 @@ impl Store {
 
     /// Opens `<dir>/<agent>.sqlite3` on a blocking thread.
     pub async fn open_agent(dir: &Path, agent: &str) -> Result<Store, StoreError> {
+        Store::open_agent_with(dir, agent, Durability::PowerCut).await
+    }
+
+    /// [`Store::open_agent`] with the given durability.
+    pub async fn open_agent_with(
+        dir: &Path,
+        agent: &str,
+        durability: Durability,
+    ) -> Result<Store, StoreError> {
         let path = file_for(dir, agent);
-        tokio::task::spawn_blocking(move || Store::open(&path)).await.map_err(|_| StoreError::Worker)?
+        tokio::task::spawn_blocking(move || Store::open_with(&path, durability))
+            .await
+            .map_err(|_| StoreError::Worker)?
     }
 
     pub fn path(&self) -> &Path {
@@ -127,6 +170,34 @@ impl Store {
         self.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).map_err(|e| self.sqlite(e))
     }
 
+    /// Runs `work` in one `IMMEDIATE` transaction, committed when it returns `Ok` and
+    /// rolled back otherwise.
+    pub(crate) fn write<T, E: From<StoreError>>(
+        &self,
+        work: impl FnOnce(&Tx<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| E::from(self.sqlite(e)))?;
+        let out = work(&Tx { tx: &tx, store: self })?;
+        tx.commit().map_err(|e| E::from(self.sqlite(e)))?;
+        Ok(out)
+    }
+
+    /// Every row `sql` selects with `params`, read by `row`.
+    pub(crate) fn select<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(sql).map_err(|e| self.sqlite(e))?;
+        let rows = stmt.query_map(params, row).map_err(|e| self.sqlite(e))?;
+        rows.collect::<rusqlite::Result<_>>().map_err(|e| self.sqlite(e))
+    }
+
     fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves no half-done write: transactions roll back.
         self.inner.conn.lock().unwrap_or_else(|p| p.into_inner())
@@ -135,6 +206,29 @@ impl Store {
     fn sqlite(&self, e: rusqlite::Error) -> StoreError {
         StoreError::Sqlite { path: self.inner.path.clone(), reason: e.to_string().to_lowercase() }
     }
+}
+
+/// An open write transaction: the operations that may run inside an
+/// [exactly-once](Store::once) effect, committed or rolled back with it.
+pub struct Tx<'a> {
+    tx: &'a Transaction<'a>,
+    store: &'a Store,
+}
+
+impl Tx<'_> {
+    fn sqlite(&self, e: rusqlite::Error) -> StoreError {
+        self.store.sqlite(e)
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A new opaque id: `prefix` and a UUIDv7 in hex (`bk-0190…`).
+pub(crate) fn new_id(prefix: &str) -> String {
+    format!("{prefix}-{}", uuid::Uuid::now_v7().simple())
 }
 
 /// Deleting the file resets the agent: WAL and shared-memory files left beside a deleted
@@ -288,6 +382,36 @@ mod tests {
         let err = Store::open(&file_for(&not_a_dir, "tutor")).unwrap_err();
         assert_eq!(err.code(), "store_folder", "{err}");
         assert!(err.to_string().ends_with("a file is in the way: the data folder must be a folder"), "{err}");
+    }
+
+    #[test]
+    fn processes_opening_a_new_file_at_once_migrate_it_once() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "library");
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let opened: Vec<_> = (0..8)
+            .map(|_| {
+                let (path, barrier) = (path.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    Store::open(&path).map(|s| s.schema_version().unwrap())
+                })
+            })
+            .collect();
+        for handle in opened {
+            assert_eq!(handle.join().unwrap().unwrap(), SCHEMA_VERSION);
+        }
+    }
+
+    #[test]
+    fn the_durability_sets_synchronous() {
+        let tmp = TempDir::new();
+        let sync = |d| {
+            let s = Store::open_with(&file_for(tmp.path(), "hub"), d).unwrap();
+            s.conn().query_row("PRAGMA synchronous", [], |r| r.get::<_, i64>(0)).unwrap()
+        };
+        assert_eq!(sync(Durability::PowerCut), 2, "full");
+        assert_eq!(sync(Durability::ProcessKill), 1, "normal");
     }
 
     #[tokio::test]

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
 
 use crate::StoreError;
 
@@ -17,6 +17,72 @@ const MIGRATIONS: &[&str] = &[
         revision INTEGER NOT NULL CHECK (revision >= 1),
         document TEXT NOT NULL,
         saved_at_ms INTEGER NOT NULL
+    ) STRICT;",
+    // 2: exactly-once operations: the result recorded with the effect, per scope and id
+    "CREATE TABLE operations (
+        scope TEXT NOT NULL,
+        operation_id TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        result TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (scope, operation_id)
+    ) STRICT, WITHOUT ROWID;",
+    // 3: tutoring requests (the validated form values as JSON)
+    "CREATE TABLE tutoring_requests (
+        id TEXT PRIMARY KEY,
+        student_id TEXT NOT NULL,
+        context_id TEXT NOT NULL,
+        request_values TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX tutoring_requests_by_student ON tutoring_requests (student_id, created_at_ms);",
+    // 4: study-room bookings; one booked_hours row per hour, whose primary key makes an
+    // overlapping booking of a room a constraint violation
+    "CREATE TABLE bookings (
+        id TEXT PRIMARY KEY,
+        student_id TEXT NOT NULL,
+        context_id TEXT NOT NULL,
+        date TEXT NOT NULL CHECK (length(date) = 10 AND date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        room TEXT NOT NULL CHECK (length(room) BETWEEN 1 AND 16),
+        start_hour INTEGER NOT NULL CHECK (start_hour BETWEEN 0 AND 23),
+        duration_hours INTEGER NOT NULL CHECK (duration_hours >= 1 AND start_hour + duration_hours <= 24),
+        group_size INTEGER NOT NULL CHECK (group_size >= 1),
+        created_at_ms INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX bookings_by_student ON bookings (student_id, created_at_ms);
+    CREATE TABLE booked_hours (
+        room TEXT NOT NULL,
+        date TEXT NOT NULL,
+        hour INTEGER NOT NULL CHECK (hour BETWEEN 0 AND 23),
+        booking_id TEXT NOT NULL REFERENCES bookings (id),
+        PRIMARY KEY (room, date, hour)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX booked_hours_by_date ON booked_hours (date);",
+    // 5: the Hub's form references; at most one open per conversation
+    "CREATE TABLE form_refs (
+        reference TEXT PRIMARY KEY,
+        student_id TEXT NOT NULL,
+        context_id TEXT NOT NULL,
+        specialist_id TEXT NOT NULL,
+        specialist_task_id TEXT NOT NULL,
+        specialist_context_id TEXT NOT NULL,
+        workflow TEXT NOT NULL,
+        form_version INTEGER NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('open', 'superseded', 'closed')),
+        expires_at_ms INTEGER NOT NULL,
+        created_at_ms INTEGER NOT NULL
+    ) STRICT;
+    CREATE UNIQUE INDEX form_refs_one_open ON form_refs (student_id, context_id) WHERE state = 'open';",
+    // 6: the Hub's request ledger (seq: the order of writing, for pruning the oldest);
+    // answer is NULL while the request is being handled
+    "CREATE TABLE request_ledger (
+        seq INTEGER PRIMARY KEY,
+        scope TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        question_hash INTEGER NOT NULL,
+        answer TEXT,
+        created_at_ms INTEGER NOT NULL,
+        UNIQUE (scope, request_id, question_hash)
     ) STRICT;",
 ];
 
@@ -39,7 +105,12 @@ pub(crate) fn apply(conn: &mut Connection, path: &Path) -> Result<(), StoreError
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
         let version = i as u32 + 1;
-        let tx = conn.transaction().map_err(sqlite)?;
+        // IMMEDIATE, and the version read again under the write lock: another process
+        // opening the same file at the same moment may have applied this one already
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sqlite)?;
+        if user_version(&tx).map_err(sqlite)? >= version {
+            continue;
+        }
         tx.execute_batch(sql).map_err(sqlite)?;
         tx.pragma_update(None, "user_version", version).map_err(sqlite)?;
         tx.commit().map_err(sqlite)?;

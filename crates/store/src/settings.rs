@@ -1,8 +1,6 @@
 //! A specialist's saved skill settings: one row, the latest revision and its document
 //! (the skill set as JSON, decoded and validated by the caller). Blocking.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use rusqlite::{OptionalExtension, params};
 
 use crate::{Store, StoreError};
@@ -39,7 +37,7 @@ impl Store {
         if stored.map_or(1, |r| r as u64) + 1 != revision {
             return Err(StoreError::Conflict { path: self.path().to_path_buf(), what: "skill settings" });
         }
-        let now_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+        let now_ms = crate::now_ms();
         tx.execute(
             "INSERT INTO skill_settings (id, revision, document, saved_at_ms) VALUES (1, ?1, ?2, ?3)
              ON CONFLICT (id) DO UPDATE SET revision = ?1, document = ?2, saved_at_ms = ?3",
