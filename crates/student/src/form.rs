@@ -174,6 +174,15 @@ pub(crate) fn check(reply: Reply, open: &mut Option<OpenForm>) -> Reply {
     } else {
         // an update for a form this Student has not seen open names no surface it may touch
         let surface = open.as_ref().filter(|o| o.form_ref == form.form_ref).map(|o| o.surface_id.clone());
+        // a finished form's deleteSurface, replayed after it closed here (a retry): harmless
+        let deletes_only = form
+            .messages
+            .iter()
+            .all(|m| a2ui::message_kind(m).is_some_and(|(k, _)| k == a2ui::Kind::DeleteSurface));
+        let surface = surface.or_else(|| {
+            let id = form.messages[0].get("deleteSurface")?.get("surfaceId")?.as_str()?;
+            deletes_only.then(|| id.to_string())
+        });
         let Some(surface) = surface else {
             let r = "the update is for a form that is not open here";
             return Reply::Refused(FormRefusal {
@@ -308,6 +317,9 @@ mod tests {
         let submitted = check(reply(vec![done], "submitted"), &mut open);
         assert!(matches!(&submitted, Reply::Form(f) if f.state == FormStatus::Submitted));
         assert_eq!(open, None, "the surface is gone");
+        let again = json!({"version": "v0.9", "deleteSurface": {"surfaceId": "form-1"}});
+        let replayed = check(reply(vec![again], "submitted"), &mut open);
+        assert!(matches!(replayed, Reply::Form(_)), "a retry's deleteSurface, once closed: {replayed:?}");
         let late = check(reply(vec![components("form-1", divider())], "open"), &mut open);
         assert!(
             matches!(&late, Reply::Refused(r) if r.code == "a2ui_wrong_surface"),
