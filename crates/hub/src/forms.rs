@@ -406,17 +406,18 @@ impl Forms {
             ..Default::default()
         };
         self.emit.send("form_action_received", Data::new(&event(None)));
-        let refused = |code: &'static str, why: &str| {
+        let refused = |field: &str, code: &'static str, why: &str| {
             self.emit.send("form_action_refused", Data::new(&event(Some(code))));
             tracing::info!(code, context_id, "a form action was refused");
-            RpcError::refusal("message.metadata.formRef", code, why)
+            RpcError::refusal(field, code, why)
         };
+        const REF: &str = "message.metadata.formRef";
         let reference = action.form_ref.clone();
         let Some(form) = self.store.run(move |s| s.form_ref(&reference)).await.map_err(store_failed)? else {
-            return Err(refused("form_unknown", "no such form"));
+            return Err(refused(REF, "form_unknown", "no such form"));
         };
         if form.check(&client.student_id, context_id, i64::MIN) == Err(FormRefProblem::NotYours) {
-            return Err(refused("form_not_yours", &FormRefProblem::NotYours.to_string()));
+            return Err(refused(REF, "form_not_yours", &FormRefProblem::NotYours.to_string()));
         }
         // an identical retry of a finished operation is answered from its record, even
         // once the form has closed (a submit's retry must find its receipt)
@@ -426,14 +427,8 @@ impl Forms {
             self.store.run(move |s| s.recorded(&reference, &op, &fp)).await.map_err(store_failed)?;
         match recorded {
             Some(Once::Reused) => {
-                return Err(RpcError::refusal(
-                    "message.metadata.operationId",
-                    "operation_reused",
-                    "this operation id was used for another action",
-                ))
-                .inspect_err(|_| {
-                    self.emit.send("form_action_refused", Data::new(&event(Some("operation_reused"))));
-                });
+                let why = "this operation id was used for another action";
+                return Err(refused("message.metadata.operationId", "operation_reused", why));
             }
             Some(Once::Replayed(answer)) | Some(Once::Done(answer)) => {
                 self.emit.send("form_action_replayed", Data::new(&event(None)));
@@ -451,17 +446,11 @@ impl Forms {
                 FormRefProblem::NotYours => "form_not_yours",
                 FormRefProblem::Superseded | FormRefProblem::Closed => "form_closed",
             };
-            return Err(refused(code, &problem.to_string()));
+            return Err(refused(REF, code, &problem.to_string()));
         }
         if !form.form.form_id.is_empty() && action.surface_id != form.form.form_id {
-            return Err(RpcError::refusal(
-                "message.parts[0]",
-                "a2ui_wrong_surface",
-                "/action/surfaceId names another surface",
-            ))
-            .inspect_err(|_| {
-                self.emit.send("form_action_refused", Data::new(&event(Some("a2ui_wrong_surface"))));
-            });
+            let why = "/action/surfaceId names another surface";
+            return Err(refused("message.parts[0]", "a2ui_wrong_surface", why));
         }
         self.forward(registry, served_by_hub, context_id, client, &action, &form).await
     }

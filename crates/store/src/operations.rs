@@ -76,6 +76,20 @@ pub fn fingerprint(values: &Value) -> String {
     Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// An operation's recorded (fingerprint, result).
+fn lookup(
+    conn: &rusqlite::Connection,
+    scope: &str,
+    operation_id: &str,
+) -> rusqlite::Result<Option<(String, String)>> {
+    conn.query_row(
+        "SELECT fingerprint, result FROM operations WHERE scope = ?1 AND operation_id = ?2",
+        params![scope, operation_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
 impl Store {
     /// What an operation came to, without running anything: [`Once::Replayed`] (recorded
     /// with this fingerprint), [`Once::Reused`] (recorded with another), or `None` (not
@@ -87,16 +101,7 @@ impl Store {
         operation_id: &str,
         fingerprint: &str,
     ) -> Result<Option<Once>, StoreError> {
-        let conn = self.conn();
-        let stored: Option<(String, String)> = conn
-            .query_row(
-                "SELECT fingerprint, result FROM operations WHERE scope = ?1 AND operation_id = ?2",
-                params![scope, operation_id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .map_err(|e| self.sqlite(e))?;
-        drop(conn);
+        let stored = lookup(&self.conn(), scope, operation_id).map_err(|e| self.sqlite(e))?;
         stored
             .map(|(stored_fingerprint, result)| self.replay(fingerprint, &stored_fingerprint, &result))
             .transpose()
@@ -123,15 +128,7 @@ impl Store {
         effect: impl FnOnce(&Tx<'_>) -> Result<Value, E>,
     ) -> Result<Once, E> {
         self.write(|tx| {
-            let stored: Option<(String, String)> = tx
-                .tx
-                .query_row(
-                    "SELECT fingerprint, result FROM operations WHERE scope = ?1 AND operation_id = ?2",
-                    params![scope, operation_id],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()
-                .map_err(|e| tx.sqlite(e))?;
+            let stored = lookup(tx.tx, scope, operation_id).map_err(|e| tx.sqlite(e))?;
             if let Some((stored_fingerprint, result)) = stored {
                 return Ok(self.replay(fingerprint, &stored_fingerprint, &result)?);
             }
