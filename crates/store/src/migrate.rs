@@ -84,6 +84,8 @@ const MIGRATIONS: &[&str] = &[
         created_at_ms INTEGER NOT NULL,
         UNIQUE (scope, request_id, question_hash)
     ) STRICT;",
+    // 7: the specialist's own id of the form a Hub reference stands for (its A2UI surface id)
+    "ALTER TABLE form_refs ADD COLUMN form_id TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The schema version this build writes and understands.
