@@ -213,6 +213,17 @@ impl Store {
         Ok(self.select(&sql, params![context_id, workflow], read_form)?.pop())
     }
 
+    /// [`Tx::update_form`] in a transaction of its own (a change that is no operation's
+    /// result: a form re-sent as it stands).
+    pub fn update_form(
+        &self,
+        form_id: &str,
+        from_version: u32,
+        change: &FormChange,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| tx.update_form(form_id, from_version, change))
+    }
+
     /// Notes the A2A task a form's screens travel in (first seen on its first action).
     pub fn set_form_task(&self, form_id: &str, task_id: &str) -> Result<(), StoreError> {
         self.write(|tx| {
