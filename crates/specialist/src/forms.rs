@@ -7,8 +7,9 @@
 //! this form's surface), `form_stale` (the button's `formVersion`), `workflow_disabled`,
 //! then the operation id (`operation_reused`) — and only then does the workflow's
 //! handler run, once: its effect, the form's change and the operation's result commit in
-//! one transaction. An identical retry of a recorded operation gets its stored result
-//! before the other checks (the form it closed is closed now). Every refusal is a JSON-RPC
+//! one transaction. An operation id already recorded is decided by its record before the
+//! other checks: an identical retry gets the stored result (the form it closed is closed
+//! now), other values `operation_reused`. Every refusal is a JSON-RPC
 //! invalid-params error whose `ErrorInfo.reason` is the code. Every A2UI payload passes
 //! the official schemas before it is stored or sent.
 
@@ -208,6 +209,10 @@ fn refuse(field: &str, code: &str, message: &str) -> RpcError {
     RpcError::refusal(field, code, message)
 }
 
+fn reused() -> RpcError {
+    refuse("message.metadata.operationId", code::OPERATION_REUSED, "this operation id was used for another action")
+}
+
 fn store_failed(e: &StoreError) -> RpcError {
     tracing::warn!(code = e.code(), "form store failed: {e}");
     RpcError::internal()
@@ -387,8 +392,10 @@ impl FormHost {
         let (sc, op, fp) = (scope.clone(), operation_id.clone(), print.clone());
         let recorded =
             self.store.run(move |s| s.recorded(&sc, &op, &fp)).await.map_err(|e| store_failed(&e))?;
-        if let Some(Once::Replayed(result)) = recorded {
-            return stored_outcome(result);
+        match recorded {
+            Some(Once::Replayed(result)) => return stored_outcome(result),
+            Some(_) => return Err(reused()),
+            None => {}
         }
         if form.state != FormState::Open {
             return Err(refuse("message.metadata.formId", code::FORM_CLOSED, "this form is closed"));
@@ -451,11 +458,7 @@ impl FormHost {
         }
         match done {
             Ok(Once::Done(v) | Once::Replayed(v)) => stored_outcome(v),
-            Ok(Once::Reused) => Err(refuse(
-                "message.metadata.operationId",
-                code::OPERATION_REUSED,
-                "this operation id was used for another action",
-            )),
+            Ok(Once::Reused) => Err(reused()),
             Err(HandlerError::Store(StoreError::Conflict { .. })) => {
                 Err(refuse("message.parts", code::FORM_STALE, "the form changed meanwhile"))
             }

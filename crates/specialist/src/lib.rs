@@ -28,8 +28,8 @@ use skills::{Rules, Settings, Skill, SkillSet};
 use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 
-pub use stored::{StartError, Stored, open_store};
 pub use store::Store;
+pub use stored::{StartError, Stored, open_store};
 
 /// Where the Hub is unless `HUB_URL` says otherwise.
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
