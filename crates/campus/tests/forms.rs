@@ -98,7 +98,8 @@ fn text(v: &Value) -> String {
 /// A weekday at least 2 days ahead, in the demo's time zone (YYYY-MM-DD).
 fn weekday_ahead() -> String {
     let tz = jiff::tz::TimeZone::get("America/Los_Angeles").unwrap();
-    let mut d = jiff::Timestamp::now().to_zoned_datetime(tz).date().checked_add(jiff::Span::new().days(2)).unwrap();
+    let mut d =
+        jiff::Timestamp::now().to_zoned_datetime(tz).date().checked_add(jiff::Span::new().days(2)).unwrap();
     while matches!(d.weekday(), jiff::civil::Weekday::Saturday | jiff::civil::Weekday::Sunday) {
         d = d.tomorrow().unwrap();
     }

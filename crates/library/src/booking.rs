@@ -163,7 +163,7 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
                 Ok(c) => c,
                 Err(errors) => return Ok(rejected("Some choices need fixing first.", field_errors(&errors))),
             };
-            Ok(times(key, tx, form_id, criteria, &now, a.next_version, "Here are the free times.", None)?)
+            times(key, tx, form_id, criteria, &now, a.next_version, "Here are the free times.", None)
         }
         action::REVIEW_BOOKING | action::CONFIRM_BOOKING => {
             let request = match rules::validate_booking(&a.values, now.date()) {
@@ -185,7 +185,7 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
                     "That time has just been taken. Here are the times still free; nothing was booked.";
                 let error =
                     json!({"field": "slot", "code": "slot_taken", "message": "that time is no longer free"});
-                return Ok(times(key, tx, form_id, c, &now, a.next_version, text, Some(error))?);
+                return times(key, tx, form_id, c, &now, a.next_version, text, Some(error));
             };
             if a.name == action::REVIEW_BOOKING {
                 let mut step = Step::text(ReplyState::Open, "Please review the booking, then confirm it.");

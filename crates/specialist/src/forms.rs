@@ -210,7 +210,11 @@ fn refuse(field: &str, code: &str, message: &str) -> RpcError {
 }
 
 fn reused() -> RpcError {
-    refuse("message.metadata.operationId", code::OPERATION_REUSED, "this operation id was used for another action")
+    refuse(
+        "message.metadata.operationId",
+        code::OPERATION_REUSED,
+        "this operation id was used for another action",
+    )
 }
 
 fn store_failed(e: &StoreError) -> RpcError {
