@@ -132,7 +132,8 @@ impl AgentExecutor for Tutor {
             return Ok(reply);
         }
         let policy = self.settings.policy();
-        let (text, outcome) = if policy.is_empty() {
+        // the tutoring-request form is no tutoring skill: with only it enabled, decline
+        let (text, outcome) = if policy.skills.iter().all(|s| s.id == form::WORKFLOW) {
             (DECLINE_REPLY.to_string(), "declined")
         } else {
             match &self.answerer {

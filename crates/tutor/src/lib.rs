@@ -138,7 +138,7 @@ fn tutoring_request_skill() -> Skill {
             .to_vec(),
         examples: [
             "I'd like to meet a tutor in person on Thursday afternoon",
-            "Can I schedule a one-on-one tutoring session for calculus?",
+            "Can I schedule a one-on-one session with a tutor?",
             "Sign me up for a session with a tutor next week",
             "I want to arrange a face-to-face tutoring appointment",
             "Could a tutor see me tomorrow morning about series?",
