@@ -30,7 +30,7 @@ const STATUS = {
   unknown: ["?", "Unknown", "off"],
 };
 const FIXED = { student: [100, 270], hub: [470, 270], tutor: [860, 110], library: [860, 420], professor: [860, 270] };
-const CATEGORY = { question: "question", answer: "answer", registration: "registration", card: "Agent Card", heartbeat: "heartbeat" };
+const CATEGORY = { question: "question", answer: "answer", registration: "registration", card: "Agent Card", heartbeat: "heartbeat", form: "form" };
 const PHASE = { sent: "sent", received: "received", working: "working", result: "result returned", failed: "failed", unknown: "outcome unknown" };
 const LIST_MAX = 60;
 const RECENT_FAIL_MS = 60_000;

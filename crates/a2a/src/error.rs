@@ -12,11 +12,14 @@ pub struct RpcError {
     pub code: i32,
     pub message: String,
     pub field: Option<String>,
+    /// An application's stable code carried as `ErrorInfo.reason` instead of the
+    /// protocol's (a form's `form_closed`, `operation_reused`, …); see [`RpcError::refusal`].
+    pub refusal: Option<String>,
 }
 
 impl RpcError {
     pub fn new(code: i32, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), field: None }
+        Self { code, message: message.into(), field: None, refusal: None }
     }
 
     pub fn parse(message: impl Into<String>) -> Self {
@@ -40,6 +43,7 @@ impl RpcError {
             code: code::INVALID_PARAMS,
             message: format!("invalid params: {field}: {message}"),
             field: Some(field),
+            refusal: None,
         }
     }
 
@@ -84,6 +88,7 @@ impl RpcError {
                 accepted.join(", ")
             ),
             field: Some(field),
+            refusal: None,
         }
     }
 
@@ -119,9 +124,16 @@ impl RpcError {
         Self::new(code::VERSION_NOT_SUPPORTED, message)
     }
 
-    /// The stable reason carried in `ErrorInfo`.
-    pub fn reason(&self) -> &'static str {
-        a2a_lf::error_reason(self.code)
+    /// An application's refusal: invalid params naming `field`, whose `ErrorInfo.reason`
+    /// is `code` (a stable snake_case code such as `form_closed`).
+    pub fn refusal(field: impl Into<String>, code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { refusal: Some(code.into()), ..Self::invalid_params(field, message) }
+    }
+
+    /// The stable reason carried in `ErrorInfo`: the refusal's code when there is one,
+    /// else the protocol's reason for the code.
+    pub fn reason(&self) -> &str {
+        self.refusal.as_deref().unwrap_or_else(|| a2a_lf::error_reason(self.code))
     }
 
     /// The wire error: `data` holds a `BadRequest` naming the field (when known) and
@@ -134,7 +146,13 @@ impl RpcError {
                 description: self.message.clone(),
             }])]);
         }
-        err.to_jsonrpc_error()
+        let mut wire = err.to_jsonrpc_error();
+        if let Some(code) = &self.refusal
+            && let Some(info) = wire.data.as_mut().and_then(|d| d.as_array_mut()).and_then(|d| d.last_mut())
+        {
+            info["reason"] = serde_json::Value::String(code.clone());
+        }
+        wire
     }
 }
 
@@ -153,6 +171,18 @@ mod tests {
         assert_eq!(info["reason"], "INVALID_PARAMS");
         assert_eq!(info["domain"], "a2a-protocol.org");
         assert_eq!(items[0]["fieldViolations"][0]["field"], "message.role");
+    }
+
+    #[test]
+    fn a_refusal_carries_its_own_code_as_the_reason() {
+        let e = RpcError::refusal("metadata.formRef", "form_closed", "this form is already closed");
+        assert_eq!(e.reason(), "form_closed");
+        let wire = e.to_wire();
+        assert_eq!(wire.code, -32602);
+        let data = wire.data.expect("data");
+        let items = data.as_array().expect("array");
+        assert_eq!(items.last().unwrap()["reason"], "form_closed");
+        assert_eq!(items[0]["fieldViolations"][0]["field"], "metadata.formRef");
     }
 
     #[test]

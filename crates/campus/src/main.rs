@@ -200,7 +200,7 @@ async fn run_specialist<E, F>(
 ) -> anyhow::Result<()>
 where
     E: a2a::server::AgentExecutor,
-    F: FnOnce(skills::Settings, telemetry::Telemetry) -> E,
+    F: FnOnce(skills::Settings, telemetry::Telemetry, specialist::Store) -> E,
 {
     let config = specialist::Config::from_env(file_var, default_port, agent.rules, &env)?;
     // A taken port stops the agent first, before it touches its data file.

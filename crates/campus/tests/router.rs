@@ -84,11 +84,11 @@ fn last_routed_skill(hub_url: &str) -> Option<String> {
 fn the_hub_routes_with_the_classifier_and_retrains_when_a_card_changes() {
     let u = University::start(&[("ROUTER_MODE", "classifier")], &[]);
     u.wait_ready();
-    // trained from both cards (1 tutor skill, 5 library skills) with no question asked
+    // trained from both cards (2 tutor skills, 6 library skills) with no question asked
     poll(10, "the router to train from the cards", || {
         feed_events(&u.hub_url)
             .iter()
-            .any(|e| e["kind"] == "router_trained" && e["data"]["skills"] == 6)
+            .any(|e| e["kind"] == "router_trained" && e["data"]["skills"] == 8)
             .then_some(())
     });
     for (question, outcome, who) in [
@@ -127,7 +127,7 @@ fn the_hub_routes_with_the_classifier_and_retrains_when_a_card_changes() {
         Some(json!({"baseRevision": 1, "skills": skills})),
     );
     assert_eq!(status, 200, "{v}");
-    wait_retrained(&u, 2, 7);
+    wait_retrained(&u, 2, 9);
     let ex = ask(&u.hub_url, lost);
     assert_eq!(ex.outcome.as_deref(), Some("route"), "{}", ex.reply_text);
     assert!(ex.reply_text.contains("service desk for 30 days"), "{}", ex.reply_text);
@@ -146,7 +146,7 @@ fn the_hub_routes_with_the_classifier_and_retrains_when_a_card_changes() {
             Some(json!({"baseRevision": revision, "enabled": enabled})),
         );
         assert_eq!(status, 200, "{v}");
-        wait_retrained(&u, revision + 1, if enabled { 7 } else { 6 });
+        wait_retrained(&u, revision + 1, if enabled { 9 } else { 8 });
     };
     toggle(2, false);
     for q in [printing, "how much for colour prnting per page", "Can I pay for copies with cash?"] {

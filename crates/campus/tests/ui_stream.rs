@@ -405,7 +405,7 @@ fn a_hub_that_dies_after_receiving_the_question_leaves_the_outcome_unknown() {
     poll(15, "the router trained on the cards", || {
         feed_events(&u.hub_url)
             .iter()
-            .any(|e| e["kind"] == "router_trained" && e["data"]["skills"] == 6)
+            .any(|e| e["kind"] == "router_trained" && e["data"]["skills"] == 8)
             .then_some(())
     });
     // the Tutor holds the question: the Hub has received and forwarded it, no answer yet

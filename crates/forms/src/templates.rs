@@ -7,6 +7,9 @@
 //! The data model lives under `/form`. A ChoicePicker binds a list of strings, so
 //! `period`, `room`, `duration` and `slot` travel as one-element lists (the rules accept
 //! them); the date is `YYYY-MM-DD`, the group size text.
+//!
+//! Every screen is drawn for one form version: each button's action context carries it as
+//! the literal [`FORM_VERSION_KEY`], so the agent can tell a press on an older screen.
 
 use jiff::civil::Date;
 use serde_json::{Map, Value, json};
@@ -18,6 +21,8 @@ use crate::{Period, Workflow, action};
 
 pub const VERSION: &str = "v0.9";
 pub const BASIC_CATALOG_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+/// The action context key of the form version a button was drawn with (a literal number).
+pub const FORM_VERSION_KEY: &str = "formVersion";
 
 /// A form's first messages and the prefilled values the form's own rules refused (not
 /// filled; the agent may say why).
@@ -86,15 +91,15 @@ fn date_input(id: &str, label: &str, min: Date, max: Date, message: &str) -> Val
         "checks": [required("date", message)]})
 }
 
-/// A button and its label (a Text child): two components.
-fn button(id: &str, label: &str, variant: &str, name: &str, context: &[&str]) -> [Value; 2] {
+/// A button and its label (a Text child): two components. Its action's context binds
+/// `context`'s fields and carries `version` as [`FORM_VERSION_KEY`].
+fn button(id: &str, label: &str, variant: &str, name: &str, context: &[&str], version: u32) -> [Value; 2] {
     let label_id = format!("{id}_label");
     let mut event = Map::new();
     event.insert("name".into(), json!(name));
-    if !context.is_empty() {
-        let context: Map<String, Value> = context.iter().map(|f| ((*f).to_string(), path(f))).collect();
-        event.insert("context".into(), Value::Object(context));
-    }
+    let mut context: Map<String, Value> = context.iter().map(|f| ((*f).to_string(), path(f))).collect();
+    context.insert(FORM_VERSION_KEY.into(), json!(version));
+    event.insert("context".into(), Value::Object(context));
     [
         json!({"id": label_id, "component": "Text", "text": label}),
         json!({"id": id, "component": "Button", "child": label_id, "variant": variant, "action": {"event": event}}),
@@ -125,8 +130,8 @@ fn keep(
 }
 
 /// The tutoring form, prefilled with the scheduling words the student already said
-/// (a clock time alone gives its part of the day).
-pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date) -> Built {
+/// (a clock time alone gives its part of the day), drawn as `version`.
+pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date, version: u32) -> Built {
     let wf = Workflow::Tutoring;
     let mut not_filled = Vec::new();
     let empty = Map::new();
@@ -212,13 +217,14 @@ pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date) -> Built 
         ),
         json!({"id": "buttons", "component": "Row", "children": ["cancel_btn", "submit_btn"]}),
     ];
-    components.extend(button("cancel_btn", "Cancel", "default", action::CANCEL_FORM, &[]));
+    components.extend(button("cancel_btn", "Cancel", "default", action::CANCEL_FORM, &[], version));
     components.extend(button(
         "submit_btn",
         "Send tutoring request",
         "primary",
         action::SUBMIT_TUTORING_REQUEST,
         Workflow::Tutoring.fields(),
+        version,
     ));
     Built {
         messages: vec![
@@ -233,8 +239,9 @@ pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date) -> Built 
 const BOOKING_EDIT_CHILDREN: [&str; 7] =
     ["title", "intro", "date_field", "room_field", "duration_field", "group_field", "find_btn"];
 
-/// The booking form's editing screen: date, room, duration, group size and "Find times".
-pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date) -> Built {
+/// The booking form's editing screen: date, room, duration, group size and "Find times",
+/// drawn as `version`.
+pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date, version: u32) -> Built {
     let wf = Workflow::Booking;
     let mut not_filled = Vec::new();
     let empty = Map::new();
@@ -327,7 +334,7 @@ pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date) -> Built {
             ],
         ),
     ];
-    components.extend(button("find_btn", "Find times", "default", action::FIND_TIMES, &CRITERIA));
+    components.extend(button("find_btn", "Find times", "default", action::FIND_TIMES, &CRITERIA, version));
     Built {
         messages: vec![
             create_surface(surface_id),
@@ -341,8 +348,18 @@ pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date) -> Built {
 const CRITERIA: [&str; 4] = ["date", "room", "duration", "groupSize"];
 
 /// The update after "Find times": the free times as a ChoicePicker (or a line saying there
-/// are none) and "Review booking", in place under the criteria. The slot choice is reset.
-pub fn booking_slots(surface_id: &str, slots: &[Slot]) -> Vec<Value> {
+/// are none) and "Review booking", in place under the criteria, drawn as `version`. The
+/// slot choice is reset.
+pub fn booking_slots(surface_id: &str, slots: &[Slot], version: u32) -> Vec<Value> {
+    vec![
+        update_components(surface_id, edit_screen(slots, version)),
+        update_data_model(surface_id, "/form/slot", json!([])),
+    ]
+}
+
+/// The editing screen's components that change with the times offered (and with the
+/// version every button carries).
+fn edit_screen(slots: &[Slot], version: u32) -> Vec<Value> {
     let mut children: Vec<&str> = BOOKING_EDIT_CHILDREN.to_vec();
     let mut components = Vec::new();
     if slots.is_empty() {
@@ -371,18 +388,21 @@ pub fn booking_slots(surface_id: &str, slots: &[Slot]) -> Vec<Value> {
             "primary",
             action::REVIEW_BOOKING,
             BOOKING_FIELDS,
+            version,
         ));
     }
-    components.extend(button("cancel_btn", "Cancel", "default", action::CANCEL_FORM, &[]));
+    components.extend(button("cancel_btn", "Cancel", "default", action::CANCEL_FORM, &[], version));
+    components.extend(button("find_btn", "Find times", "default", action::FIND_TIMES, &CRITERIA, version));
     components.insert(0, json!({"id": "form_col", "component": "Column", "children": children}));
     components.insert(0, json!({"id": "root", "component": "Card", "child": "form_col"}));
-    vec![update_components(surface_id, components), update_data_model(surface_id, "/form/slot", json!([]))]
+    components
 }
 
 const BOOKING_FIELDS: &[&str] = &["date", "room", "duration", "groupSize", "slot"];
 
-/// The review screen: a summary of the chosen slot, "Back to edit" and "Confirm demo booking".
-pub fn booking_review(surface_id: &str, criteria: &Criteria, slot: &Slot) -> Vec<Value> {
+/// The review screen: a summary of the chosen slot, "Back to edit" and "Confirm demo
+/// booking", drawn as `version`.
+pub fn booking_review(surface_id: &str, criteria: &Criteria, slot: &Slot, version: u32) -> Vec<Value> {
     let summary = format!(
         "Room {} · {} {} · {} Pacific Time · {} {}",
         slot.room.as_str(),
@@ -402,20 +422,22 @@ pub fn booking_review(surface_id: &str, criteria: &Criteria, slot: &Slot) -> Vec
         json!({"id": "review_divider", "component": "Divider"}),
         json!({"id": "review_buttons", "component": "Row", "children": ["back_btn", "confirm_btn"]}),
     ];
-    components.extend(button("back_btn", "Back to edit", "default", action::BACK_TO_EDIT, &[]));
+    components.extend(button("back_btn", "Back to edit", "default", action::BACK_TO_EDIT, &[], version));
     components.extend(button(
         "confirm_btn",
         "Confirm demo booking",
         "primary",
         action::CONFIRM_BOOKING,
         BOOKING_FIELDS,
+        version,
     ));
     vec![update_components(surface_id, components)]
 }
 
-/// Back from the review screen to the editing screen (with its times, as last sent).
-pub fn booking_back_to_edit(surface_id: &str) -> Vec<Value> {
-    vec![update_components(surface_id, vec![json!({"id": "root", "component": "Card", "child": "form_col"})])]
+/// Back from the review screen to the editing screen with the times last offered (the
+/// student's choices stay as they were), drawn as `version`.
+pub fn booking_back_to_edit(surface_id: &str, slots: &[Slot], version: u32) -> Vec<Value> {
+    vec![update_components(surface_id, edit_screen(slots, version))]
 }
 
 fn weekday_name(date: Date) -> &'static str {

@@ -5,8 +5,8 @@
 use forms::read::{Prefill, read};
 use forms::rooms::{Criteria, SlotKey, free_slots};
 use forms::templates::{
-    BASIC_CATALOG_ID, booking_back_to_edit, booking_form, booking_review, booking_slots, delete_surface,
-    tutoring_form,
+    BASIC_CATALOG_ID, FORM_VERSION_KEY, booking_back_to_edit, booking_form, booking_review, booking_slots,
+    delete_surface, tutoring_form,
 };
 use forms::{Room, Workflow};
 use jiff::ZonedDateTime;
@@ -90,7 +90,10 @@ fn bound(event: &Value) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = event["context"]
         .as_object()
         .map(|m| {
-            m.iter().map(|(k, v)| (k.clone(), v["path"].as_str().expect("a path").to_string())).collect()
+            m.iter()
+                .filter(|(k, _)| *k != FORM_VERSION_KEY)
+                .map(|(k, v)| (k.clone(), v["path"].as_str().expect("a path").to_string()))
+                .collect()
         })
         .unwrap_or_default();
     out.sort();
@@ -112,7 +115,7 @@ fn the_tutoring_form_is_prefilled_from_scheduling_words_only() {
         (reading.name.as_deref(), reading.email.as_deref()),
         (Some("Jordan Rivera"), Some("jordan@uni.example"))
     );
-    let built = tutoring_form("f-1", &reading.prefill(), TODAY);
+    let built = tutoring_form("f-1", &reading.prefill(), TODAY, 1);
     assert!(built.not_filled.is_empty());
     let m = &built.messages;
     assert_eq!(m.len(), 3);
@@ -129,7 +132,10 @@ fn the_tutoring_form_is_prefilled_from_scheduling_words_only() {
     let submit = component(m, "submit_btn");
     assert_eq!(submit["action"]["event"]["name"], "submit_tutoring_request");
     assert_eq!(bound(&submit["action"]["event"]), fields_as_paths(Workflow::Tutoring.fields()));
-    assert_eq!(component(m, "cancel_btn")["action"], json!({"event": {"name": "cancel_form"}}));
+    assert_eq!(
+        component(m, "cancel_btn")["action"],
+        json!({"event": {"name": "cancel_form", "context": {"formVersion": 1}}})
+    );
     let date = component(m, "date_field");
     assert_eq!(
         (&date["enableDate"], &date["enableTime"], &date["min"], &date["max"]),
@@ -147,7 +153,7 @@ fn a_prefilled_value_the_form_would_refuse_is_left_empty_and_named() {
         time: jiff::civil::Time::new(15, 0, 0, 0).ok(),
         ..Prefill::default()
     };
-    let built = tutoring_form("f-2", &p, TODAY);
+    let built = tutoring_form("f-2", &p, TODAY, 1);
     let data = &built.messages[2]["updateDataModel"]["value"];
     assert_eq!((&data["date"], &data["period"]), (&json!(""), &json!(["afternoon"])));
     assert_eq!(
@@ -156,7 +162,7 @@ fn a_prefilled_value_the_form_would_refuse_is_left_empty_and_named() {
     );
     // room A holds 4: a group of 6 is not filled, the room is
     let p = read("room A for 6 people, 3 hours, tomorrow", &now()).prefill();
-    let built = booking_form("b-1", &p, TODAY);
+    let built = booking_form("b-1", &p, TODAY, 1);
     let data = &built.messages[2]["updateDataModel"]["value"];
     assert_eq!(
         data,
@@ -169,7 +175,7 @@ fn a_prefilled_value_the_form_would_refuse_is_left_empty_and_named() {
 #[test]
 fn the_booking_form_goes_edit_slots_review_and_back() {
     let p = read("book room B tomorrow for 4 people, 2 hours", &now()).prefill();
-    let built = booking_form("b-2", &p, TODAY);
+    let built = booking_form("b-2", &p, TODAY, 1);
     assert!(built.not_filled.is_empty());
     let m = &built.messages;
     assert_allowed("b-2", m);
@@ -179,11 +185,12 @@ fn the_booking_form_goes_edit_slots_review_and_back() {
     );
     let find = component(m, "find_btn");
     assert_eq!(find["action"]["event"]["name"], "find_times");
+    assert_eq!(find["action"]["event"]["context"]["formVersion"], 1);
     assert_eq!(bound(&find["action"]["event"]), fields_as_paths(&["date", "room", "duration", "groupSize"]));
 
     let criteria = Criteria { date: Date::constant(2026, 12, 1), room: Room::B, duration: 2, group_size: 4 };
     let slots = free_slots(&SlotKey::new(b"k"), "b-2", &criteria, &now(), &[]);
-    let update = booking_slots("b-2", &slots);
+    let update = booking_slots("b-2", &slots, 2);
     assert_allowed("b-2", &[m.clone(), update.clone()].concat());
     let picker = component(&update, "slot_field");
     let options = picker["options"].as_array().expect("options");
@@ -192,27 +199,34 @@ fn the_booking_form_goes_edit_slots_review_and_back() {
     assert_eq!(update[1]["updateDataModel"], json!({"surfaceId": "b-2", "path": "/form/slot", "value": []}));
     let review = component(&update, "review_btn");
     assert_eq!(review["action"]["event"]["name"], "review_booking");
+    assert_eq!(review["action"]["event"]["context"]["formVersion"], 2);
+    assert_eq!(component(&update, "find_btn")["action"]["event"]["context"]["formVersion"], 2, "redrawn");
     assert_eq!(bound(&review["action"]["event"]), fields_as_paths(Workflow::Booking.fields()));
 
     // no free time: a line says so and there is nothing to review
-    let none = booking_slots("b-2", &[]);
+    let none = booking_slots("b-2", &[], 2);
     assert!(components(&none).iter().all(|c| c["id"] != "review_btn" && c["id"] != "slot_field"));
     assert!(components(&none).iter().any(|c| c["id"] == "slots_none"));
 
-    let screen = booking_review("b-2", &criteria, &slots[0]);
+    let screen = booking_review("b-2", &criteria, &slots[0], 3);
     assert_allowed("b-2", &screen);
     let summary = component(&screen, "review_summary");
     assert_eq!(summary["text"], "Room B · Tuesday 2026-12-01 · 11:00–13:00 Pacific Time · 4 people");
-    assert_eq!(component(&screen, "back_btn")["action"], json!({"event": {"name": "back_to_edit"}}));
+    assert_eq!(
+        component(&screen, "back_btn")["action"],
+        json!({"event": {"name": "back_to_edit", "context": {"formVersion": 3}}})
+    );
     let confirm = component(&screen, "confirm_btn");
     assert_eq!(confirm["action"]["event"]["name"], "confirm_booking");
     assert_eq!(bound(&confirm["action"]["event"]), fields_as_paths(Workflow::Booking.fields()));
 
-    let back = booking_back_to_edit("b-2");
-    assert_eq!(
-        back[0]["updateComponents"]["components"],
-        json!([{"id": "root", "component": "Card", "child": "form_col"}])
-    );
+    let back = booking_back_to_edit("b-2", &slots, 4);
+    assert_allowed("b-2", &[m.clone(), back.clone()].concat());
+    assert_eq!(component(&back, "root"), json!({"id": "root", "component": "Card", "child": "form_col"}));
+    for id in ["find_btn", "review_btn", "cancel_btn"] {
+        assert_eq!(component(&back, id)["action"]["event"]["context"]["formVersion"], 4, "{id}");
+    }
+    assert!(back.iter().all(|m| m.get("updateDataModel").is_none()), "the choices stay");
     assert_eq!(delete_surface("b-2"), json!({"version": "v0.9", "deleteSurface": {"surfaceId": "b-2"}}));
 }
 
@@ -222,13 +236,13 @@ fn every_action_a_template_sends_is_allowlisted_for_its_workflow() {
     let criteria = Criteria { date: Date::constant(2026, 12, 1), room: Room::C, duration: 1, group_size: 2 };
     let slots = free_slots(&SlotKey::new(b"k"), "x", &criteria, &now(), &[]);
     let cases = [
-        (Workflow::Tutoring, tutoring_form("x", &p, TODAY).messages),
+        (Workflow::Tutoring, tutoring_form("x", &p, TODAY, 1).messages),
         (
             Workflow::Booking,
             [
-                booking_form("x", &p, TODAY).messages,
-                booking_slots("x", &slots),
-                booking_review("x", &criteria, &slots[0]),
+                booking_form("x", &p, TODAY, 1).messages,
+                booking_slots("x", &slots, 2),
+                booking_review("x", &criteria, &slots[0], 3),
             ]
             .concat(),
         ),

@@ -94,8 +94,10 @@ pub struct Config {
     pub heartbeat_expiry: Duration,
     /// Relay specialists' telemetry without redaction (debugging only).
     pub show_content: bool,
-    /// How long the Hub waits for a specialist's answer.
+    /// How long the Hub waits for a specialist's answer (`HUB_FORWARD_TIMEOUT_MS`).
     pub forward_timeout: Duration,
+    /// How long a form reference may be used (`HUB_FORM_TTL_MS`, default 24 h).
+    pub form_ttl: Duration,
     /// Questions no specialist here serves: the classifier's out-of-scope examples.
     pub out_of_scope: Vec<String>,
     /// The sentence-embedding model, loaded when the router is `embed`.
@@ -198,7 +200,7 @@ fn default_specialists() -> Vec<SpecialistConf> {
 impl Config {
     /// Defaults, then `HUB_CONFIG`, then `PORT`, `ROUTER_MODE`, `TUTOR_URL`,
     /// `LIBRARY_URL`, `HEARTBEAT_INTERVAL_MS`, `HEARTBEAT_EXPIRY_MS`,
-    /// `HUB_TELEMETRY_SHOW_CONTENT`, `CAMPUS_DATA_DIR`.
+    /// `HUB_TELEMETRY_SHOW_CONTENT`, `HUB_FORWARD_TIMEOUT_MS`, `HUB_FORM_TTL_MS`, `CAMPUS_DATA_DIR`.
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfError> {
         let file: File = load_file("HUB_CONFIG", env)?.unwrap_or_default();
         let source =
@@ -212,6 +214,7 @@ impl Config {
             heartbeat_expiry: Duration::from_millis(file.heartbeat_expiry_ms.unwrap_or(10_000)),
             show_content: file.show_content.unwrap_or(false),
             forward_timeout: Duration::from_millis(file.forward_timeout_ms.unwrap_or(30_000)),
+            form_ttl: crate::forms::DEFAULT_FORM_TTL,
             out_of_scope: file.out_of_scope.unwrap_or_else(crate::out_of_scope::defaults),
             #[cfg(feature = "embed")]
             encoder: None,
@@ -245,6 +248,12 @@ impl Config {
         }
         if let Some(ms) = env_parse::<u64>("HEARTBEAT_EXPIRY_MS", env, "a number of milliseconds")? {
             c.heartbeat_expiry = Duration::from_millis(ms);
+        }
+        if let Some(ms) = env_parse::<u64>("HUB_FORWARD_TIMEOUT_MS", env, "a number of milliseconds")? {
+            c.forward_timeout = Duration::from_millis(ms.max(1));
+        }
+        if let Some(ms) = env_parse::<u64>("HUB_FORM_TTL_MS", env, "a number of milliseconds")? {
+            c.form_ttl = Duration::from_millis(ms.max(1));
         }
         if let Some(show) = env_bool("HUB_TELEMETRY_SHOW_CONTENT", env)? {
             c.show_content = show;

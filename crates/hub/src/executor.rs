@@ -16,6 +16,7 @@ use telemetry::Data;
 use crate::Emit;
 use crate::clarify::{self, Clarifications, Pending};
 use crate::config::Config;
+use crate::forms::{self, Client, Forms};
 use crate::ledger::{Begin, Key, Ledger, Loaded, Stored, question_hash, wait};
 use crate::registry::{Registry, SpecialistView, Status};
 use crate::router::{Decision, Outcome, Router, best_skill, validate};
@@ -41,16 +42,20 @@ struct Inner {
     clarifications: Clarifications,
     /// Student conversation → the specialist and skill its last routed question went to.
     last_routes: Mutex<BoundedMap<String, (String, String)>>,
+    /// Form references and actions (docs/forms.md).
+    forms: Forms,
     emit: Emit,
 }
 
 impl HubExecutor {
-    /// `ledger`: the request ledger read from the Hub's store (see [`crate::open_store`]).
+    /// `ledger`: the request ledger read from the Hub's store `store` (see
+    /// [`crate::open_store`]), which also keeps its form references.
     pub(crate) fn new(
         config: Config,
         registry: Arc<Registry>,
         emit: Emit,
         ledger: Loaded,
+        store: store::Store,
     ) -> Result<Self, store::StoreError> {
         let trained = emit.clone();
         let router = Router::new(config.router, &config).on_train(move |t| {
@@ -68,7 +73,9 @@ impl HubExecutor {
             // trained at startup, from the configured capabilities until cards arrive
             router.model(&registry.view());
         }
+        let forms = Forms::new(store, config.form_ttl, config.forward_timeout, emit.clone());
         let inner = Arc::new(Inner {
+            forms,
             config,
             registry,
             router,
@@ -106,6 +113,14 @@ impl AgentExecutor for HubExecutor {
                 Err(reason) => hublink::Ack::refused(ack_codes::INVALID_CONTROL, reason),
             };
             return Ok(ack_reply(&ack));
+        }
+        let client = Client::of(&ctx.message, &ctx.extensions)?;
+        if let Some(action) = forms::parse_action(&ctx.message) {
+            let inner = &self.inner;
+            return inner
+                .forms
+                .act(&inner.registry, &inner.served_by_hub(), &ctx.context_id, &client, action?)
+                .await;
         }
         let text = ctx.text();
         if text.trim().is_empty() {
@@ -155,7 +170,8 @@ impl AgentExecutor for HubExecutor {
             Begin::New(tx) => {
                 let inner = self.inner.clone();
                 let (student_ctx, rid) = (ctx.context_id.clone(), request_id.clone());
-                let work = tokio::spawn(async move { inner.answer(&student_ctx, &rid, &text).await });
+                let work =
+                    tokio::spawn(async move { inner.answer(&student_ctx, &rid, &text, &client).await });
                 match work.await {
                     Ok((mut stored, keep)) => {
                         stored.context_id = ctx.context_id.clone();
@@ -177,6 +193,13 @@ impl AgentExecutor for HubExecutor {
             outcome: stored.metadata.get("outcome"),
         };
         self.inner.emit.send("reply_published", Data::new(&published));
+        // a form is the Hub's own task; a retry answered in another conversation than the
+        // request's (a first question's) is a message, which may name its conversation
+        if let Some(state) = forms::stored_state(&stored.metadata)
+            && stored.context_id == ctx.context_id
+        {
+            return Ok(forms::task_reply(state, stored.parts, stored.metadata));
+        }
         Ok(Reply::Message {
             message_id: stored.message_id,
             parts: stored.parts,
@@ -370,7 +393,13 @@ impl Inner {
 
     /// Decides and, for a route, forwards once. Returns the answer and whether the
     /// ledger should keep it (false when nothing was dispatched, so a retry may decide again).
-    async fn answer(self: &Arc<Self>, student_ctx: &str, request_id: &str, text: &str) -> (Stored, bool) {
+    async fn answer(
+        self: &Arc<Self>,
+        student_ctx: &str,
+        request_id: &str,
+        text: &str,
+        client: &Client,
+    ) -> (Stored, bool) {
         let view = self.registry.view();
         if self.router.mode().trains() && !self.router.is_current(&view) {
             // the skills changed and the retraining has not finished: wait for it (on a
@@ -399,7 +428,7 @@ impl Inner {
         tracing::info!(request_id = %request_id, context_id = %student_ctx, outcome = outcome.kind(), "routing decision");
         let routed = Routed { request_id, context_id: student_ctx, decision: &outcome };
         self.emit.send("routed", Data::new(&routed));
-        let (stored, keep) = self.act(student_ctx, request_id, &question, &outcome, &view).await;
+        let (stored, keep) = self.act(student_ctx, request_id, &question, &outcome, &view, client).await;
         if let Outcome::Route { specialist, skill, .. } = &outcome {
             let mut last = self.last_routes.lock().unwrap_or_else(|p| p.into_inner());
             let key = student_ctx.to_string();
@@ -426,6 +455,7 @@ impl Inner {
         text: &str,
         outcome: &Outcome,
         view: &[SpecialistView],
+        client: &Client,
     ) -> (Stored, bool) {
         match outcome {
             Outcome::Clarify { options, tie } => {
@@ -450,7 +480,8 @@ impl Inner {
                 (self.hub_reply(request_id, outcome, text), false)
             }
             Outcome::Route { specialist, skill, .. } => {
-                self.forward(student_ctx, request_id, specialist, skill, text, outcome).await
+                let to = Target { specialist, skill, outcome };
+                self.forward(student_ctx, request_id, to, text, client).await
             }
         }
     }
@@ -459,11 +490,11 @@ impl Inner {
         &self,
         student_ctx: &str,
         request_id: &str,
-        specialist: &str,
-        skill: &str,
+        to: Target<'_>,
         text: &str,
-        outcome: &Outcome,
+        client: &Client,
     ) -> (Stored, bool) {
+        let Target { specialist, skill, outcome } = to;
         let handle = match self.registry.handle(specialist) {
             Ok(h) => h,
             Err(status) => {
@@ -480,7 +511,10 @@ impl Inner {
         let hub_ctx = self.hub_context(student_ctx, specialist);
         let mut message = Message::new(Role::User, vec![text_part(text)]);
         message.context_id = Some(hub_ctx.clone());
-        message.metadata = Some([("hubOperationId".to_string(), json!(operation_id))].into_iter().collect());
+        let mut forward_meta: std::collections::HashMap<String, Value> =
+            [("hubOperationId".to_string(), json!(operation_id))].into_iter().collect();
+        client.describe(&mut forward_meta);
+        message.metadata = Some(forward_meta);
         let sent_id = message.message_id.clone();
         tracing::info!(specialist, operation_id = %operation_id, message_id = %sent_id, context_id = %hub_ctx, "forwarding");
         let forwarded = Forwarded {
@@ -492,8 +526,11 @@ impl Inner {
             skill,
         };
         self.emit.send("forwarded", Data::new(&forwarded));
-        let result =
-            tokio::time::timeout(self.config.forward_timeout, handle.send_message(message, &[])).await;
+        let result = tokio::time::timeout(
+            self.config.forward_timeout,
+            handle.send_message(message, &client.extensions()),
+        )
+        .await;
         let name = self.display_name(specialist);
         let mut metadata = Map::new();
         metadata.insert(
@@ -518,11 +555,19 @@ impl Inner {
         match result {
             Ok(Ok(resp)) => {
                 self.registry.mark_reachable(specialist, true);
+                let form = forms::read_specialist(&resp);
                 let parts = reply_parts(resp);
                 self.emit.send("specialist_replied", Data::new(&operation));
                 if parts.is_empty() {
                     let text = format!("The {name} service answered without any content.");
                     return (failure("invalid_answer", text, &mut metadata), true);
+                }
+                if let Some(form) = form.filter(|f| f.opened().is_some())
+                    && let Some(campus) =
+                        self.forms.open(client, student_ctx, specialist, request_id, &form).await
+                {
+                    metadata.insert("outcome".into(), json!("form"));
+                    metadata.insert(forms::CAMPUS_FORM_KEY.into(), campus);
                 }
                 (Stored { message_id: new_message_id(), context_id: String::new(), parts, metadata }, true)
             }
@@ -564,9 +609,18 @@ fn status_words(status: Status) -> &'static str {
     }
 }
 
+/// Where a question goes.
+#[derive(Clone, Copy)]
+struct Target<'a> {
+    specialist: &'a str,
+    skill: &'a str,
+    outcome: &'a Outcome,
+}
+
 /// The content of a specialist's answer: a message's parts, or a task's status message
-/// and artifacts. Control media types never pass through.
-fn reply_parts(resp: SendMessageResponse) -> Vec<Part> {
+/// and artifacts. The Hub link's control media types never pass through (a form's
+/// errors and receipt, `application/vnd.campus.form-…`, do).
+pub(crate) fn reply_parts(resp: SendMessageResponse) -> Vec<Part> {
     let parts = match resp {
         SendMessageResponse::Message(m) => m.parts,
         SendMessageResponse::Task(t) => {
@@ -577,7 +631,9 @@ fn reply_parts(resp: SendMessageResponse) -> Vec<Part> {
     };
     parts
         .into_iter()
-        .filter(|p| !p.media_type.as_deref().is_some_and(|m| m.starts_with("application/vnd.campus.")))
+        .filter(|p| {
+            !p.media_type.as_deref().is_some_and(|m| hublink::CONTROL_TYPES.contains(&m) || m == hublink::ACK)
+        })
         .filter(|p| !matches!(&p.content, PartContent::Text(t) if t.is_empty()))
         .collect()
 }

@@ -17,6 +17,7 @@ mod clarify;
 mod config;
 mod dev;
 mod executor;
+mod forms;
 mod ledger;
 mod out_of_scope;
 mod registry;
@@ -69,8 +70,13 @@ pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
     card.version = env!("CARGO_PKG_VERSION").into();
     // What the Hub accepts, honestly: questions as text, and the specialists' control
     // messages (typed data parts), which the A2A layer would otherwise refuse (-32005).
-    card.default_input_modes =
-        std::iter::once("text/plain").chain(hublink::CONTROL_TYPES).map(String::from).collect();
+    // Form actions are A2UI data parts (docs/forms.md).
+    card.default_input_modes = ["text/plain", a2ui::MEDIA_TYPE]
+        .into_iter()
+        .chain(hublink::CONTROL_TYPES)
+        .map(String::from)
+        .collect();
+    card.capabilities.extensions = Some(vec![a2ui::part::agent_extension(&[a2ui::BASIC_CATALOG_ID])]);
     card.skills = config
         .specialists
         .iter()
@@ -152,7 +158,7 @@ pub fn build(
         spawn_relay(&telemetry, spec, config.show_content, stop.clone());
     }
     let config = Arc::new(config);
-    let executor = HubExecutor::new((*config).clone(), registry.clone(), emit, data.ledger)?;
+    let executor = HubExecutor::new((*config).clone(), registry.clone(), emit, data.ledger, data.store)?;
     let a2a = A2aServer::new(executor, card).router();
     let app = a2a.merge(dev::router(config, registry.clone())).merge(telemetry.router());
     let router = guard::protect(app, guard::LocalPolicy::new(addr));

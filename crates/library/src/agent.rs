@@ -1,11 +1,18 @@
 //! The Library as a specialist: identity, default skills, validation rules, executor.
 
+use std::sync::Arc;
+
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use a2a::wire::AgentCard;
+use forms::intent::Decision;
+use forms::rooms::SlotKey;
 use serde_json::json;
 use skills::{Rules, Settings, Skill, SkillSet};
+use specialist::forms::{FormHost, OpenFormChoice, Outcome, skill_enabled};
 use telemetry::Telemetry;
+
+use crate::booking;
 
 use crate::extract::{Answer, SkillText, answer, render};
 
@@ -18,11 +25,11 @@ pub const RULES: Rules = Rules { require_content: true };
 
 /// The card for a Library reachable at `base_url`, without skills.
 pub fn agent_card(base_url: &str) -> AgentCard {
-    specialist::identity_card(
+    specialist::forms::hosting_forms(specialist::identity_card(
         "Library Agent",
         "Answers questions about the library from its saved information: hours, borrowing, study rooms, printing.",
         base_url,
-    )
+    ))
 }
 
 /// The built-in skill set, from the fixtures.
@@ -41,7 +48,32 @@ pub fn default_skill_set() -> SkillSet {
                 excluded: vec!["transactions (renewals, bookings, payments)".into(), "computed dates".into()],
                 answer_content: d.content,
             })
+            .chain([booking_skill()])
             .collect(),
+    }
+}
+
+/// The study-room-booking workflow as a skill: disabled, it is neither offered nor accepted.
+fn booking_skill() -> Skill {
+    Skill {
+        id: booking::WORKFLOW.into(),
+        name: "Study room booking".into(),
+        description: "Books a group study room (demo bookings) through a form: date, room, duration and group size, then a free time, a review and a confirmation.".into(),
+        tags: ["book a room", "reserve a room", "room booking", "room free"].map(String::from).to_vec(),
+        examples: [
+            "Book room C for my project group on Friday",
+            "Reserve a study room for 3 of us tomorrow at 4pm",
+            "Is room A free next Tuesday for two hours?",
+            "I want to book a group room for six people this afternoon",
+            "Hold a study room for my team on the 9th",
+            "Can you book us a room for an hour after lunch?",
+        ]
+        .map(String::from)
+        .to_vec(),
+        enabled: true,
+        allowed_scope: Vec::new(),
+        excluded: vec!["bookings outside the demo's rooms A, B and C".into()],
+        answer_content: "Rooms A (up to 4 people), B (up to 6) and C (up to 10) can be booked here with a form, 09:00–21:00 Pacific Time, for 1 or 2 whole hours, up to 14 days ahead. These are demo bookings.".into(),
     }
 }
 
@@ -50,11 +82,76 @@ pub fn default_skill_set() -> SkillSet {
 pub struct Library {
     settings: Settings,
     telemetry: Telemetry,
+    host: FormHost,
+    key: Arc<SlotKey>,
 }
 
 impl Library {
-    pub fn new(settings: Settings, telemetry: Telemetry) -> Self {
-        Self { settings, telemetry }
+    /// The Library over its store: the form host, and the slot key kept in the store.
+    pub fn new(settings: Settings, telemetry: Telemetry, store: store::Store) -> Self {
+        let env = |k: &str| std::env::var(k).ok();
+        // opened before the ready line; a store that cannot keep the key cannot book either
+        let secret = store
+            .secret(booking::SLOT_KEY_SECRET, specialist::random_secret)
+            .unwrap_or_else(|e| panic!("the library's slot key: {e}"));
+        let key = Arc::new(SlotKey::new(&secret));
+        Self { settings, telemetry, host: FormHost::new(store, &env), key }
+    }
+
+    fn publish(&self, ctx: &RequestContext, outcome: &Outcome) -> Reply {
+        let reply = outcome.reply();
+        let details = json!({"formId": outcome.form_id, "workflow": outcome.workflow,
+                             "version": outcome.version, "mode": MODE});
+        let state = serde_json::to_value(outcome.state).ok();
+        let state = state.as_ref().and_then(|s| s.as_str()).unwrap_or("form");
+        specialist::log_reply(
+            &self.telemetry,
+            ctx,
+            &reply,
+            &format!("form_{state}"),
+            &outcome.text,
+            &details,
+        );
+        reply
+    }
+
+    async fn act(&self, ctx: &RequestContext) -> Result<Reply, RpcError> {
+        let settings = self.settings.clone();
+        let enabled = move |w: &str| skill_enabled(&settings.policy(), w);
+        let key = self.key.clone();
+        let handler = move |tx: &store::Tx<'_>, a: &specialist::forms::Action, redo: bool| {
+            booking::handle(&key, tx, a, redo)
+        };
+        let outcome = self.host.act(ctx, &booking::WORKFLOWS, enabled, booking::buttons, handler).await?;
+        Ok(self.publish(ctx, &outcome))
+    }
+
+    /// A chat message that may get the form: `None` when it is a question to answer.
+    async fn maybe_form(&self, ctx: &RequestContext) -> Option<Reply> {
+        let text = ctx.text();
+        let choice = OpenFormChoice::read(&text);
+        let open = match choice {
+            Some(_) => self.host.open_form_of(&ctx.context_id, booking::WORKFLOW).await.ok().flatten(),
+            None => None,
+        };
+        if open.is_none() && forms::intent::decide(forms::Workflow::Booking, &text) != Decision::OfferForm {
+            return None;
+        }
+        let say = |text: &str, outcome: &str| {
+            let reply = Reply::text(text);
+            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &json!({}));
+            reply
+        };
+        if !skill_enabled(&self.settings.policy(), booking::WORKFLOW) {
+            return Some(say(booking::DISABLED_TEXT, "form_disabled"));
+        }
+        if !FormHost::client_renders(ctx) {
+            return Some(say(booking::NO_RENDERER_TEXT, "form_not_renderable"));
+        }
+        Some(match booking::offer(&self.host, &self.key, ctx, open.and(choice)).await {
+            Ok(outcome) => self.publish(ctx, &outcome),
+            Err(text) => say(&text, "form_asked_continue"),
+        })
     }
 }
 
@@ -62,6 +159,12 @@ impl AgentExecutor for Library {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
         let question = ctx.text();
         specialist::log_received(&self.telemetry, &ctx);
+        if FormHost::is_action(&ctx) {
+            return self.act(&ctx).await;
+        }
+        if let Some(reply) = self.maybe_form(&ctx).await {
+            return Ok(reply);
+        }
         // The policy is read once: the whole answer comes from one configuration revision.
         let policy = self.settings.policy();
         let texts: Vec<SkillText<'_>> = policy
@@ -94,7 +197,7 @@ impl AgentExecutor for Library {
 pub(crate) const MODE: &str = "mock";
 
 /// The Library, ready for [`specialist::serve`].
-pub fn agent() -> specialist::Agent<Library, fn(Settings, Telemetry) -> Library> {
+pub fn agent() -> specialist::Agent<Library, fn(Settings, Telemetry, store::Store) -> Library> {
     specialist::Agent {
         identity: IDENTITY,
         card: agent_card,

@@ -7,6 +7,7 @@
 //! [`default_skills`] (the Library's fictional default configuration).
 
 mod agent;
+pub mod booking;
 pub mod extract;
 pub mod fixtures;
 

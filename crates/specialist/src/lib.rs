@@ -10,6 +10,7 @@
 //!   (register, heartbeat, card-change notices, sign-out on shutdown).
 
 use std::future::Future;
+pub mod forms;
 mod stored;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -27,6 +28,7 @@ use skills::{Rules, Settings, Skill, SkillSet};
 use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 
+pub use store::Store;
 pub use stored::{StartError, Stored, open_store};
 
 /// Where the Hub is unless `HUB_URL` says otherwise.
@@ -189,10 +191,15 @@ pub fn log_reply(
     telemetry.record("reply_published", Data::new(&published));
 }
 
+/// 32 bytes a key is made from (two random v4 UUIDs' worth: 244 random bits).
+pub fn random_secret() -> Vec<u8> {
+    [uuid::Uuid::new_v4(), uuid::Uuid::new_v4()].iter().flat_map(|u| u.as_bytes().to_vec()).collect()
+}
+
 /// One specialist agent: who it is and how it answers.
 pub struct Agent<E, F>
 where
-    F: FnOnce(Settings, Telemetry) -> E,
+    F: FnOnce(Settings, Telemetry, store::Store) -> E,
 {
     /// Registry identity (`tutor`).
     pub identity: &'static str,
@@ -202,7 +209,7 @@ where
     pub mode: &'static str,
     pub default_skills: SkillSet,
     pub rules: Rules,
-    /// Builds the executor from the live settings and the telemetry feed.
+    /// Builds the executor from the live settings, the telemetry feed and the agent's store.
     pub executor: F,
 }
 
@@ -218,7 +225,7 @@ pub async fn serve<E, F>(
 ) -> std::io::Result<()>
 where
     E: AgentExecutor,
-    F: FnOnce(Settings, Telemetry) -> E,
+    F: FnOnce(Settings, Telemetry, store::Store) -> E,
 {
     let addr = listener.local_addr()?;
     let base = format!("http://{addr}");
@@ -230,6 +237,7 @@ where
         }
         None => (1, config.skills.clone().unwrap_or_else(|| agent.default_skills.clone())),
     };
+    let store = stored.store.clone();
     let persist: Box<dyn skills::Persist> = Box::new(stored::StorePersist(stored.store));
     let settings = Settings::resume(
         identity_card,
@@ -246,7 +254,7 @@ where
         )
     })?;
     let telemetry = Telemetry::new(agent.identity);
-    let executor = (agent.executor)(settings.clone(), telemetry.clone());
+    let executor = (agent.executor)(settings.clone(), telemetry.clone(), store);
     let app = A2aServer::new(executor, settings.card_cell())
         .router()
         .merge(skills::router(settings.clone()))

@@ -10,7 +10,7 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 
-use crate::{Store, StoreError};
+use crate::{Store, StoreError, Tx};
 
 /// References kept; the oldest beyond this are pruned when a new one is opened.
 pub const KEEP: i64 = 10_000;
@@ -54,6 +54,8 @@ pub struct NewFormRef {
     pub specialist_task_id: String,
     pub specialist_context_id: String,
     pub workflow: String,
+    /// The specialist's id of the form (its A2UI surface id).
+    pub form_id: String,
     pub form_version: u32,
     pub expires_at_ms: i64,
 }
@@ -119,7 +121,7 @@ pub struct Opened {
 }
 
 const COLUMNS: &str = "reference, student_id, context_id, specialist_id, specialist_task_id, \
-     specialist_context_id, workflow, form_version, state, expires_at_ms, created_at_ms";
+     specialist_context_id, workflow, form_version, state, expires_at_ms, created_at_ms, form_id";
 
 impl Store {
     /// Opens a new reference for `new`, superseding the conversation's open one (if any)
@@ -144,7 +146,7 @@ impl Store {
                 created_at_ms: now_ms,
             };
             t.execute(
-                &format!("INSERT INTO form_refs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10)"),
+                &format!("INSERT INTO form_refs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10, ?11)"),
                 params![
                     form.reference,
                     new.student_id,
@@ -155,7 +157,8 @@ impl Store {
                     new.workflow,
                     new.form_version,
                     new.expires_at_ms,
-                    now_ms
+                    now_ms,
+                    new.form_id
                 ],
             )
             .map_err(|e| tx.sqlite(e))?;
@@ -216,6 +219,24 @@ impl Store {
     }
 }
 
+impl Tx<'_> {
+    /// Records what an action on an open reference came to: the form's new `version`, and
+    /// whether the form is now finished (`close`: submitted or cancelled). False when the
+    /// reference is not open (unknown, superseded or closed already): nothing changes.
+    pub fn update_form_ref(&self, reference: &str, version: u32, close: bool) -> Result<bool, StoreError> {
+        let n = self
+            .tx
+            .execute(
+                "UPDATE form_refs SET form_version = max(form_version, ?2),
+                 state = CASE WHEN ?3 THEN 'closed' ELSE state END
+                 WHERE reference = ?1 AND state = 'open'",
+                params![reference, version, close],
+            )
+            .map_err(|e| self.sqlite(e))?;
+        Ok(n == 1)
+    }
+}
+
 fn read_form_ref(r: &Row<'_>) -> rusqlite::Result<FormRef> {
     Ok(FormRef {
         reference: r.get(0)?,
@@ -226,6 +247,7 @@ fn read_form_ref(r: &Row<'_>) -> rusqlite::Result<FormRef> {
             specialist_task_id: r.get(4)?,
             specialist_context_id: r.get(5)?,
             workflow: r.get(6)?,
+            form_id: r.get(11)?,
             form_version: r.get(7)?,
             expires_at_ms: r.get(9)?,
         },
@@ -248,6 +270,7 @@ mod tests {
             specialist_task_id: task.into(),
             specialist_context_id: format!("lib-{context}"),
             workflow: "study-room-booking".into(),
+            form_id: format!("form-{task}"),
             form_version: 1,
             expires_at_ms: crate::now_ms() + 60_000,
         }
@@ -295,6 +318,24 @@ mod tests {
         let closed = store.form_ref(&form.reference).unwrap().unwrap();
         assert_eq!(closed.check("student-1", "ctx-1", now).unwrap_err().code(), "form_closed");
         assert_eq!(store.open_form_ref_of("student-1", "ctx-1").unwrap(), None);
+    }
+
+    #[test]
+    fn an_action_moves_the_version_and_a_finished_form_closes() {
+        let tmp = TempDir::new();
+        let store = Store::open(&file_for(tmp.path(), "hub")).unwrap();
+        let form = store.open_form_ref(&new("ctx-1", "task-1")).unwrap().form;
+        assert_eq!(form.form.form_id, "form-task-1");
+        let update =
+            |version, close| store.write(|tx| tx.update_form_ref(&form.reference, version, close)).unwrap();
+        assert!(update(3, false));
+        assert!(update(2, false), "an older version never moves it back");
+        let now = store.form_ref(&form.reference).unwrap().unwrap();
+        assert_eq!((now.form.form_version, now.state), (3, FormState::Open));
+        assert!(update(4, true));
+        assert!(!update(5, false), "closed: nothing changes");
+        let closed = store.form_ref(&form.reference).unwrap().unwrap();
+        assert_eq!((closed.form.form_version, closed.state), (4, FormState::Closed));
     }
 
     #[test]

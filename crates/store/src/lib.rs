@@ -24,6 +24,7 @@
 pub mod bookings;
 mod error;
 pub mod form_refs;
+pub mod forms;
 pub mod ledger;
 mod migrate;
 pub mod operations;

@@ -84,6 +84,27 @@ const MIGRATIONS: &[&str] = &[
         created_at_ms INTEGER NOT NULL,
         UNIQUE (scope, request_id, question_hash)
     ) STRICT;",
+    // 7: the specialist's own id of the form a Hub reference stands for (its A2UI surface id)
+    "ALTER TABLE form_refs ADD COLUMN form_id TEXT NOT NULL DEFAULT '';",
+    // 8: a specialist's forms (at most one open per conversation and workflow) and its
+    // own secrets (the key its booking slot ids are made with)
+    "CREATE TABLE forms (
+        form_id TEXT PRIMARY KEY,
+        workflow TEXT NOT NULL,
+        context_id TEXT NOT NULL,
+        task_id TEXT NOT NULL DEFAULT '',
+        version INTEGER NOT NULL CHECK (version >= 1),
+        state TEXT NOT NULL CHECK (state IN ('open', 'submitted', 'cancelled', 'superseded')),
+        screen TEXT NOT NULL,
+        form_values TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL
+    ) STRICT;
+    CREATE UNIQUE INDEX forms_one_open ON forms (context_id, workflow) WHERE state = 'open';
+    CREATE TABLE agent_secrets (
+        name TEXT PRIMARY KEY,
+        secret BLOB NOT NULL
+    ) STRICT;",
 ];
 
 /// The schema version this build writes and understands.

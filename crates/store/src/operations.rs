@@ -76,7 +76,48 @@ pub fn fingerprint(values: &Value) -> String {
     Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// An operation's recorded (fingerprint, result).
+fn lookup(
+    conn: &rusqlite::Connection,
+    scope: &str,
+    operation_id: &str,
+) -> rusqlite::Result<Option<(String, String)>> {
+    conn.query_row(
+        "SELECT fingerprint, result FROM operations WHERE scope = ?1 AND operation_id = ?2",
+        params![scope, operation_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
 impl Store {
+    /// What an operation came to, without running anything: [`Once::Replayed`] (recorded
+    /// with this fingerprint), [`Once::Reused`] (recorded with another), or `None` (not
+    /// recorded: it never finished, or never ran). For an effect that is not database work
+    /// (a network call), recorded afterwards with [`Store::once`].
+    pub fn recorded(
+        &self,
+        scope: &str,
+        operation_id: &str,
+        fingerprint: &str,
+    ) -> Result<Option<Once>, StoreError> {
+        let stored = lookup(&self.conn(), scope, operation_id).map_err(|e| self.sqlite(e))?;
+        stored
+            .map(|(stored_fingerprint, result)| self.replay(fingerprint, &stored_fingerprint, &result))
+            .transpose()
+    }
+
+    fn replay(&self, fingerprint: &str, stored_fingerprint: &str, result: &str) -> Result<Once, StoreError> {
+        if stored_fingerprint != fingerprint {
+            return Ok(Once::Reused);
+        }
+        let value = serde_json::from_str(result).map_err(|e| StoreError::Sqlite {
+            path: self.path().to_path_buf(),
+            reason: format!("a stored operation result is not valid json ({e})"),
+        })?;
+        Ok(Once::Replayed(value))
+    }
+
     /// Runs `effect` at most once per (`scope`, `operation_id`) and records its result in
     /// the same transaction (see the module). Store failures come back as `E`.
     pub fn once<E: From<StoreError>>(
@@ -87,24 +128,9 @@ impl Store {
         effect: impl FnOnce(&Tx<'_>) -> Result<Value, E>,
     ) -> Result<Once, E> {
         self.write(|tx| {
-            let stored: Option<(String, String)> = tx
-                .tx
-                .query_row(
-                    "SELECT fingerprint, result FROM operations WHERE scope = ?1 AND operation_id = ?2",
-                    params![scope, operation_id],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()
-                .map_err(|e| tx.sqlite(e))?;
+            let stored = lookup(tx.tx, scope, operation_id).map_err(|e| tx.sqlite(e))?;
             if let Some((stored_fingerprint, result)) = stored {
-                if stored_fingerprint != fingerprint {
-                    return Ok(Once::Reused);
-                }
-                let value = serde_json::from_str(&result).map_err(|e| StoreError::Sqlite {
-                    path: self.path().to_path_buf(),
-                    reason: format!("a stored operation result is not valid json ({e})"),
-                })?;
-                return Ok(Once::Replayed(value));
+                return Ok(self.replay(fingerprint, &stored_fingerprint, &result)?);
             }
             let value = effect(tx)?;
             tx.tx
@@ -159,6 +185,12 @@ mod tests {
         );
         let other = fingerprint(&json!({"room": "B", "date": "2026-12-01"}));
         assert_eq!(store.once("s1", "op-1", &other, effect).unwrap(), Once::Reused);
+        assert_eq!(
+            store.recorded("s1", "op-1", &fp).unwrap(),
+            Some(Once::Replayed(json!({"receipt": "bk-1"})))
+        );
+        assert_eq!(store.recorded("s1", "op-1", &other).unwrap(), Some(Once::Reused));
+        assert_eq!(store.recorded("s1", "op-2", &fp).unwrap(), None);
         assert_eq!(runs.load(Ordering::SeqCst), 1, "the effect ran once");
         // another scope is another operation
         assert!(matches!(store.once("s2", "op-1", &other, effect).unwrap(), Once::Done(_)));

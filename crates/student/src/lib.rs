@@ -8,6 +8,7 @@
 //! command-line conversation built on it (local checks, attributed answers, the loop).
 
 pub mod chat;
+pub mod form;
 
 use std::sync::Mutex;
 
@@ -15,10 +16,15 @@ use a2a::client::{A2aClient, AgentHandle, ClientError};
 use a2a::wire::{Message, Part, Role, SendMessageResponse, new_message_id};
 use serde_json::{Value, json};
 
+pub use form::{ActionOutcome, FieldError, FormReply, FormStatus, Reply};
+
 /// Where the Hub is unless `HUB_URL` says otherwise.
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
 /// Where the Tutor is (Part 1, with `TUTOR_URL`).
 pub const DEFAULT_TUTOR_URL: &str = "http://127.0.0.1:41241";
+/// The student id this demo sends (there is no sign-in): the Hub's form references
+/// belong to it.
+pub const DEMO_STUDENT_ID: &str = "demo-student";
 
 /// The command-line Student's configuration: defaults, then an optional `STUDENT_CONFIG`
 /// JSON file (`{"hubUrl": …, "timeoutMs": …}`), then `HUB_URL`, `STUDENT_TIMEOUT_MS`, and
@@ -85,19 +91,42 @@ pub struct Exchange {
     pub reply_text: String,
     /// When the agent answered with a task: its id and state (`TASK_STATE_…`).
     pub task: Option<(String, String)>,
+    /// An answer, or a form (checked by the allowlist), or a form payload refused.
+    pub reply: Reply,
 }
 
 /// A Student talking to the agent at `url`.
 pub struct Student {
     client: A2aClient,
     url: String,
+    student_id: String,
     agent: Mutex<Option<AgentHandle>>,
     conversation: Mutex<Option<String>>,
+    /// The conversation's open form, whose updates are checked against its surface.
+    open_form: Mutex<Option<form::OpenForm>>,
 }
 
 impl Student {
     pub fn new(client: A2aClient, url: impl Into<String>) -> Self {
-        Self { client, url: url.into(), agent: Mutex::new(None), conversation: Mutex::new(None) }
+        Self::with_student_id(client, url, DEMO_STUDENT_ID)
+    }
+
+    /// A Student that names itself `student_id` to the Hub.
+    pub fn with_student_id(client: A2aClient, url: impl Into<String>, student_id: impl Into<String>) -> Self {
+        Self {
+            client,
+            url: url.into(),
+            student_id: student_id.into(),
+            agent: Mutex::new(None),
+            conversation: Mutex::new(None),
+            open_form: Mutex::new(None),
+        }
+    }
+
+    /// Continues the conversation `context_id` (as if its first answer had assigned it).
+    pub fn set_conversation(&self, context_id: Option<String>) {
+        *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = context_id;
+        *self.open_form.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 
     /// The base URL of the agent this Student asks.
@@ -112,7 +141,14 @@ impl Student {
 
     /// Starts a new conversation with the next question.
     pub fn new_conversation(&self) {
-        *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        self.set_conversation(None);
+    }
+
+    /// The metadata every message carries: who asks, what the client renders.
+    fn metadata(&self) -> std::collections::HashMap<String, Value> {
+        let mut metadata = a2ui::part::client_metadata();
+        metadata.insert("studentId".into(), json!(self.student_id));
+        metadata
     }
 
     async fn agent(&self) -> Result<AgentHandle, ClientError> {
@@ -140,13 +176,17 @@ impl Student {
             task_id: None,
             role: Role::User,
             parts: vec![Part::text(text).with_media_type("text/plain")],
-            metadata: Some([("requestId".to_string(), json!(request_id))].into_iter().collect()),
+            metadata: Some({
+                let mut m = self.metadata();
+                m.insert("requestId".into(), json!(request_id));
+                m
+            }),
             extensions: None,
             reference_task_ids: None,
         };
         let sent_message_id = message.message_id.clone();
         tracing::info!(message_id = %sent_message_id, request_id, context_id = context_id.as_deref().unwrap_or("(new)"), agent = %agent.card.name, "sending message");
-        let response = match agent.send_message(message, &[]).await {
+        let response = match agent.send_message(message, &form::extensions()).await {
             Ok(r) => r,
             Err(e) => {
                 if !matches!(e, ClientError::Rpc { .. }) {
@@ -158,8 +198,87 @@ impl Student {
         };
         let mut exchange = read_reply(&agent, response, sent_message_id, request_id.to_string())?;
         exchange.sent_context_id = context_id;
-        *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = Some(exchange.context_id.clone());
+        self.take_reply(&mut exchange);
         Ok(exchange)
+    }
+
+    /// Presses a form's button: sends `action` (the A2UI action object: `name`,
+    /// `surfaceId`, `sourceComponentId`, `timestamp`, `context`) on the form `form_ref` with
+    /// `operation_id` (made once per press; a retry or reconcile sends the same id with the
+    /// same action). Checked here first: the client schema, and the surface of the form
+    /// when this Student holds it open (`a2ui_…` refusals; nothing is sent). Never retries.
+    pub async fn act(&self, form_ref: &str, operation_id: &str, action: Value) -> ActionOutcome {
+        let message = json!({"version": a2ui::VERSION, "action": action});
+        if let Err(e) = a2ui::validate_client_message(&message) {
+            return ActionOutcome::Refused { code: "a2ui_schema_invalid".into(), message: e.to_string() };
+        }
+        let surface = {
+            let open = self.open_form.lock().unwrap_or_else(|p| p.into_inner());
+            form::surface_of(&open, form_ref).map(str::to_string)
+        };
+        if let Some(surface) = surface
+            && message["action"]["surfaceId"].as_str() != Some(surface.as_str())
+        {
+            let code = a2ui::RefusalCode::WrongSurface.as_str().into();
+            return ActionOutcome::Refused {
+                code,
+                message: "/action/surfaceId names another surface".into(),
+            };
+        }
+        let agent = match self.agent().await {
+            Ok(a) => a,
+            Err(e) => return ActionOutcome::NotDelivered { reason: e.to_string() },
+        };
+        let mut metadata = self.metadata();
+        metadata.insert("formRef".into(), json!(form_ref));
+        metadata.insert("operationId".into(), json!(operation_id));
+        let message = Message {
+            message_id: new_message_id(),
+            context_id: self.conversation(),
+            task_id: None,
+            role: Role::User,
+            parts: vec![a2ui::part::data_part(vec![message])],
+            metadata: Some(metadata),
+            extensions: None,
+            reference_task_ids: None,
+        };
+        let sent_message_id = message.message_id.clone();
+        tracing::info!(message_id = %sent_message_id, operation_id, "sending a form action");
+        let response = match agent.send_message(message, &form::extensions()).await {
+            Ok(r) => r,
+            Err(ClientError::Rpc { code, message, reason }) => {
+                let code = reason.unwrap_or_else(|| format!("error_{code}"));
+                return ActionOutcome::Refused { code, message };
+            }
+            Err(e) => {
+                *self.agent.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                return if e.nothing_sent() {
+                    ActionOutcome::NotDelivered { reason: e.to_string() }
+                } else {
+                    ActionOutcome::Uncertain { reason: e.to_string() }
+                };
+            }
+        };
+        match read_reply(&agent, response, sent_message_id, operation_id.to_string()) {
+            Ok(mut exchange) => {
+                self.take_reply(&mut exchange);
+                form::outcome_of(exchange.outcome.as_deref(), exchange.reply, &exchange.reply_text)
+            }
+            Err(e) => ActionOutcome::Uncertain { reason: e.to_string() },
+        }
+    }
+
+    /// Keeps the conversation the reply names and checks a form it carries against the
+    /// open one.
+    fn take_reply(&self, exchange: &mut Exchange) {
+        let mut conversation = self.conversation.lock().unwrap_or_else(|p| p.into_inner());
+        let mut open = self.open_form.lock().unwrap_or_else(|p| p.into_inner());
+        if conversation.as_deref() != Some(exchange.context_id.as_str()) {
+            *open = None;
+        }
+        *conversation = Some(exchange.context_id.clone());
+        let reply = std::mem::replace(&mut exchange.reply, Reply::Answer);
+        exchange.reply = form::check(reply, &mut open);
     }
 }
 
@@ -173,15 +292,21 @@ fn read_reply(
         SendMessageResponse::Message(m) => (m.message_id, m.context_id, m.parts, m.metadata, None),
         SendMessageResponse::Task(t) => {
             let state = state_name(&t.status.state);
+            // A task's metadata, with its status message's over it.
+            let mut metadata = t.metadata.unwrap_or_default();
             // The answer is in the status message, or (a common SDK pattern) in artifacts.
-            let (id, parts, metadata) = match t.status.message {
-                Some(m) if !m.parts.is_empty() => (m.message_id, m.parts, m.metadata),
+            let (id, parts) = match t.status.message {
+                Some(m) if !m.parts.is_empty() => {
+                    metadata.extend(m.metadata.unwrap_or_default());
+                    (m.message_id, m.parts)
+                }
                 _ => {
                     let parts: Vec<_> =
                         t.artifacts.unwrap_or_default().into_iter().flat_map(|a| a.parts).collect();
-                    (String::new(), parts, None)
+                    (String::new(), parts)
                 }
             };
+            let metadata = (!metadata.is_empty()).then_some(metadata);
             (id, Some(t.context_id.clone()), parts, metadata, Some((t.id, state)))
         }
     };
@@ -194,6 +319,7 @@ fn read_reply(
     let attribution = Some(meta("servedBy")).filter(Value::is_object);
     let served_by = meta("servedBy").get("name").and_then(Value::as_str).map(str::to_string);
     let outcome = meta("outcome").as_str().map(str::to_string);
+    let reply = form::read(&parts, metadata.as_ref());
     tracing::info!(message_id = %reply_message_id, in_reply_to = %sent_message_id, context_id = %context_id, "received reply");
     Ok(Exchange {
         agent: agent.card.name.clone(),
@@ -208,6 +334,7 @@ fn read_reply(
         context_id,
         reply_text: reply_text.join("\n"),
         task,
+        reply,
     })
 }
 
@@ -219,7 +346,7 @@ pub async fn ask(
     context_id: Option<String>,
 ) -> Result<Exchange, ClientError> {
     let student = Student::new(client.clone(), base_url);
-    *student.conversation.lock().unwrap_or_else(|p| p.into_inner()) = context_id;
+    student.set_conversation(context_id);
     student.ask(text).await
 }
 

@@ -5,9 +5,13 @@ use std::sync::Arc;
 
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
+use forms::intent::Decision;
 use serde::Serialize;
 use skills::Settings;
+use specialist::forms::{FormHost, Outcome, skill_enabled};
 use telemetry::Telemetry;
+
+use crate::form;
 
 use crate::mock::MockTutor;
 use crate::mode::Mode;
@@ -48,11 +52,65 @@ pub struct Tutor {
     settings: Settings,
     telemetry: Telemetry,
     answerer: Answerer,
+    host: FormHost,
 }
 
 impl Tutor {
-    pub fn new(settings: Settings, telemetry: Telemetry, answerer: Answerer) -> Self {
-        Self { settings, telemetry, answerer }
+    pub fn new(settings: Settings, telemetry: Telemetry, answerer: Answerer, host: FormHost) -> Self {
+        Self { settings, telemetry, answerer, host }
+    }
+
+    /// A form action: the host's checks, then the tutoring handler once.
+    async fn act(&self, ctx: &RequestContext) -> Result<Reply, RpcError> {
+        let settings = self.settings.clone();
+        let enabled = move |w: &str| skill_enabled(&settings.policy(), w);
+        let outcome = self.host.act(ctx, &form::WORKFLOWS, enabled, form::buttons, form::handle).await?;
+        Ok(self.publish(ctx, &outcome))
+    }
+
+    fn publish(&self, ctx: &RequestContext, outcome: &Outcome) -> Reply {
+        let reply = outcome.reply();
+        let details = serde_json::json!({"formId": outcome.form_id, "workflow": outcome.workflow,
+                                          "version": outcome.version, "mode": self.answerer.mode().as_str()});
+        let state = serde_json::to_value(outcome.state).ok();
+        let state = state.as_ref().and_then(|s| s.as_str()).unwrap_or("form");
+        specialist::log_reply(
+            &self.telemetry,
+            ctx,
+            &reply,
+            &format!("form_{state}"),
+            &outcome.text,
+            &details,
+        );
+        reply
+    }
+
+    /// A chat message that may get the form: `None` when it is a question to answer.
+    async fn maybe_form(&self, ctx: &RequestContext) -> Option<Reply> {
+        let text = ctx.text();
+        let choice = form::choice(&text);
+        let open = match choice {
+            Some(_) => self.host.open_form_of(&ctx.context_id, form::WORKFLOW).await.ok().flatten(),
+            None => None,
+        };
+        if open.is_none() && forms::intent::decide(forms::Workflow::Tutoring, &text) != Decision::OfferForm {
+            return None;
+        }
+        let say = |text: &str, outcome: &str| {
+            let reply = Reply::text(text);
+            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &serde_json::json!({}));
+            reply
+        };
+        if !skill_enabled(&self.settings.policy(), form::WORKFLOW) {
+            return Some(say(form::DISABLED_TEXT, "form_disabled"));
+        }
+        if !FormHost::client_renders(ctx) {
+            return Some(say(form::NO_RENDERER_TEXT, "form_not_renderable"));
+        }
+        Some(match form::offer(&self.host, ctx, open.and(choice)).await {
+            Ok(outcome) => self.publish(ctx, &outcome),
+            Err(text) => say(&text, "form_asked_continue"),
+        })
     }
 }
 
@@ -67,8 +125,15 @@ struct Details {
 impl AgentExecutor for Tutor {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
         specialist::log_received(&self.telemetry, &ctx);
+        if FormHost::is_action(&ctx) {
+            return self.act(&ctx).await;
+        }
+        if let Some(reply) = self.maybe_form(&ctx).await {
+            return Ok(reply);
+        }
         let policy = self.settings.policy();
-        let (text, outcome) = if policy.is_empty() {
+        // the tutoring-request form is no tutoring skill: with only it enabled, decline
+        let (text, outcome) = if policy.skills.iter().all(|s| s.id == form::WORKFLOW) {
             (DECLINE_REPLY.to_string(), "declined")
         } else {
             match &self.answerer {

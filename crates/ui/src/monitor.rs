@@ -114,6 +114,27 @@ pub fn label(e: &telemetry::Event) -> Option<Pulse> {
         ("hub", "card_change_notice", Some(sp)) => {
             Some(pulse(hub_link(sp), sp, "hub", "card", "received", "hub"))
         }
+        // forms (docs/forms.md): a form coming back, an action forwarded, its result
+        ("hub", "form_relayed", Some(sp)) => Some(pulse(hub_link(sp), sp, "hub", "form", "received", "hub")),
+        ("hub", "form_action_received", _) => {
+            Some(pulse("student-hub".into(), "student", "hub", "form", "received", "hub"))
+        }
+        ("hub", "form_action_refused" | "form_action_replayed", None) => {
+            let phase = if e.kind == "form_action_refused" { "failed" } else { "result" };
+            Some(pulse("student-hub".into(), "hub", "student", "form", phase, "hub"))
+        }
+        ("hub", "form_action_forwarded", Some(sp)) => {
+            Some(pulse(hub_link(sp), "hub", sp, "form", "sent", "hub"))
+        }
+        ("hub", "form_action_result", Some(sp)) => {
+            Some(pulse(hub_link(sp), sp, "hub", "form", "result", "hub"))
+        }
+        ("hub", "form_action_refused", Some(sp)) => {
+            Some(pulse(hub_link(sp), sp, "hub", "form", "failed", "hub"))
+        }
+        ("hub", "form_action_unknown", Some(sp)) => {
+            Some(pulse(hub_link(sp), "hub", sp, "form", "unknown", "hub"))
+        }
         ("hub", "card_fetched", Some(sp)) => {
             let phase = match s("outcome").as_deref() {
                 Some("invalid" | "failed") => "failed",
@@ -487,6 +508,13 @@ fn summary(e: &telemetry::Event, data: &Value) -> String {
         "registered" => format!("registered {}", s("specialist")),
         "signed_out" => format!("{} signed out", s("specialist")),
         "card_fetched" => format!("fetched the card of {} ({})", s("specialist"), s("outcome")),
+        "form_relayed" => format!("relayed a {} form from {}", s("workflow"), s("specialist")),
+        "form_action_received" => "received a form action".into(),
+        "form_action_forwarded" => format!("forwarded a form action to {}", s("specialist")),
+        "form_action_refused" => format!("refused a form action ({})", s("code")),
+        "form_action_replayed" => "answered a repeated form action from its record".into(),
+        "form_action_result" => format!("{} answered a form action ({})", s("specialist"), s("state")),
+        "form_action_unknown" => format!("no answer from {} in time (outcome unknown)", s("specialist")),
         kind => kind.replace('_', " "),
     }
 }
@@ -533,6 +561,19 @@ mod tests {
         let p = label(&event("student", "request_failed", json!({"code": "timeout"}), None)).unwrap();
         assert_eq!(p.phase, "unknown");
         assert!(label(&event("hub", "duplicate_request", json!({}), None)).is_none());
+        // forms: the action goes out on the specialist's link, a hub refusal back to the student
+        let form = |kind: &str, sp: Option<&str>| {
+            let data = json!({"specialist": sp, "formRef": "hf-1", "operationId": "op-1"});
+            let p = label(&event("hub", kind, data, None)).unwrap();
+            (p.link, p.from, p.to, p.category, p.phase)
+        };
+        let tutor = |from: &str, to: &str, phase| ("hub-tutor".into(), from.into(), to.into(), "form", phase);
+        assert_eq!(form("form_action_forwarded", Some("tutor")), tutor("hub", "tutor", "sent"));
+        assert_eq!(form("form_action_result", Some("tutor")), tutor("tutor", "hub", "result"));
+        assert_eq!(form("form_action_unknown", Some("tutor")), tutor("hub", "tutor", "unknown"));
+        assert_eq!(form("form_relayed", Some("tutor")), tutor("tutor", "hub", "received"));
+        let refused = form("form_action_refused", None);
+        assert_eq!((refused.0.as_str(), refused.4), ("student-hub", "failed"));
         // no line between the Student and a specialist, ever
         for kind in ["request_sent", "reply_received", "message_received", "reply_published"] {
             for relayed in [None, Some("tutor")] {

@@ -1,0 +1,171 @@
+//! Forms end to end with every real part: the Student (the `student` crate) asks the real
+//! Hub, which routes to the real Tutor or Library; the form comes back as the Hub's
+//! reference, and each press travels Student → Hub → the issuing specialist. The buttons'
+//! action contexts are resolved here from the surface the Student accepted, as the
+//! renderer would resolve them from its data model.
+
+mod common;
+
+use std::collections::HashMap;
+
+use a2a::client::A2aClient;
+use common::University;
+use serde_json::{Map, Value, json};
+use student::{ActionOutcome, FormReply, FormStatus, Reply, Student};
+
+fn form(u: &Student, text: &str) -> FormReply {
+    let exchange = common::rt().block_on(u.ask(text)).expect("the hub answers");
+    match exchange.reply {
+        Reply::Form(f) => f,
+        other => panic!("a form for {text:?}, got {other:?}: {}", exchange.reply_text),
+    }
+}
+
+/// Every component of the surface so far, by id (later messages replace earlier ones).
+fn components(messages: &[Value], into: &mut HashMap<String, Value>) {
+    for m in messages {
+        for c in m["updateComponents"]["components"].as_array().into_iter().flatten() {
+            into.insert(c["id"].as_str().unwrap().to_string(), c.clone());
+        }
+    }
+}
+
+/// The action the renderer would send for the button whose event is `name`: its context's
+/// paths (`/form/<field>`) resolved from `values`, its literals kept.
+fn press(surface: &str, screen: &HashMap<String, Value>, name: &str, values: &Value) -> Value {
+    let (id, button) = screen
+        .iter()
+        .find(|(_, c)| c["component"] == "Button" && c["action"]["event"]["name"] == name)
+        .unwrap_or_else(|| panic!("a {name} button on the screen"));
+    let mut context = Map::new();
+    for (k, v) in button["action"]["event"]["context"].as_object().unwrap() {
+        let resolved = match v.get("path").and_then(Value::as_str) {
+            Some(path) => values[path.trim_start_matches("/form/")].clone(),
+            None => v.clone(),
+        };
+        context.insert(k.clone(), resolved);
+    }
+    json!({"name": name, "surfaceId": surface, "sourceComponentId": id,
+           "timestamp": "2026-11-30T10:00:00.000Z", "context": context})
+}
+
+fn surface_id(f: &FormReply) -> String {
+    f.messages
+        .iter()
+        .find_map(|m| m["createSurface"]["surfaceId"].as_str())
+        .expect("a createSurface")
+        .to_string()
+}
+
+/// The data model the form was prefilled with (`/form`).
+fn prefill(f: &FormReply) -> Value {
+    f.messages
+        .iter()
+        .find(|m| m["updateDataModel"]["path"] == "/form")
+        .map(|m| m["updateDataModel"]["value"].clone())
+        .unwrap_or_else(|| json!({}))
+}
+
+#[test]
+fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let student = Student::new(A2aClient::default(), format!("{}", u.hub_url));
+    let f = form(&student, "Can I meet a tutor about derivatives tomorrow afternoon?");
+    assert_eq!(f.workflow, "tutoring-request");
+    assert!(f.form_ref.starts_with("hf-"), "the hub's reference, not the tutor's id: {}", f.form_ref);
+    assert_eq!(f.state, FormStatus::Open);
+    let data = prefill(&f);
+    assert_eq!(data["period"], json!(["afternoon"]), "prefilled from the student's words");
+    assert!(data["name"].as_str().unwrap_or_default().is_empty(), "a name is never prefilled");
+    let mut values = data.clone();
+    values["name"] = json!("Alex Student");
+    values["email"] = json!("alex@example.com");
+    values["topic"] = json!("the chain rule");
+    values["notes"] = json!("");
+    if values["date"].as_str().unwrap_or_default().is_empty() {
+        panic!("tomorrow was read: {data}");
+    }
+    let mut screen = HashMap::new();
+    components(&f.messages, &mut screen);
+    let surface = surface_id(&f);
+
+    // a bad email: rejected by the Tutor's own rules, the form stays open
+    let mut bad = values.clone();
+    bad["email"] = json!("alex@");
+    let action = press(&surface, &screen, "submit_tutoring_request", &bad);
+    let ActionOutcome::Rejected(r) = common::rt().block_on(student.act(&f.form_ref, "op-bad", action)) else {
+        panic!("rejected")
+    };
+    assert!(r.errors.iter().any(|e| e.field == "email"), "{:?}", r.errors);
+
+    // a good one: one receipt; the same operation again is the same receipt
+    let action = press(&surface, &screen, "submit_tutoring_request", &values);
+    let first = common::rt().block_on(student.act(&f.form_ref, "op-ok", action.clone()));
+    let ActionOutcome::Submitted(done) = first else { panic!("submitted: {first:?}") };
+    let receipt = done.receipt.clone().expect("a receipt");
+    assert!(done.messages.iter().any(|m| m.get("deleteSurface").is_some()), "the form is removed");
+    let again = common::rt().block_on(student.act(&f.form_ref, "op-ok", action));
+    let ActionOutcome::Submitted(same) = again else { panic!("the stored result: {again:?}") };
+    assert_eq!(same.receipt, Some(receipt.clone()), "an identical retry is the same receipt");
+    let text = receipt.to_string();
+    assert!(!text.to_lowercase().contains("booked"), "a request is never called booked: {text}");
+    // a closed form takes nothing more
+    let cancel = press(&surface, &screen, "cancel_form", &values);
+    let late = common::rt().block_on(student.act(&f.form_ref, "op-late", cancel));
+    assert!(matches!(late, ActionOutcome::Refused { ref code, .. } if code == "form_closed"), "{late:?}");
+}
+
+#[test]
+fn a_study_room_is_booked_through_the_hub_after_times_and_a_review() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let student = Student::new(A2aClient::default(), format!("{}", u.hub_url));
+    let f = form(&student, "I want to reserve a group study room for 4 people tomorrow");
+    assert_eq!(f.workflow, "study-room-booking");
+    let surface = surface_id(&f);
+    let mut screen = HashMap::new();
+    components(&f.messages, &mut screen);
+    let mut values = prefill(&f);
+    assert_eq!(values["groupSize"].as_u64().or_else(|| values["groupSize"].as_str()?.parse().ok()), Some(4));
+    values["room"] = json!(["B"]);
+    values["duration"] = json!(["1"]);
+
+    let find = press(&surface, &screen, "find_times", &values);
+    let ActionOutcome::Updated(times) = common::rt().block_on(student.act(&f.form_ref, "op-find", find))
+    else {
+        panic!("free times")
+    };
+    assert!(times.version > f.version, "a new screen is a new version");
+    components(&times.messages, &mut screen);
+    let picker =
+        screen.values().find(|c| c["component"] == "ChoicePicker" && c["value"]["path"] == "/form/slot");
+    let options = picker.expect("a slot picker")["options"].as_array().unwrap().clone();
+    assert!(!options.is_empty(), "tomorrow has free times in room B");
+    let slot = options[0]["value"].as_str().unwrap().to_string();
+    values["slot"] = json!([slot]);
+
+    // a slot id this form was never offered is refused, never replaced by another time
+    let mut forged = values.clone();
+    forged["slot"] = json!(["s-00000000000000000000000000000000"]);
+    let review = press(&surface, &screen, "review_booking", &forged);
+    let out = common::rt().block_on(student.act(&f.form_ref, "op-forged", review));
+    assert!(
+        matches!(&out, ActionOutcome::Refused { code, .. } if code == "slot_unknown")
+            || matches!(&out, ActionOutcome::Rejected(r) if r.errors.iter().any(|e| e.code == "slot_unknown")),
+        "{out:?}"
+    );
+
+    let review = press(&surface, &screen, "review_booking", &values);
+    let ActionOutcome::Updated(summary) =
+        common::rt().block_on(student.act(&f.form_ref, "op-review", review))
+    else {
+        panic!("the review screen")
+    };
+    components(&summary.messages, &mut screen);
+    let confirm = press(&surface, &screen, "confirm_booking", &values);
+    let out = common::rt().block_on(student.act(&f.form_ref, "op-confirm", confirm));
+    let ActionOutcome::Submitted(done) = out else { panic!("booked: {out:?}") };
+    let receipt = done.receipt.expect("a receipt").to_string();
+    assert!(receipt.contains("bk-"), "a booking id: {receipt}");
+}

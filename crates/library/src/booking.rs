@@ -1,0 +1,264 @@
+//! The study-room-booking workflow on the Library: the edit screen (date, room, duration,
+//! group size), `find_times` (availability from the `forms::rooms` fixture and the store's
+//! booked hours; only those four criteria are read), `review_booking` (a slot this form
+//! was offered, else `slot_unknown`), `back_to_edit`, `confirm_booking` (the database's
+//! constraint decides: a taken slot is rejected with refreshed times, never another time
+//! put in its place) and `cancel_form`. Slot ids are keyed with a secret kept in the
+//! agent's store, so they survive a restart.
+
+use a2a::server::RequestContext;
+use forms::rooms::{self, Criteria, Room, Slot, SlotKey, Taken};
+use forms::templates::{booking_back_to_edit, booking_form, booking_review, booking_slots, delete_surface};
+use forms::{Prefill, Workflow, action, rules};
+use jiff::civil::Date;
+use serde_json::{Map, Value, json};
+use specialist::forms::{
+    Action, FormHost, HandlerError, OpenFormChoice, Outcome, ReplyState, Step, code, field_errors,
+};
+use store::Tx;
+use store::bookings::NewBooking;
+
+/// The workflow's id, also its skill's id.
+pub const WORKFLOW: &str = "study-room-booking";
+/// The workflows the Library hosts.
+pub const WORKFLOWS: [Workflow; 1] = [Workflow::Booking];
+/// The name of the slot key's secret in the store.
+pub const SLOT_KEY_SECRET: &str = "booking-slot-key";
+
+const EDIT: &str = "edit";
+const SLOTS: &str = "slots";
+const REVIEW: &str = "review";
+
+pub const OFFER_TEXT: &str = "Here is a form to book a group study room (a demo booking). Choose a date, room, duration and group size, then find times.";
+pub const NO_RENDERER_TEXT: &str = "I can book a study room with a form, but this client did not say it can show forms (A2UI v0.9, basic catalog). Ask again from the Campus page.";
+pub const DISABLED_TEXT: &str = "Study-room booking is turned off in the Library's settings right now.";
+
+/// The buttons of each screen.
+pub fn buttons(_workflow: &str, screen: &str) -> &'static [(&'static str, &'static str)] {
+    match screen {
+        EDIT => &[("find_btn", action::FIND_TIMES)],
+        SLOTS => &[
+            ("find_btn", action::FIND_TIMES),
+            ("review_btn", action::REVIEW_BOOKING),
+            ("cancel_btn", action::CANCEL_FORM),
+        ],
+        REVIEW => &[("back_btn", action::BACK_TO_EDIT), ("confirm_btn", action::CONFIRM_BOOKING)],
+        _ => &[],
+    }
+}
+
+fn now() -> jiff::ZonedDateTime {
+    forms::in_demo_tz(jiff::Timestamp::now())
+}
+
+/// A chat message that asks for the form: offer it, re-send the open one, or ask.
+pub async fn offer(
+    host: &FormHost,
+    key: &SlotKey,
+    ctx: &RequestContext,
+    choice: Option<OpenFormChoice>,
+) -> Result<Outcome, String> {
+    let open = host.open_form_of(&ctx.context_id, WORKFLOW).await.map_err(|e| e.message)?;
+    match (open, choice) {
+        (Some(form), Some(OpenFormChoice::Continue)) => {
+            let held = Held::of(&form.values);
+            let screen = if held.slots.is_empty() { EDIT } else { SLOTS };
+            let key = key.clone();
+            host.resend(form, screen, OFFER_TEXT.into(), move |form, version| {
+                let prefill = held.criteria.map(prefill_of).unwrap_or_default();
+                let mut messages = booking_form(&form.form_id, &prefill, now().date(), version).messages;
+                if let Some(criteria) = held.criteria.filter(|_| !held.slots.is_empty()) {
+                    let slots = offered(&key, &form.form_id, &criteria, &held.slots);
+                    messages.extend(booking_slots(&form.form_id, &slots, version));
+                }
+                messages
+            })
+            .await
+            .map_err(|e| e.message)
+        }
+        (Some(_), None) => Err(specialist::forms::CONTINUE_OR_REPLACE.to_string()),
+        _ => {
+            let prefill = forms::read(&ctx.text(), &now()).prefill();
+            host.offer(&ctx.context_id, WORKFLOW, EDIT, json!({}), OFFER_TEXT.into(), |id| {
+                booking_form(id, &prefill, now().date(), 1).messages
+            })
+            .await
+            .map_err(|e| e.message)
+        }
+    }
+}
+
+fn prefill_of(c: Criteria) -> Prefill {
+    Prefill {
+        date: Some(c.date),
+        duration_hours: Some(u32::from(c.duration)),
+        group_size: Some(u32::from(c.group_size)),
+        room: c.room.as_str().chars().next(),
+        ..Prefill::default()
+    }
+}
+
+/// What the Library holds for a booking form: the last criteria looked up and the start
+/// hours it offered for them.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+struct Held {
+    criteria: Option<Criteria>,
+    #[serde(default)]
+    slots: Vec<i8>,
+}
+
+impl Held {
+    fn of(values: &Value) -> Held {
+        serde_json::from_value(values.clone()).unwrap_or_default()
+    }
+
+    fn value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// The slots (with ids) for the start hours this form was offered.
+fn offered(key: &SlotKey, form_id: &str, c: &Criteria, starts: &[i8]) -> Vec<Slot> {
+    starts
+        .iter()
+        .map(|&start| Slot {
+            id: key.id(form_id, c.date, c.room, start, c.duration),
+            date: c.date,
+            room: c.room,
+            start_hour: start,
+            duration: c.duration,
+        })
+        .collect()
+}
+
+fn taken(tx: &Tx<'_>, date: Date) -> Result<Vec<Taken>, HandlerError> {
+    Ok(tx
+        .taken_hours(&date.to_string())?
+        .into_iter()
+        .filter_map(|(room, hour)| Some(Taken { room: Room::parse(&room)?, date, hour: hour as i8 }))
+        .collect())
+}
+
+fn rejected(text: &str, errors: Vec<Value>) -> Step {
+    let mut step = Step::text(ReplyState::Rejected, text);
+    step.errors = errors;
+    step
+}
+
+/// The workflow's handler (runs once per operation, inside its transaction). `redo`: the
+/// first run's booking found its slot taken and was rolled back.
+pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step, HandlerError> {
+    let form_id = &a.form.form_id;
+    let now = now();
+    let held = Held::of(&a.form.values);
+    match a.name.as_str() {
+        action::FIND_TIMES => {
+            let criteria: Map<String, Value> = a
+                .values
+                .iter()
+                .filter(|(k, _)| ["date", "room", "duration", "groupSize"].contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let criteria = match rules::validate_booking_criteria(&criteria, now.date()) {
+                Ok(c) => c,
+                Err(errors) => return Ok(rejected("Some choices need fixing first.", field_errors(&errors))),
+            };
+            times(key, tx, form_id, criteria, &now, a.next_version, "Here are the free times.", None)
+        }
+        action::REVIEW_BOOKING | action::CONFIRM_BOOKING => {
+            let request = match rules::validate_booking(&a.values, now.date()) {
+                Ok(r) => r,
+                Err(errors) => return Ok(rejected("Some choices need fixing first.", field_errors(&errors))),
+            };
+            let c = request.criteria;
+            let was_offered = held.criteria == Some(c)
+                && offered(key, form_id, &c, &held.slots).iter().any(|s| s.id == request.slot);
+            if !was_offered {
+                let error = json!({"field": "slot", "code": code::SLOT_UNKNOWN,
+                                   "message": "choose one of the times offered for these choices"});
+                return Ok(rejected("That time was not one offered on this form.", vec![error]));
+            }
+            let busy = taken(tx, c.date)?;
+            let Some(slot) = rooms::find_slot(key, form_id, &c, &request.slot, &now, &busy).filter(|_| !redo)
+            else {
+                let text =
+                    "That time has just been taken. Here are the times still free; nothing was booked.";
+                let error =
+                    json!({"field": "slot", "code": "slot_taken", "message": "that time is no longer free"});
+                return times(key, tx, form_id, c, &now, a.next_version, text, Some(error));
+            };
+            if a.name == action::REVIEW_BOOKING {
+                let mut step = Step::text(ReplyState::Open, "Please review the booking, then confirm it.");
+                step.a2ui = booking_review(form_id, &c, &slot, a.next_version);
+                step.screen = Some(REVIEW.into());
+                return Ok(step);
+            }
+            let booking = tx.book(&NewBooking {
+                student_id: a.student_id.clone(),
+                context_id: a.form.context_id.clone(),
+                date: c.date.to_string(),
+                room: c.room.as_str().into(),
+                start_hour: slot.start_hour as u8,
+                duration_hours: slot.duration,
+                group_size: u32::from(c.group_size),
+            })?;
+            let times = slot.label();
+            let receipt = json!({
+                "bookingId": booking.id, "room": c.room.as_str(), "date": c.date.to_string(),
+                "times": times, "groupSize": c.group_size, "timezone": forms::TIMEZONE,
+                "note": "Demo booking",
+            });
+            let text = format!(
+                "Demo booking confirmed: {} — room {}, {} {} Pacific Time, {} people.",
+                booking.id,
+                c.room.as_str(),
+                c.date,
+                times,
+                c.group_size
+            );
+            let mut step = Step::text(ReplyState::Submitted, text);
+            step.receipt = Some(receipt);
+            step.a2ui = vec![delete_surface(form_id)];
+            step.screen = Some("done".into());
+            Ok(step)
+        }
+        action::BACK_TO_EDIT => {
+            let slots = held.criteria.map(|c| offered(key, form_id, &c, &held.slots)).unwrap_or_default();
+            let mut step = Step::text(ReplyState::Open, "Back to editing.");
+            step.a2ui = booking_back_to_edit(form_id, &slots, a.next_version);
+            step.screen = Some(if slots.is_empty() { EDIT } else { SLOTS }.into());
+            Ok(step)
+        }
+        _ => {
+            let mut step = Step::text(ReplyState::Cancelled, "Cancelled: nothing was booked.");
+            step.a2ui = vec![delete_surface(form_id)];
+            step.screen = Some("done".into());
+            Ok(step)
+        }
+    }
+}
+
+/// The free times for `criteria`, drawn in place (and held as this form's offer).
+#[allow(clippy::too_many_arguments)]
+fn times(
+    key: &SlotKey,
+    tx: &Tx<'_>,
+    form_id: &str,
+    criteria: Criteria,
+    now: &jiff::ZonedDateTime,
+    version: u32,
+    text: &str,
+    error: Option<Value>,
+) -> Result<Step, HandlerError> {
+    let slots = rooms::free_slots(key, form_id, &criteria, now, &taken(tx, criteria.date)?);
+    let held = Held { criteria: Some(criteria), slots: slots.iter().map(|s| s.start_hour).collect() };
+    let text = if slots.is_empty() { "No free times for these choices." } else { text };
+    let mut step = match error {
+        Some(e) => rejected(text, vec![e]),
+        None => Step::text(ReplyState::Open, text),
+    };
+    step.a2ui = booking_slots(form_id, &slots, version);
+    step.screen = Some(SLOTS.into());
+    step.values = Some(held.value());
+    Ok(step)
+}
