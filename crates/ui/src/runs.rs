@@ -149,7 +149,9 @@ impl Runs {
     }
 
     fn new_thread(&self) -> Thread {
-        Thread { student: Arc::new(Student::new(self.client.clone(), self.hub_url.clone())), active: None }
+        // the page does not draw A2UI forms yet: it says so, and agents answer in words
+        let student = Student::new(self.client.clone(), self.hub_url.clone()).text_only();
+        Thread { student: Arc::new(student), active: None }
     }
 
     /// `POST /api/ui/conversations`: a new thread id.
