@@ -128,8 +128,8 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "Phòng học nhóm có ổ cắm để sạc laptop không?",
             ],
             &[
-                "Group study rooms are on the second floor and seat 2 to 8 people.",
-                "Book a room online up to 7 days ahead, for at most 3 hours a day.",
+                "Group study rooms A, B and C are on the second floor and seat up to 4, 6 and 10 people.",
+                "Book a room up to 14 days ahead, for 1 or 2 hours between 09:00 and 21:00 (a demo booking, made with the Library's booking form).",
                 "Bookings are held for 15 minutes; after that the room is released to walk-ins.",
                 "Keep noise low, leave the whiteboard clean, and no food in the rooms.",
                 "Cancel a booking online if you no longer need the room.",
