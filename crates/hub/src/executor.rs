@@ -175,7 +175,7 @@ impl AgentExecutor for HubExecutor {
                 match work.await {
                     Ok((mut stored, keep)) => {
                         stored.context_id = ctx.context_id.clone();
-                        self.inner.ledger.finish(&key, alias.as_ref(), &tx, &stored, keep);
+                        self.inner.ledger.finish(&key, alias.as_ref(), &tx, &stored, keep).await;
                         stored
                     }
                     Err(_) => {

@@ -5,7 +5,7 @@
 //!
 //! Durable in the Hub's store (`hub.sqlite3`): a new request is recorded as begun before
 //! any work (a failed write refuses the request rather than risk a second dispatch later),
-//! its answer is handed to the writer as it is sent, and a request whose work dispatched nothing
+//! its answer is recorded before it is sent, and a request whose work dispatched nothing
 //! is forgotten. The map in memory answers every lookup (loaded from the file at start,
 //! the same size as the table on disk), so the file is only written, never read, per
 //! request. Writes go to one writer thread that commits whatever is queued in one
@@ -108,12 +108,10 @@ impl Ledger {
         Ok(Begin::New(tx))
     }
 
-    /// Ends a request begun here: its answer is sent to the duplicates waiting and handed
-    /// to the writer (not waited for: the begun row on disk already guarantees no second
-    /// dispatch, and a Hub killed before the answer's commit answers a retry with
-    /// `outcome_unknown` after its restart), or, when `keep` is false (nothing was
-    /// dispatched), forgotten after being sent, so a later retry decides again.
-    pub(crate) fn finish(
+    /// Ends a request begun here: its answer is recorded (on disk first) and sent to the
+    /// duplicates waiting, or, when `keep` is false (nothing was dispatched), forgotten
+    /// after being sent, so a later retry decides again.
+    pub(crate) async fn finish(
         &self,
         key: &Key,
         alias: Option<&Key>,
@@ -123,11 +121,12 @@ impl Ledger {
     ) {
         if keep && let Some(disk) = &self.disk {
             let answer = serde_json::to_string(stored).expect("an answer serializes");
-            let writes = std::iter::once(key)
-                .chain(alias)
-                .map(|k| LedgerWrite::Answer(k.clone(), answer.clone()))
-                .collect();
-            disk.send(writes, None);
+            let writes =
+                std::iter::once(key).chain(alias).map(|k| LedgerWrite::Answer(k.clone(), answer.clone()));
+            if let Err(e) = disk.write(writes.collect()).await {
+                // the begun row stays: a retry after a restart is told the outcome is unknown
+                tracing::error!(code = e.code(), error = %e, "the ledger could not record an answer");
+            }
         }
         tx.send_replace(Some(stored.clone()));
         if !keep {
@@ -325,7 +324,7 @@ mod tests {
             "the alias finds it too"
         );
         let waiter = tokio::spawn(wait(rx));
-        l.finish(&key, Some(&alias), &tx, &answer("m"), false);
+        l.finish(&key, Some(&alias), &tx, &answer("m"), false).await;
         assert_eq!(waiter.await.unwrap().unwrap().message_id, "m");
         assert!(matches!(l.begin(alias, None).await, Ok(Begin::New(_))), "not kept: forgotten");
         assert!(matches!(l.begin(key, None).await, Ok(Begin::New(_))));
@@ -367,12 +366,12 @@ mod tests {
             else {
                 panic!("new")
             };
-            l.finish(&answered, Some(&answered_alias), &tx, &answer("m1"), true);
+            l.finish(&answered, Some(&answered_alias), &tx, &answer("m1"), true).await;
             let Begin::New(_cut) = l.begin(cut.clone(), Some(cut_alias.clone())).await.unwrap() else {
                 panic!()
             };
             let Begin::New(tx) = l.begin(dropped.clone(), None).await.unwrap() else { panic!() };
-            l.finish(&dropped, None, &tx, &answer("m3"), false);
+            l.finish(&dropped, None, &tx, &answer("m3"), false).await;
             // the writer drains its queue before the ledger is gone
             l.begin(("x".into(), "sync".into(), 0), None).await.unwrap();
         }
