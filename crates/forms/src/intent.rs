@@ -33,7 +33,8 @@ pub trait Decide {
 /// (`meet a tutor`, `book a tutoring session`, `arrange in-person help`, `reserve a study
 /// room`, `is room B free`); negated verbs do not count (`I don't need a tutor`); the
 /// other workflow's request is out of scope; a message of only generic words (`tutor`,
-/// `study room`, `help`) asks for more; anything else is answered.
+/// `study room`, `help`) asks for more; a question about the rules (`how far ahead can I
+/// book a room?`, `what happens if we are late for our room?`) and anything else is answered.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Heuristic;
 
@@ -57,7 +58,7 @@ impl Decide for Heuristic {
             Workflow::Tutoring => Workflow::Booking,
             Workflow::Booking => Workflow::Tutoring,
         };
-        if asks_for(workflow, &words) {
+        if asks_for(workflow, &words) && !asks_about_the_rules(&words) {
             return Decision::OfferForm;
         }
         if asks_for(other, &words) {
@@ -126,6 +127,19 @@ fn nouns(workflow: Workflow) -> &'static [&'static str] {
             "tutoria",
         ],
         Workflow::Booking => &["room", "rooms", "sala", "space"],
+    }
+}
+
+/// A question about how the service works ("how far ahead can I book a room?", "how long
+/// can we keep a room?", "what happens if we are late for our booking?"): answered from
+/// the agent's content, not with a form. "How do I book …" and "can I …" stay requests.
+fn asks_about_the_rules(words: &[String]) -> bool {
+    const ASKING: &[&str] = &["what", "what's", "whats", "when", "where", "which", "why", "who"];
+    const HOW_MUCH: &[&str] = &["far", "long", "many", "much", "early", "late", "often"];
+    match words {
+        [first, second, ..] if first == "how" => HOW_MUCH.contains(&second.as_str()),
+        [first, ..] => ASKING.contains(&first.as_str()),
+        [] => false,
     }
 }
 

@@ -29,6 +29,13 @@ fn the_table_of_messages_is_decided_as_expected() {
         (Booking, "room", Clarify),
         (Booking, "Can I meet a tutor tomorrow?", OutOfScope),
         (Booking, "don't book a room, what are the hours?", Answer),
+        (Booking, "how far ahead can I book a study room?", Answer),
+        (Booking, "How long can we keep a booked room?", Answer),
+        (Booking, "What happens if we show up late for our room booking?", Answer),
+        (Booking, "how do I book a group study room for tomorrow?", OfferForm),
+        (Booking, "Can I reserve room A on Friday afternoon?", OfferForm),
+        (Tutoring, "how long is a tutoring session?", Answer),
+        (Tutoring, "how do I book a tutoring session?", OfferForm),
     ];
     let wrong: Vec<String> = table
         .iter()
