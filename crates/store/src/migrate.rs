@@ -135,7 +135,12 @@ pub(crate) fn apply(conn: &mut Connection, path: &Path) -> Result<(), StoreError
         tx.execute_batch(sql).map_err(sqlite)?;
         tx.pragma_update(None, "user_version", version).map_err(sqlite)?;
         tx.commit().map_err(sqlite)?;
-        tracing::info!(version, file = %path.display(), "data file migrated");
+        tracing::debug!(version, file = %path.display(), "data file migrated");
+    }
+    if found < SCHEMA_VERSION {
+        // one line per file, not one per step: a first start runs every step
+        let from = found;
+        tracing::info!(from, to = SCHEMA_VERSION, file = %path.display(), "data file brought up to date");
     }
     Ok(())
 }
