@@ -286,8 +286,10 @@ fn a_repeated_request_id_is_answered_from_the_ledger_after_the_hub_is_killed() {
         assert_eq!(again["parts"], was["parts"]);
         assert_eq!(again["contextId"], json!(ctx), "in the first answer's conversation");
     }
-    let from_ledger = u.hub().stderr().iter().filter(|l| l.contains("answered from the ledger")).count();
-    assert_eq!(from_ledger, 3);
+    // the log lines come through a pipe the test reads on its own thread: wait for them
+    let from_ledger = || u.hub().stderr().iter().filter(|l| l.contains("answered from the ledger")).count();
+    poll(5, "three answers from the ledger in the log", || (from_ledger() >= 3).then_some(()));
+    assert_eq!(from_ledger(), 3);
     assert!(!u.hub().stderr().iter().any(|l| l.contains("routing decision")), "nothing decided again");
     // a new request id is dispatched, and it is the only dispatch since the restart
     let third = ask_with_id(&u.hub_url, Some(&ctx), "kill-3", derivative)["result"]["message"].clone();
