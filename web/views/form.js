@@ -1,0 +1,101 @@
+// A form inside the conversation: the official A2UI renderer (<a2ui-surface> with the
+// bundled MessageProcessor and basic catalog) draws the server's message list; this view
+// adds the delivery state, the agent's field errors and the read-only receipt, all as
+// text nodes. Typing in the form sends nothing: only the renderer's actions (a button)
+// and "Check status" (a reconcile) post, through ctx.press.
+import { h, replace } from "../dom.js";
+import { formStatus } from "../store.js";
+import { MessageProcessor, A2uiSurface, basicCatalog } from "../vendor/a2ui.js";
+
+void A2uiSurface; // importing it defines <a2ui-surface>
+
+const FIELD_LABELS = { groupSize: "Group size", date: "Date", room: "Room", duration: "Duration", slot: "Time", name: "Name", email: "Email", period: "Time of day", topic: "Topic", notes: "Notes" };
+const RECEIPT_LABELS = { requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
+const TITLES = { "tutoring-request": "Tutoring request", "study-room-booking": "Study-room booking" };
+
+/** One form's node; draw(form) keeps the surface when only messages were appended. */
+export function formNode(formId, ctx) {
+  const title = h("p", { class: "who" });
+  const status = h("p", { class: "form-status" });
+  const reconcile = h("button", { type: "button", class: "primary", hidden: true }, "Check status");
+  const errors = h("ul", { class: "form-errors" });
+  const problem = h("p", { class: "form-problem" });
+  const receipt = h("dl", { class: "form-receipt" });
+  const host = h("div", { class: "form-host" });
+  const el = h("div", { class: "msg kind-form", "data-form-id": formId }, title, status, reconcile, errors, problem, host, receipt);
+  let processor = null;
+  let surfaceEl = null;
+  let drawn = []; // JSON of each message the processor has taken
+  let form = null;
+
+  reconcile.addEventListener("click", () => {
+    if (form?.pendingAction && form.operationId) ctx.press(formId, form, form.pendingAction, form.operationId);
+  });
+
+  function teardown() {
+    try {
+      processor?.model?.dispose();
+    } catch {
+      // a half-built surface: nothing to keep
+    }
+    processor = null;
+    drawn = [];
+    if (surfaceEl) surfaceEl.remove();
+    surfaceEl = null;
+  }
+
+  function drawSurface(messages, surfaceId) {
+    const json = messages.map((m) => JSON.stringify(m));
+    const appended = processor && drawn.length <= json.length && drawn.every((m, i) => json[i] === m);
+    if (appended && drawn.length === json.length) return;
+    try {
+      if (!appended) {
+        teardown();
+        // rebuilt from the whole list: what the server holds is what is drawn
+        processor = new MessageProcessor([basicCatalog], (action) => {
+          if (form) ctx.press(formId, form, action, null);
+        });
+        processor.processMessages(messages);
+        surfaceEl = document.createElement("a2ui-surface");
+        surfaceEl.surface = processor.model.getSurface(surfaceId);
+        host.append(surfaceEl);
+      } else {
+        // only appended (a slot list, values filled from the chat): applied in place, so
+        // what the student typed meanwhile stays
+        processor.processMessages(messages.slice(drawn.length));
+      }
+      drawn = json;
+      problem.textContent = "";
+    } catch (e) {
+      teardown();
+      problem.textContent = `The form could not be drawn: ${e?.message || e}`;
+    }
+  }
+
+  return {
+    el,
+    draw(next) {
+      form = next;
+      const st = formStatus(next);
+      el.dataset.formState = st.state;
+      el.dataset.formRef = next.formRef;
+      el.className = `msg kind-form tone-${next.workflow === "study-room-booking" ? "library" : "tutor"} form-${st.state}`;
+      const t = `${TITLES[next.workflow] || "Form"} · form`;
+      if (title.textContent !== t) title.textContent = t;
+      if (status.textContent !== st.text) status.textContent = st.text;
+      reconcile.hidden = !st.canReconcile;
+      const errs = Array.isArray(next.errors) ? next.errors : [];
+      replace(errors, errs.map((e) => h("li", { "data-field": e.field }, `${FIELD_LABELS[e.field] || e.field}: ${e.message || e.code}`)));
+      errors.hidden = errs.length === 0;
+      const messages = Array.isArray(next.messages) ? next.messages : [];
+      if (messages.length && next.surfaceId) drawSurface(messages, next.surfaceId);
+      else teardown();
+      host.inert = !st.editable;
+      host.setAttribute("aria-busy", st.state === "submitting" ? "true" : "false");
+      const r = next.state === "submitted" && next.receipt && typeof next.receipt === "object" ? next.receipt : null;
+      replace(receipt, r ? Object.entries(r).flatMap(([k, v]) => [h("dt", null, RECEIPT_LABELS[k] || k), h("dd", null, String(v))]) : []);
+      receipt.hidden = !r;
+    },
+    dispose: teardown,
+  };
+}
