@@ -223,7 +223,7 @@ async fn run_student(words: Vec<String>, verbose: bool) -> anyhow::Result<()> {
         timeout: config.timeout,
         ..Default::default()
     });
-    let me = student::Student::new(client, config.url.clone());
+    let me = student::Student::new(client, config.url.clone()).text_only();
     let mut out = std::io::stdout().lock();
     let Some(question) = question else {
         let stdin = std::io::stdin();

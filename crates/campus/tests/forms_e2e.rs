@@ -70,7 +70,7 @@ fn prefill(f: &FormReply) -> Value {
 fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
     let u = University::start(&[], &[]);
     u.wait_ready();
-    let student = Student::new(A2aClient::default(), format!("{}", u.hub_url));
+    let student = Student::new(A2aClient::default(), u.hub_url.clone());
     let f = form(&student, "Can I meet a tutor about derivatives tomorrow afternoon?");
     assert_eq!(f.workflow, "tutoring-request");
     assert!(f.form_ref.starts_with("hf-"), "the hub's reference, not the tutor's id: {}", f.form_ref);
@@ -120,7 +120,7 @@ fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
 fn a_study_room_is_booked_through_the_hub_after_times_and_a_review() {
     let u = University::start(&[], &[]);
     u.wait_ready();
-    let student = Student::new(A2aClient::default(), format!("{}", u.hub_url));
+    let student = Student::new(A2aClient::default(), u.hub_url.clone());
     let f = form(&student, "I want to reserve a group study room for 4 people tomorrow");
     assert_eq!(f.workflow, "study-room-booking");
     let surface = surface_id(&f);

@@ -140,3 +140,19 @@ fn a_refused_question_exits_2_without_contacting_anything() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("connection refused"));
 }
+
+#[test]
+fn the_command_line_never_claims_forms_so_a_form_request_is_answered_in_words_that_say_why() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    for (question, agent) in [
+        ("Can I meet a tutor about derivatives tomorrow afternoon?", "Tutor"),
+        ("I want to reserve a group study room for 4 people tomorrow", "Library"),
+    ] {
+        let out = student(&[question], &u.hub_url, "");
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        assert!(stdout.contains(agent), "answered by the {agent}: {stdout}");
+        assert!(stdout.contains("did not say it can show forms"), "says why there is no form: {stdout}");
+    }
+}

@@ -30,7 +30,7 @@ const SLOTS: &str = "slots";
 const REVIEW: &str = "review";
 
 pub const OFFER_TEXT: &str = "Here is a form to book a group study room (a demo booking). Choose a date, room, duration and group size, then find times.";
-pub const NO_RENDERER_TEXT: &str = "I can book a study room with a form, but this client did not say it can show forms (A2UI v0.9, basic catalog). Ask again from the Campus page.";
+pub const NO_RENDERER_TEXT: &str = "I can book a study room with a form, but this client did not say it can show forms (A2UI v0.9, basic catalog).";
 pub const DISABLED_TEXT: &str = "Study-room booking is turned off in the Library's settings right now.";
 
 /// The buttons of each screen.

@@ -104,6 +104,8 @@ pub struct Student {
     conversation: Mutex<Option<String>>,
     /// The conversation's open form, whose updates are checked against its surface.
     open_form: Mutex<Option<form::OpenForm>>,
+    /// Whether this client draws A2UI forms (and says so with every message).
+    renders_forms: bool,
 }
 
 impl Student {
@@ -120,7 +122,15 @@ impl Student {
             agent: Mutex::new(None),
             conversation: Mutex::new(None),
             open_form: Mutex::new(None),
+            renders_forms: true,
         }
+    }
+
+    /// A Student that cannot draw forms (the command line): it never claims A2UI, so an
+    /// agent answers in text instead of sending a form nobody could fill in.
+    pub fn text_only(mut self) -> Self {
+        self.renders_forms = false;
+        self
     }
 
     /// Continues the conversation `context_id` (as if its first answer had assigned it).
@@ -146,9 +156,15 @@ impl Student {
 
     /// The metadata every message carries: who asks, what the client renders.
     fn metadata(&self) -> std::collections::HashMap<String, Value> {
-        let mut metadata = a2ui::part::client_metadata();
+        let mut metadata =
+            if self.renders_forms { a2ui::part::client_metadata() } else { Default::default() };
         metadata.insert("studentId".into(), json!(self.student_id));
         metadata
+    }
+
+    /// The extensions every message activates: A2UI when this client draws forms.
+    fn extensions(&self) -> Vec<String> {
+        if self.renders_forms { form::extensions() } else { Vec::new() }
     }
 
     async fn agent(&self) -> Result<AgentHandle, ClientError> {
@@ -186,7 +202,7 @@ impl Student {
         };
         let sent_message_id = message.message_id.clone();
         tracing::info!(message_id = %sent_message_id, request_id, context_id = context_id.as_deref().unwrap_or("(new)"), agent = %agent.card.name, "sending message");
-        let response = match agent.send_message(message, &form::extensions()).await {
+        let response = match agent.send_message(message, &self.extensions()).await {
             Ok(r) => r,
             Err(e) => {
                 if !matches!(e, ClientError::Rpc { .. }) {
@@ -244,7 +260,7 @@ impl Student {
         };
         let sent_message_id = message.message_id.clone();
         tracing::info!(message_id = %sent_message_id, operation_id, "sending a form action");
-        let response = match agent.send_message(message, &form::extensions()).await {
+        let response = match agent.send_message(message, &self.extensions()).await {
             Ok(r) => r,
             Err(ClientError::Rpc { code, message, reason }) => {
                 let code = reason.unwrap_or_else(|| format!("error_{code}"));
