@@ -25,7 +25,7 @@ export function formNode(formId, ctx) {
   const el = h("div", { class: "msg kind-form", "data-form-id": formId }, title, status, reconcile, errors, problem, host, receipt);
   let processor = null;
   let surfaceEl = null;
-  let drawn = []; // JSON of each message the processor has taken
+  let drawn = { surfaceId: null, first: null, last: 0, seqs: new Set() }; // what the processor has taken
   let form = null;
 
   reconcile.addEventListener("click", () => {
@@ -39,17 +39,36 @@ export function formNode(formId, ctx) {
       // a half-built surface: nothing to keep
     }
     processor = null;
-    drawn = [];
+    drawn = { surfaceId: null, first: null, last: 0, seqs: new Set() };
     if (surfaceEl) surfaceEl.remove();
     surfaceEl = null;
   }
 
-  function drawSurface(messages, surfaceId) {
-    const json = messages.map((m) => JSON.stringify(m));
-    const appended = processor && drawn.length <= json.length && drawn.every((m, i) => json[i] === m);
-    if (appended && drawn.length === json.length) return;
+  // Which of `messages` are new since the last draw, by the numbers the server gives each
+  // message (they only grow; compaction drops a message with its number): the same
+  // surface, every older number already drawn → only the new ones, applied in place, so
+  // what the student typed meanwhile stays. Anything else → null (rebuild).
+  function newSince(messages, seqs, surfaceId) {
+    if (!processor || drawn.surfaceId !== surfaceId || !Array.isArray(seqs) || seqs.length !== messages.length) return null;
+    if (seqs[0] !== drawn.first) return null;
+    const fresh = [];
+    for (let i = 0; i < seqs.length; i++) {
+      if (seqs[i] > drawn.last) fresh.push(i);
+      else if (!drawn.seqs.has(seqs[i]) || fresh.length) return null;
+    }
+    return fresh;
+  }
+
+  function remember(seqs, surfaceId) {
+    const nums = Array.isArray(seqs) ? seqs : [];
+    drawn = { surfaceId, first: nums[0] ?? null, last: Math.max(drawn.last, ...nums), seqs: new Set(nums) };
+  }
+
+  function drawSurface(messages, seqs, surfaceId) {
+    const fresh = newSince(messages, seqs, surfaceId);
+    if (fresh && fresh.length === 0) return;
     try {
-      if (!appended) {
+      if (!fresh) {
         teardown();
         // rebuilt from the whole list: what the server holds is what is drawn
         processor = new MessageProcessor([basicCatalog], (action) => {
@@ -60,11 +79,10 @@ export function formNode(formId, ctx) {
         surfaceEl.surface = processor.model.getSurface(surfaceId);
         host.append(surfaceEl);
       } else {
-        // only appended (a slot list, values filled from the chat): applied in place, so
-        // what the student typed meanwhile stays
-        processor.processMessages(messages.slice(drawn.length));
+        // only the new messages (a slot list, values filled from the chat)
+        processor.processMessages(fresh.map((i) => messages[i]));
       }
-      drawn = json;
+      remember(seqs, surfaceId);
       problem.textContent = "";
     } catch (e) {
       teardown();
@@ -88,7 +106,7 @@ export function formNode(formId, ctx) {
       replace(errors, errs.map((e) => h("li", { "data-field": e.field }, `${FIELD_LABELS[e.field] || e.field}: ${e.message || e.code}`)));
       errors.hidden = errs.length === 0;
       const messages = Array.isArray(next.messages) ? next.messages : [];
-      if (messages.length && next.surfaceId) drawSurface(messages, next.surfaceId);
+      if (messages.length && next.surfaceId) drawSurface(messages, next.seqs, next.surfaceId);
       else teardown();
       host.inert = !st.editable;
       host.setAttribute("aria-busy", st.state === "submitting" ? "true" : "false");

@@ -73,6 +73,10 @@ pub struct FormView {
     pub version: u32,
     pub state: FormState,
     messages: Vec<Value>,
+    /// Each message's number (parallel to `messages`): numbers only grow, so the page
+    /// applies in place the messages numbered past the last it drew.
+    seqs: Vec<u64>,
+    next_seq: u64,
     errors: Vec<FieldError>,
     receipt: Option<Value>,
     /// The operation of the last press (the one to reconcile while pending).
@@ -113,6 +117,8 @@ impl FormView {
             version: form.version,
             state: FormState::Editing,
             messages: Vec::new(),
+            seqs: Vec::new(),
+            next_seq: 1,
             errors: Vec::new(),
             receipt: None,
             operation_id: None,
@@ -130,17 +136,15 @@ impl FormView {
         if let Some(surface) = created_surface(&form.messages) {
             // the same form sent again as it stands ("continue"): drawn from this payload
             self.surface_id = surface;
-            self.messages.clear();
+            self.clear();
         } else if let Some(values) = carried {
             for (field, value) in values.iter().filter(|(k, _)| k.as_str() != FORM_VERSION) {
-                self.messages.push(update_data_model(
-                    &self.surface_id,
-                    &format!("/form/{field}"),
-                    value.clone(),
-                ));
+                self.push(update_data_model(&self.surface_id, &format!("/form/{field}"), value.clone()));
             }
         }
-        self.messages.extend(form.messages.iter().cloned());
+        for m in &form.messages {
+            self.push(m.clone());
+        }
         self.version = self.version.max(form.version);
         self.state = view_state(form.state);
         self.errors = form.errors.clone();
@@ -148,10 +152,35 @@ impl FormView {
         self.pending = None;
         self.problem = None;
         if self.state.closed() {
-            self.messages.clear();
+            self.clear();
         } else {
             self.compact();
         }
+    }
+
+    fn push(&mut self, message: Value) {
+        self.messages.push(message);
+        self.seqs.push(self.next_seq);
+        self.next_seq += 1;
+    }
+
+    fn clear(&mut self) {
+        self.messages.clear();
+        self.seqs.clear();
+    }
+
+    /// Keeps the messages (and their numbers) `keep` says.
+    fn keep(&mut self, keep: impl Fn(usize, &Value) -> bool) {
+        let (messages, seqs) = self
+            .messages
+            .drain(..)
+            .zip(self.seqs.drain(..))
+            .enumerate()
+            .filter(|(i, (m, _))| keep(*i, m))
+            .map(|(_, pair)| pair)
+            .unzip();
+        self.messages = messages;
+        self.seqs = seqs;
     }
 
     /// Drops every message a later one makes moot: an `updateDataModel` at or under a
@@ -195,18 +224,14 @@ impl FormView {
                 }
             })
             .collect();
-        let mut i = 0;
-        self.messages.retain(|_| {
-            i += 1;
-            keep[i - 1]
-        });
+        self.keep(|i, _| keep[i]);
         if self.messages.len() > MAX_MESSAGES {
             // a screen no compaction shrinks: the oldest data-model values go first
             let excess = self.messages.len() - MAX_MESSAGES;
-            let mut dropped = 0;
-            self.messages.retain(|m| {
-                let drop = dropped < excess && m.get("updateDataModel").is_some();
-                dropped += usize::from(drop);
+            let dropped = std::cell::Cell::new(0);
+            self.keep(|_, m| {
+                let drop = dropped.get() < excess && m.get("updateDataModel").is_some();
+                dropped.set(dropped.get() + usize::from(drop));
                 !drop
             });
         }
@@ -220,7 +245,7 @@ impl FormView {
     /// Another form took this one's place in the conversation.
     pub fn supersede(&mut self) {
         self.state = FormState::Superseded;
-        self.messages.clear();
+        self.clear();
         self.pending = None;
     }
 
@@ -258,7 +283,7 @@ impl FormView {
     /// Values filled from the chat: one `updateDataModel` per field.
     pub fn fill(&mut self, values: &[(String, Value)]) {
         for (field, value) in values {
-            self.messages.push(update_data_model(&self.surface_id, &format!("/form/{field}"), value.clone()));
+            self.push(update_data_model(&self.surface_id, &format!("/form/{field}"), value.clone()));
         }
         self.compact();
     }
@@ -272,6 +297,7 @@ impl FormView {
         content.insert("state".into(), json!(self.state.name()));
         content.insert("surfaceId".into(), json!(self.surface_id));
         content.insert("messages".into(), Value::Array(self.messages.clone()));
+        content.insert("seqs".into(), json!(self.seqs));
         content.insert("errors".into(), serde_json::to_value(&self.errors).unwrap_or(Value::Null));
         content.insert("receipt".into(), self.receipt.clone().unwrap_or(Value::Null));
         content.insert("operationId".into(), json!(self.operation_id));
@@ -598,6 +624,40 @@ mod tests {
             (s.message_id.as_str(), s.content["state"].as_str(), s.replace),
             ("form-hf-1", Some("submitted"), Some(true))
         );
+    }
+
+    /// The page applies in place the messages numbered past the last it drew: the numbers
+    /// only grow, compaction drops a message with its number, a new surface starts over.
+    #[test]
+    fn each_message_keeps_its_number_through_compaction_so_the_page_can_apply_only_new_ones() {
+        let seqs = |v: &FormView| -> Vec<u64> {
+            let Event::ActivitySnapshot(s) = v.snapshot(1) else { panic!() };
+            serde_json::from_value(s.content["seqs"].clone()).unwrap()
+        };
+        let mut view = FormView::open(&form(first(), FormStatus::Open, 1)).unwrap();
+        assert_eq!(seqs(&view), [1, 2, 3]);
+        let slots = forms::templates::booking_slots("s-1", &[], 2);
+        let n = slots.len() as u64;
+        let room = |r: &str| -> Map<String, Value> { serde_json::from_value(json!({"room": [r]})).unwrap() };
+        view.apply(&form(slots.clone(), FormStatus::Open, 2), Some(&room("A")));
+        let after_one = seqs(&view);
+        assert_eq!(after_one.len(), view.messages().len());
+        assert_eq!(*after_one.last().unwrap(), 3 + 1 + n);
+        // the same value again (A, then B, then A): a new number, the old A dropped
+        view.apply(&form(slots.clone(), FormStatus::Open, 2), Some(&room("B")));
+        view.apply(&form(slots, FormStatus::Open, 2), Some(&room("A")));
+        let s = seqs(&view);
+        assert!(s.windows(2).all(|w| w[0] < w[1]), "increasing: {s:?}");
+        assert_eq!(*s.last().unwrap(), 3 + 3 * (1 + n));
+        let rooms: Vec<(u64, &Value)> = s
+            .iter()
+            .zip(view.messages())
+            .filter(|(_, m)| m["updateDataModel"]["path"] == "/form/room")
+            .map(|(n, m)| (*n, &m["updateDataModel"]["value"]))
+            .collect();
+        assert_eq!(rooms, [(3 + 2 * (1 + n) + 1, &json!(["A"]))], "only the last room, under its new number");
+        view.apply(&form(first(), FormStatus::Open, 3), None);
+        assert_eq!(seqs(&view).first(), Some(&(3 + 3 * (1 + n) + 1)), "a new surface: new numbers");
     }
 
     fn press(action: Value, op: &str) -> Press {

@@ -38,6 +38,10 @@ pub const MAX_ACTIVE: usize = 64;
 /// How long a run waits, after the reply, for the Hub's feed to report it.
 const FEED_GRACE: Duration = Duration::from_secs(2);
 
+/// A run that ended well: its reply text, its result, when the Student received the
+/// reply, and the events that follow the text (a form's snapshots).
+type Finished = (String, Value, i64, Vec<Event>);
+
 /// Where a run is. The order is the only way it may move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
@@ -460,11 +464,10 @@ impl Runs {
         let result = student.ask_with_request_id(&question, &run.request_id).await;
         match result {
             Ok(mut ex) => {
+                // a form is drawn after the words that offer it
+                let mut form_events = Vec::new();
                 match &ex.reply {
-                    Reply::Form(form) => {
-                        let events = self.take_form(&run.thread, form);
-                        self.stream.emit(CHANNEL, &run.thread, &run.run_id, &events);
-                    }
+                    Reply::Form(form) => form_events = self.take_form(&run.thread, form),
                     Reply::Refused(r) => {
                         ex.reply_text.push_str(&format!(
                             "\n(A form came with this answer but failed the page's safety checks ({}), so it is not shown.)",
@@ -489,7 +492,7 @@ impl Runs {
                 }
                 let result =
                     json!({"servedBy": ex.attribution, "outcome": ex.outcome, "requestId": run.request_id});
-                self.finish(&run, Ok((ex.reply_text, result, received_at)));
+                self.finish(&run, Ok((ex.reply_text, result, received_at, form_events)));
             }
             Err(e) => {
                 let (code, status, message) = classify(&e);
@@ -501,8 +504,9 @@ impl Runs {
     }
 
     /// Ends a run: final hops and status, then the reply and `RUN_FINISHED`, or `RUN_ERROR`.
-    /// `Ok` carries the reply, the run's result and when the Student received the reply.
-    fn finish(&self, run: &Run, outcome: Result<(String, Value, i64), (&'static str, Status, &'static str)>) {
+    /// `Ok` carries the reply, the run's result, when the Student received the reply and
+    /// the events that follow the reply's text (a form's snapshots).
+    fn finish(&self, run: &Run, outcome: Result<Finished, (&'static str, Status, &'static str)>) {
         {
             let mut p = run.lock();
             let now = now_ms();
@@ -514,7 +518,7 @@ impl Runs {
             };
             let mut hops = Vec::new();
             let status = match &outcome {
-                Ok((_, _, received_at)) => {
+                Ok((_, _, received_at, _)) => {
                     hops.extend(p.hops.set(step::STUDENT_RECEIVED, State::Done, Some(*received_at), None));
                     Status::Completed
                 }
@@ -537,13 +541,14 @@ impl Runs {
             self.delta(run, &p, moved, &hops);
             let mut events = Vec::new();
             match outcome {
-                Ok((text, result, _)) => {
+                Ok((text, result, _, after)) => {
                     events.extend(Event::text_message(
                         &format!("{}:a", run.run_id),
                         Role::Assistant,
                         &text,
                         now,
                     ));
+                    events.extend(after);
                     events.push(Event::run_finished(&run.thread, &run.run_id, Some(result), now));
                 }
                 Err((code, _, message)) => events.push(Event::run_error(code, message, now)),
@@ -587,7 +592,7 @@ impl Runs {
             (false, hops)
         });
         let result = json!({"servedBy": null, "outcome": "filled", "requestId": run.request_id});
-        self.finish(run, Ok((note, result, now_ms())));
+        self.finish(run, Ok((note, result, now_ms(), Vec::new())));
         None
     }
 
