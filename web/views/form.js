@@ -13,6 +13,27 @@ const FIELD_LABELS = { groupSize: "Group size", date: "Date", room: "Room", dura
 const RECEIPT_LABELS = { requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
 const TITLES = { "tutoring-request": "Tutoring request", "study-room-booking": "Study-room booking" };
 
+/**
+ * The fields an action carries whose checks the renderer shows as failing: a field's
+ * component is the one bound to `/form/<field>`; it fails when one of its checks' messages
+ * is shown as an error in the surface.
+ */
+export function invalidFields(messages, action, root) {
+  if (!root || !action?.context || typeof action.context !== "object") return [];
+  const shown = new Set([...root.querySelectorAll(".error")].map((e) => e.textContent.trim()));
+  if (shown.size === 0) return [];
+  const checks = new Map(); // field → its checks' messages (the latest definition wins)
+  for (const m of Array.isArray(messages) ? messages : []) {
+    for (const c of m?.updateComponents?.components || []) {
+      const path = c?.value?.path;
+      if (typeof path === "string" && path.startsWith("/form/") && Array.isArray(c.checks)) {
+        checks.set(path.slice(6), c.checks.map((k) => k?.message).filter((x) => typeof x === "string"));
+      }
+    }
+  }
+  return Object.keys(action.context).filter((f) => (checks.get(f) || []).some((msg) => shown.has(msg)));
+}
+
 /** One form's node; draw(form) keeps the surface when only messages were appended. */
 export function formNode(formId, ctx) {
   const title = h("p", { class: "who" });
@@ -72,7 +93,16 @@ export function formNode(formId, ctx) {
         teardown();
         // rebuilt from the whole list: what the server holds is what is drawn
         processor = new MessageProcessor([basicCatalog], (action) => {
-          if (form) ctx.press(formId, form, action, null);
+          if (!form) return;
+          // the renderer shows its checks but dispatches anyway: a press whose fields the
+          // renderer marks wrong is held back here, and nothing is sent
+          const wrong = invalidFields(form.messages, action, surfaceEl?.shadowRoot);
+          if (wrong.length) {
+            problem.textContent = `Not sent: check ${wrong.map((f) => FIELD_LABELS[f] || f).join(", ")}.`;
+            return;
+          }
+          problem.textContent = "";
+          ctx.press(formId, form, action, null);
         });
         processor.processMessages(messages);
         surfaceEl = document.createElement("a2ui-surface");
