@@ -13,6 +13,64 @@ const FIELD_LABELS = { groupSize: "Group size", date: "Date", room: "Room", dura
 const RECEIPT_LABELS = { requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
 const TITLES = { "tutoring-request": "Tutoring request", "study-room-booking": "Study-room booking" };
 
+// Adopted into each surface's shadow root, after the renderer's own sheets: the page's
+// colours and WCAG 2.2 AA sizes through the renderer's CSS variables (error text 4.5:1 on
+// the surface, 24 px radios), and a visible focus ring where the renderer removes it.
+const SURFACE_CSS = `
+:host {
+  --a2ui-textfield-color-error: #b3261e;
+  --a2ui-font-size-xs: 0.875rem;
+  --a2ui-choicepicker-checkbox-size: 24px;
+  --a2ui-choicepicker-gap: 6px;
+  --a2ui-color-primary: #0b57d0;
+  --a2ui-color-primary-hover: #0842a0;
+}
+:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
+.a2ui-textfield:focus-visible, .a2ui-date-time-input:focus-visible { outline: 3px solid #0b57d0; outline-offset: 1px; }
+.error { font-weight: 700; }
+`;
+let surfaceSheet = null;
+
+function adoptSurfaceStyles(root) {
+  if (!root || typeof CSSStyleSheet !== "function") return;
+  if (!surfaceSheet) {
+    surfaceSheet = new CSSStyleSheet();
+    surfaceSheet.replaceSync(SURFACE_CSS);
+  }
+  if (!root.adoptedStyleSheets.includes(surfaceSheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, surfaceSheet];
+}
+
+/**
+ * The renderer draws a field's `<label>` beside its input, not linked to it: each input
+ * is given `aria-labelledby` its component's label (and `aria-describedby` its shown
+ * errors, `aria-invalid` when the renderer marks it), each option group the role
+ * radiogroup named by its label. Run after each render; ids are made from `prefix`.
+ */
+let nextId = 0;
+export function labelFields(root, prefix) {
+  const idFor = (el, kind) => {
+    if (!el.id) el.id = `${prefix}-${kind}-${nextId++}`;
+    return el.id;
+  };
+  for (const comp of root.querySelectorAll("a2ui-basic-textfield, a2ui-datetimeinput, a2ui-choicepicker, a2ui-slider")) {
+    const label = [...comp.querySelectorAll("label")].find((l) => !l.querySelector("input") && l.closest("[class*=a2ui-option]") === null);
+    const labelId = label && label.textContent.trim() ? idFor(label, "label") : null;
+    const group = comp.querySelector(".a2ui-options-group");
+    if (group && labelId) {
+      group.setAttribute("role", group.querySelector("input[type=checkbox]") ? "group" : "radiogroup");
+      group.setAttribute("aria-labelledby", labelId);
+    }
+    const errorIds = [...comp.querySelectorAll(".error")].map((e) => idFor(e, "error"));
+    for (const input of comp.querySelectorAll("input:not(.a2ui-option-input):not(.filter-input), textarea")) {
+      if (labelId) input.setAttribute("aria-labelledby", labelId);
+      if (errorIds.length) input.setAttribute("aria-describedby", errorIds.join(" "));
+      else input.removeAttribute("aria-describedby");
+      if (/\binvalid\b/.test(input.className)) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+  }
+}
+
 /**
  * The fields an action carries whose checks the renderer shows as failing: a field's
  * component is the one bound to `/form/<field>`; it fails when one of its checks' messages
@@ -46,6 +104,8 @@ export function formNode(formId, ctx) {
   const el = h("div", { class: "msg kind-form", "data-form-id": formId }, title, status, reconcile, errors, problem, host, receipt);
   let processor = null;
   let surfaceEl = null;
+  let observer = null;
+  let refocus = null; // what had the focus when the form went inert
   let drawn = { surfaceId: null, first: null, last: 0, seqs: new Set() }; // what the processor has taken
   let form = null;
 
@@ -60,6 +120,8 @@ export function formNode(formId, ctx) {
       // a half-built surface: nothing to keep
     }
     processor = null;
+    observer?.disconnect();
+    observer = null;
     drawn = { surfaceId: null, first: null, last: 0, seqs: new Set() };
     if (surfaceEl) surfaceEl.remove();
     surfaceEl = null;
@@ -108,6 +170,19 @@ export function formNode(formId, ctx) {
         surfaceEl = document.createElement("a2ui-surface");
         surfaceEl.surface = processor.model.getSurface(surfaceId);
         host.append(surfaceEl);
+        // its shadow root exists once it is in the page and has drawn
+        const mine = surfaceEl;
+        mine.updateComplete?.then(() => {
+          if (surfaceEl !== mine || !mine.shadowRoot) return;
+          const root = mine.shadowRoot;
+          adoptSurfaceStyles(root);
+          const prefix = `f-${formId}`.replace(/[^A-Za-z0-9_-]/g, "_");
+          // the renderer redraws parts of the surface on its own (a value typed, a check
+          // failing): label what it drew each time (attributes only: no loop)
+          observer = new MutationObserver(() => labelFields(root, prefix));
+          observer.observe(root, { childList: true, subtree: true });
+          labelFields(root, prefix);
+        });
       } else {
         // only the new messages (a slot list, values filled from the chat)
         processor.processMessages(fresh.map((i) => messages[i]));
@@ -138,7 +213,18 @@ export function formNode(formId, ctx) {
       const messages = Array.isArray(next.messages) ? next.messages : [];
       if (messages.length && next.surfaceId) drawSurface(messages, next.seqs, next.surfaceId);
       else teardown();
+      // `inert` (while a press is on its way, or read-only) drops the focus to the body:
+      // the element that had it gets it back when the form is editable again, so a
+      // keyboard user goes on from "Find times" rather than from the top of the page
+      if (!st.editable && !host.inert && host.contains(document.activeElement)) {
+        refocus = surfaceEl?.shadowRoot?.activeElement || document.activeElement;
+      }
       host.inert = !st.editable;
+      if (st.editable && refocus) {
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (lost && refocus.isConnected) refocus.focus();
+        refocus = null;
+      }
       host.setAttribute("aria-busy", st.state === "submitting" ? "true" : "false");
       const r = next.state === "submitted" && next.receipt && typeof next.receipt === "object" ? next.receipt : null;
       replace(receipt, r ? Object.entries(r).flatMap(([k, v]) => [h("dt", null, RECEIPT_LABELS[k] || k), h("dd", null, String(v))]) : []);
