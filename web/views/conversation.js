@@ -2,7 +2,7 @@
 // one second, and the hop-by-hop strip of the current question. Draws from state only.
 import { h, replace, duration, agentName } from "../dom.js";
 import { runRecord, runStatus, hopReason, errorLabel } from "../store.js";
-import { formNode } from "./form.js";
+import { formNode, WORKFLOW_AGENT } from "./form.js";
 
 const WAIT_AFTER_MS = 1000;
 const FOLLOW_SLACK_PX = 40;
@@ -106,7 +106,14 @@ export function mount(section, ctx) {
     if (item.kind === "error") return errorLabel(item.code);
     if (item.id.endsWith(":f") || state.runs[item.runId]?.result?.outcome === "filled")
       return item.role === "user" ? { who: "You", tone: "user" } : { who: "Student (this page)", tag: "Form filled from your message", tone: "student" };
-    if (item.kind === "notice") return { who: "Notice", tone: "notice" };
+    if (item.kind === "notice") {
+      // the words a form's answer carried (its receipt): said by the agent of that form
+      const formRef = state.runs[item.runId]?.result?.formRef;
+      const agent = formRef ? WORKFLOW_AGENT[state.forms[`form-${formRef}`]?.workflow] : null;
+      if (!agent) return { who: "Notice", tone: "notice" };
+      const hubName = state.hubName || state.monitor?.hub?.name || null;
+      return { who: hubName ? `${hubName} · ${agentName(agent)}` : `${agentName(agent)} (via the Hub)`, tone: agent };
+    }
     if (item.role === "user") return { who: "You", tone: "user" };
     const result = state.runs[item.runId]?.result;
     const by = result?.servedBy;

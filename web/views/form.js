@@ -11,6 +11,8 @@ void A2uiSurface; // importing it defines <a2ui-surface>
 
 const FIELD_LABELS = { groupSize: "Group size", date: "Date", room: "Room", duration: "Duration", slot: "Time", name: "Name", email: "Email", period: "Time of day", topic: "Topic", notes: "Notes" };
 const RECEIPT_LABELS = { requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
+/** Which agent answers each workflow's presses. */
+export const WORKFLOW_AGENT = { "tutoring-request": "tutor", "study-room-booking": "library" };
 const TITLES = { "tutoring-request": "Tutoring request", "study-room-booking": "Study-room booking" };
 
 // Adopted into each surface's shadow root, after the renderer's own sheets: the page's
@@ -98,7 +100,8 @@ export function formNode(formId, ctx) {
   const status = h("p", { class: "form-status" });
   const reconcile = h("button", { type: "button", class: "primary", hidden: true }, "Check status");
   const errors = h("ul", { class: "form-errors" });
-  const problem = h("p", { class: "form-problem" });
+  // said once when it changes ("Not sent: check Email."); the form is not a log item
+  const problem = h("p", { class: "form-problem", "aria-live": "polite" });
   const receipt = h("dl", { class: "form-receipt" });
   const host = h("div", { class: "form-host" });
   const el = h("div", { class: "msg kind-form", "data-form-id": formId }, title, status, reconcile, errors, problem, host, receipt);
@@ -202,7 +205,7 @@ export function formNode(formId, ctx) {
       const st = formStatus(next);
       el.dataset.formState = st.state;
       el.dataset.formRef = next.formRef;
-      el.className = `msg kind-form tone-${next.workflow === "study-room-booking" ? "library" : "tutor"} form-${st.state}`;
+      el.className = `msg kind-form tone-${WORKFLOW_AGENT[next.workflow] || "tutor"} form-${st.state}`;
       const t = `${TITLES[next.workflow] || "Form"} · form`;
       if (title.textContent !== t) title.textContent = t;
       if (status.textContent !== st.text) status.textContent = st.text;

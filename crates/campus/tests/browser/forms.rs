@@ -198,6 +198,8 @@ fn the_tutoring_form_is_drawn_by_the_renderer_typing_and_invalid_presses_send_no
         }
         let held = in_form(&c, "return f.querySelector('.form-problem').textContent;").await;
         assert_eq!(held, "Not sent: check Email, Name, Topic.");
+        let live = in_form(&c, "return f.querySelector('.form-problem').getAttribute('aria-live');").await;
+        assert_eq!(live, "polite", "the problem is announced");
         // typing (a bad email first) sends nothing
         in_form(&c, "pick('input[type=text]', 0).focus();").await;
         type_keys(&c, "Alex Student").await;
@@ -323,6 +325,13 @@ fn the_booking_form_finds_times_in_place_reviews_and_confirms() {
         assert!(text.contains("bk-") && text.contains("Room") && text.contains('B'), "the receipt: {text}");
         assert!(!surface, "the receipt replaced the form");
         screenshot(&c, "form-booking-receipt").await;
+        // the receipt's words are the Library's, not an anonymous notice
+        until(
+            &c,
+            "the receipt's line said by the Library",
+            "const w = [...document.querySelectorAll('#chat-log .msg .who')].pop()?.textContent || ''; return w.includes('Library') && w.includes('bk-') === false;",
+        )
+        .await;
         c.close().await.unwrap();
     });
 }
