@@ -82,8 +82,39 @@ async function ask(question) {
   return true; // 202 (a new run) or 200 (the same run again)
 }
 
+/**
+ * Sends a form's action as an AG-UI run (no new user message): a fresh operation id per
+ * press, or the pending one for "Check status" (a reconcile: the same action again).
+ */
+async function press(formId, form, action, operationId) {
+  const op = operationId ?? crypto.randomUUID();
+  dispatch({ type: "press", formId, operationId: op });
+  let res;
+  try {
+    res = await postJson("/api/ag-ui/runs", {
+      threadId: form.threadId,
+      runId: newId("run"),
+      state: {},
+      messages: [],
+      tools: [],
+      context: [],
+      forwardedProps: { a2uiAction: { version: "v0.9", action }, formRef: form.formRef, operationId: op },
+    });
+  } catch {
+    dispatch({ type: "pressFailed", formId, code: "ui_server_unreachable", message: "the page could not reach the UI server" });
+    return false;
+  }
+  if (!res.ok) {
+    const err = res.json?.error;
+    dispatch({ type: "pressFailed", formId, code: err?.code || `http_${res.status}`, message: err?.message || `the UI server refused it (HTTP ${res.status})` });
+    return false;
+  }
+  return true;
+}
+
 const ctx = {
   dispatch,
+  press,
   getState: () => state,
   requestDraw,
   setStatus: (text) => setStatus(text),

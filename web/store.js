@@ -11,6 +11,7 @@ export const LIMITS = {
   pulsesPerLink: 3, // pulses drawn at once on one link
   traces: 20, // trace ids offered for highlighting
   runs: 100, // runs remembered
+  forms: 20, // forms remembered (a conversation has one open at a time)
 };
 export const PLAY_DELAY_MS = 350; // live pulses wait this long, then play in agent-timestamp order
 export const PULSE_MS = 1200; // how long one pulse is drawn
@@ -31,7 +32,9 @@ export function initialState(prefs = {}) {
     runs: {}, // runId → {runId, threadId, channel, finished, result, error, local}
     runOrder: [],
     open: {}, // lane ("<channel>/<thread>") → {runId, threadId, asked} of its open run
-    chat: [], // {id, runId, threadId, role, text, busy, kind: message|error|notice}
+    chat: [], // {id, runId, threadId, role, text, busy, kind: message|error|notice|form}
+    forms: {}, // "form-<formRef>" → the server's latest snapshot content + {threadId, local}
+    formOrder: [],
     consoles: Object.fromEntries(CONSOLES.map((a) => [a, ring()])),
     monitor: {}, // monitor state (agents, links, hub, stream)
     events: [], // recent labelled topology events, oldest first
@@ -82,6 +85,16 @@ function rememberRun(state, run) {
     for (const id of drop) delete runs[id];
   }
   return { ...state, runs, runOrder };
+}
+
+function rememberForm(state, id, form) {
+  const forms = { ...state.forms, [id]: form };
+  let formOrder = state.formOrder.includes(id) ? state.formOrder : [...state.formOrder, id];
+  if (formOrder.length > LIMITS.forms) {
+    for (const old of formOrder.slice(0, formOrder.length - LIMITS.forms)) delete forms[old];
+    formOrder = formOrder.slice(formOrder.length - LIMITS.forms);
+  }
+  return { ...state, forms, formOrder };
 }
 
 function addChat(state, item) {
@@ -154,6 +167,15 @@ function studentEvent(state, ev, now, lane) {
       if (!threadId) return state;
       const doc = patched(state.threads[threadId] || { threadId, runs: {} }, ev.delta);
       return doc ? { ...state, threads: { ...state.threads, [threadId]: doc } } : state;
+    }
+    case "ACTIVITY_SNAPSHOT": {
+      // a form: the server's snapshot replaces what the page held (it carries the whole
+      // A2UI list to draw from); its chat line is added where it first appeared
+      if (ev.activityType !== "a2ui-surface" || typeof ev.content?.formRef !== "string") return state;
+      const threadId = open?.threadId ?? state.currentThread;
+      state = rememberForm(state, ev.messageId, { ...ev.content, threadId, local: null });
+      if (state.chat.some((m) => m.id === ev.messageId)) return state;
+      return addChat(state, { id: ev.messageId, runId: open?.runId ?? null, threadId, role: "assistant", text: "", busy: false, kind: "form" });
     }
     case "CUSTOM": {
       // a notice nobody asked for (the Hub unreachable, or back): one line in the chat
@@ -306,10 +328,51 @@ export function reduce(state, action) {
       state = rememberRun(state, { runId: action.runId, finished: true, error: { code: action.code, message: action.message } });
       return addChat(state, errorItem(action.runId, action.threadId, action.message, action.code));
     }
+    case "press": {
+      // this window sent a form's action: "Sending…" until the server's snapshot says more
+      const form = state.forms[action.formId];
+      if (!form) return state;
+      return rememberForm(state, action.formId, { ...form, local: { sending: true, operationId: action.operationId } });
+    }
+    case "pressFailed": {
+      // the UI server refused the press: nothing was sent; the form stays as it was
+      const form = state.forms[action.formId];
+      if (!form) return state;
+      return rememberForm(state, action.formId, { ...form, local: { sending: false, refused: { code: action.code, message: action.message } } });
+    }
     case "pref":
       return { ...state, prefs: { ...state.prefs, [action.key]: action.value } };
     default:
       return state;
+  }
+}
+
+/**
+ * What a form's status line says, from the server's state and this window's own press:
+ * {state, text, canReconcile, editable}. Codes never reach the page raw.
+ */
+export function formStatus(form) {
+  if (!form) return null;
+  if (form.local?.refused) return { state: "refused", text: `Not sent: ${form.local.refused.message}`, canReconcile: false, editable: true };
+  if (form.local?.sending && (form.state === "editing" || form.state === "rejected" || form.state === "not_delivered" || form.state === "confirmation_pending"))
+    return { state: "submitting", text: "Sending…", canReconcile: false, editable: false };
+  switch (form.state) {
+    case "submitting":
+      return { state: "submitting", text: "Sending…", canReconcile: false, editable: false };
+    case "confirmation_pending":
+      return { state: "confirmation_pending", text: "Confirmation pending: it may have reached the university, but no confirmation came. Check its status before doing anything else.", canReconcile: true, editable: false };
+    case "not_delivered":
+      return { state: "not_delivered", text: "Not delivered: nothing reached the university. Your entries are kept; press the button again to send.", canReconcile: false, editable: true };
+    case "rejected":
+      return { state: "rejected", text: "The agent asked for changes: see below.", canReconcile: false, editable: true };
+    case "submitted":
+      return { state: "submitted", text: "Submitted.", canReconcile: false, editable: false };
+    case "cancelled":
+      return { state: "cancelled", text: "Cancelled: nothing was sent.", canReconcile: false, editable: false };
+    case "superseded":
+      return { state: "superseded", text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
+    default:
+      return { state: "editing", text: form.problem?.message ? `Not done: ${form.problem.message}` : "", canReconcile: false, editable: true };
   }
 }
 

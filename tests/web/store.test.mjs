@@ -1,7 +1,7 @@
 // The page's reducer (web/store.js) under Node's test runner: node --test tests/web/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce, runStatus, hopReason, errorLabel, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
+import { initialState, reduce, runStatus, hopReason, errorLabel, formStatus, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
 
 const ev = (channel, event, extra = {}) => ({ type: "event", channel, event, live: true, now: 1000, ...extra });
 const apply = (state, actions) => actions.reduce(reduce, state);
@@ -236,4 +236,65 @@ test("a run whose outcome nobody can tell is labelled unknown, never a failure",
   assert.equal(errorLabel("run_in_progress").who, "Not sent");
   assert.deepEqual(errorLabel("hub_error"), { who: "✕ Problem", tone: "error", showCode: true });
   assert.equal(errorLabel(null).showCode, false);
+});
+
+const formSnap = (state, extra = {}) => ({
+  type: "ACTIVITY_SNAPSHOT",
+  messageId: "form-hf-1",
+  activityType: "a2ui-surface",
+  replace: true,
+  content: { formRef: "hf-1", workflow: "study-room-booking", version: 1, state, surfaceId: "s-1", messages: [{ version: "v0.9", createSurface: { surfaceId: "s-1" } }], errors: [], receipt: null, operationId: null, pendingAction: null, problem: null, ...extra },
+});
+
+test("a form snapshot is one chat line where it first appeared; later snapshots replace it", () => {
+  let s = apply(initialState(), [
+    ev("student", { type: "RUN_STARTED", threadId: "t1", runId: "r1" }),
+    ev("student", formSnap("editing")),
+    ev("student", { type: "RUN_FINISHED", threadId: "t1", runId: "r1" }),
+  ]);
+  assert.deepEqual(s.chat.map((m) => [m.id, m.kind, m.threadId]), [["form-hf-1", "form", "t1"]]);
+  assert.equal(formStatus(s.forms["form-hf-1"]).state, "editing");
+  assert.equal(formStatus(s.forms["form-hf-1"]).editable, true);
+  s = reduce(s, { type: "press", formId: "form-hf-1", operationId: "op-1" });
+  assert.equal(formStatus(s.forms["form-hf-1"]).text, "Sending…");
+  s = apply(s, [
+    ev("student", { type: "RUN_STARTED", threadId: "t1", runId: "r2" }),
+    ev("student", formSnap("submitting", { operationId: "op-1" })),
+    ev("student", formSnap("confirmation_pending", { operationId: "op-1", pendingAction: { name: "confirm_booking" } })),
+    ev("student", { type: "RUN_FINISHED", threadId: "t1", runId: "r2" }),
+  ]);
+  assert.equal(s.chat.length, 1, "still one line");
+  const pending = formStatus(s.forms["form-hf-1"]);
+  assert.deepEqual([pending.state, pending.canReconcile, pending.editable], ["confirmation_pending", true, false]);
+  s = apply(s, [
+    ev("student", { type: "RUN_STARTED", threadId: "t1", runId: "r3" }),
+    ev("student", formSnap("submitted", { messages: [], receipt: { bookingId: "bk-1" } })),
+    ev("student", { type: "RUN_FINISHED", threadId: "t1", runId: "r3" }),
+  ]);
+  const done = s.forms["form-hf-1"];
+  assert.deepEqual([formStatus(done).state, formStatus(done).editable, done.messages.length, done.receipt.bookingId], ["submitted", false, 0, "bk-1"]);
+});
+
+test("a refused press keeps the form editable and says why; delivery states are worded", () => {
+  let s = apply(initialState(), [ev("student", { type: "RUN_STARTED", threadId: "t1", runId: "r1" }), ev("student", formSnap("rejected", { errors: [{ field: "slot", code: "slot_taken", message: "taken" }] }))]);
+  assert.equal(formStatus(s.forms["form-hf-1"]).state, "rejected");
+  s = reduce(s, { type: "pressFailed", formId: "form-hf-1", code: "invalid_value", message: "at most 4 people" });
+  const st = formStatus(s.forms["form-hf-1"]);
+  assert.deepEqual([st.state, st.editable], ["refused", true]);
+  assert.match(st.text, /at most 4 people/);
+  for (const [state, editable] of [["not_delivered", true], ["superseded", false], ["cancelled", false], ["submitting", false]]) {
+    const f = formStatus({ state });
+    assert.equal(f.editable, editable, state);
+    assert.ok(f.text.length > 0, state);
+  }
+  assert.equal(reduce(s, { type: "press", formId: "form-nope", operationId: "x" }), s, "an unknown form is left alone");
+});
+
+test("forms are bounded", () => {
+  let s = initialState();
+  for (let i = 0; i < LIMITS.forms + 5; i++) {
+    s = reduce(s, ev("student", { ...formSnap("editing"), messageId: `form-hf-${i}`, content: { ...formSnap("editing").content, formRef: `hf-${i}` } }));
+  }
+  assert.equal(Object.keys(s.forms).length, LIMITS.forms);
+  assert.equal(s.formOrder.length, LIMITS.forms);
 });

@@ -2,6 +2,7 @@
 // one second, and the hop-by-hop strip of the current question. Draws from state only.
 import { h, replace, duration, agentName } from "../dom.js";
 import { runRecord, runStatus, hopReason, errorLabel } from "../store.js";
+import { formNode, WORKFLOW_AGENT } from "./form.js";
 
 const WAIT_AFTER_MS = 1000;
 const FOLLOW_SLACK_PX = 40;
@@ -103,7 +104,16 @@ export function mount(section, ctx) {
 
   function label(state, item) {
     if (item.kind === "error") return errorLabel(item.code);
-    if (item.kind === "notice") return { who: "Notice", tone: "notice" };
+    if (item.id.endsWith(":f") || state.runs[item.runId]?.result?.outcome === "filled")
+      return item.role === "user" ? { who: "You", tone: "user" } : { who: "Student (this page)", tag: "Form filled from your message", tone: "student" };
+    if (item.kind === "notice") {
+      // the words a form's answer carried (its receipt): said by the agent of that form
+      const formRef = state.runs[item.runId]?.result?.formRef;
+      const agent = formRef ? WORKFLOW_AGENT[state.forms[`form-${formRef}`]?.workflow] : null;
+      if (!agent) return { who: "Notice", tone: "notice" };
+      const hubName = state.hubName || state.monitor?.hub?.name || null;
+      return { who: hubName ? `${hubName} · ${agentName(agent)}` : `${agentName(agent)} (via the Hub)`, tone: agent };
+    }
     if (item.role === "user") return { who: "You", tone: "user" };
     const result = state.runs[item.runId]?.result;
     const by = result?.servedBy;
@@ -219,11 +229,29 @@ export function mount(section, ctx) {
     waiting.classList.toggle("on", text !== "");
   }
 
+  const forms = new Map(); // form id → formNode
+  function drawForm(state, item) {
+    let node = forms.get(item.id);
+    if (!node) {
+      node = formNode(item.id, ctx);
+      forms.set(item.id, node);
+    }
+    const form = state.forms[item.id];
+    if (form) node.draw(form);
+    return node.el;
+  }
+
   return {
     draw(state) {
       const items = state.chat.filter((m) => m.threadId === state.currentThread || m.kind === "notice");
       const ids = items.map((m) => m.id);
-      const els = items.map((m) => drawMessage(state, m));
+      const els = items.map((m) => (m.kind === "form" ? drawForm(state, m) : drawMessage(state, m)));
+      for (const [id, node] of forms) {
+        if (!ids.includes(id)) {
+          node.dispose();
+          forms.delete(id);
+        }
+      }
       const prefix = shown.length <= ids.length && shown.every((id, i) => ids[i] === id);
       if (prefix) for (const el of els.slice(shown.length)) log.append(el);
       else replace(log, els);

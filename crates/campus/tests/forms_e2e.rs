@@ -10,7 +10,8 @@ use std::collections::HashMap;
 
 use a2a::client::A2aClient;
 use common::University;
-use serde_json::{Map, Value, json};
+use common::forms::{components, prefill, press, surface_id};
+use serde_json::json;
 use student::{ActionOutcome, FormReply, FormStatus, Reply, Student};
 
 fn form(u: &Student, text: &str) -> FormReply {
@@ -19,51 +20,6 @@ fn form(u: &Student, text: &str) -> FormReply {
         Reply::Form(f) => f,
         other => panic!("a form for {text:?}, got {other:?}: {}", exchange.reply_text),
     }
-}
-
-/// Every component of the surface so far, by id (later messages replace earlier ones).
-fn components(messages: &[Value], into: &mut HashMap<String, Value>) {
-    for m in messages {
-        for c in m["updateComponents"]["components"].as_array().into_iter().flatten() {
-            into.insert(c["id"].as_str().unwrap().to_string(), c.clone());
-        }
-    }
-}
-
-/// The action the renderer would send for the button whose event is `name`: its context's
-/// paths (`/form/<field>`) resolved from `values`, its literals kept.
-fn press(surface: &str, screen: &HashMap<String, Value>, name: &str, values: &Value) -> Value {
-    let (id, button) = screen
-        .iter()
-        .find(|(_, c)| c["component"] == "Button" && c["action"]["event"]["name"] == name)
-        .unwrap_or_else(|| panic!("a {name} button on the screen"));
-    let mut context = Map::new();
-    for (k, v) in button["action"]["event"]["context"].as_object().unwrap() {
-        let resolved = match v.get("path").and_then(Value::as_str) {
-            Some(path) => values[path.trim_start_matches("/form/")].clone(),
-            None => v.clone(),
-        };
-        context.insert(k.clone(), resolved);
-    }
-    json!({"name": name, "surfaceId": surface, "sourceComponentId": id,
-           "timestamp": "2026-11-30T10:00:00.000Z", "context": context})
-}
-
-fn surface_id(f: &FormReply) -> String {
-    f.messages
-        .iter()
-        .find_map(|m| m["createSurface"]["surfaceId"].as_str())
-        .expect("a createSurface")
-        .to_string()
-}
-
-/// The data model the form was prefilled with (`/form`).
-fn prefill(f: &FormReply) -> Value {
-    f.messages
-        .iter()
-        .find(|m| m["updateDataModel"]["path"] == "/form")
-        .map(|m| m["updateDataModel"]["value"].clone())
-        .unwrap_or_else(|| json!({}))
 }
 
 #[test]
@@ -75,7 +31,7 @@ fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
     assert_eq!(f.workflow, "tutoring-request");
     assert!(f.form_ref.starts_with("hf-"), "the hub's reference, not the tutor's id: {}", f.form_ref);
     assert_eq!(f.state, FormStatus::Open);
-    let data = prefill(&f);
+    let data = prefill(&f.messages);
     assert_eq!(data["period"], json!(["afternoon"]), "prefilled from the student's words");
     assert!(data["name"].as_str().unwrap_or_default().is_empty(), "a name is never prefilled");
     let mut values = data.clone();
@@ -88,7 +44,7 @@ fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
     }
     let mut screen = HashMap::new();
     components(&f.messages, &mut screen);
-    let surface = surface_id(&f);
+    let surface = surface_id(&f.messages);
 
     // a bad email: rejected by the Tutor's own rules, the form stays open
     let mut bad = values.clone();
@@ -123,10 +79,10 @@ fn a_study_room_is_booked_through_the_hub_after_times_and_a_review() {
     let student = Student::new(A2aClient::default(), u.hub_url.clone());
     let f = form(&student, "I want to reserve a group study room for 4 people tomorrow");
     assert_eq!(f.workflow, "study-room-booking");
-    let surface = surface_id(&f);
+    let surface = surface_id(&f.messages);
     let mut screen = HashMap::new();
     components(&f.messages, &mut screen);
-    let mut values = prefill(&f);
+    let mut values = prefill(&f.messages);
     assert_eq!(values["groupSize"].as_u64().or_else(|| values["groupSize"].as_str()?.parse().ok()), Some(4));
     values["room"] = json!(["B"]);
     values["duration"] = json!(["1"]);

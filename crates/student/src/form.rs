@@ -61,7 +61,7 @@ impl FormStatus {
 }
 
 /// One field error of a rejected form.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 pub struct FieldError {
     pub field: String,
     pub code: String,
@@ -83,6 +83,8 @@ pub struct FormReply {
     pub errors: Vec<FieldError>,
     /// A submitted form's receipt.
     pub receipt: Option<Value>,
+    /// The reply's text parts (what the agent said with the form, the receipt in words).
+    pub text: String,
 }
 
 /// Reads a reply's parts and metadata (not yet checked: see [`check`]).
@@ -131,6 +133,7 @@ pub(crate) fn read(parts: &[a2a::wire::Part], metadata: Option<&HashMap<String, 
         messages,
         errors,
         receipt: data_of(FORM_RECEIPT_TYPE),
+        text: parts.iter().filter_map(|p| p.as_text()).collect::<Vec<_>>().join("\n"),
     })
 }
 

@@ -12,6 +12,7 @@
 
 mod assets;
 pub mod error;
+pub mod forms;
 pub mod hops;
 pub mod monitor;
 pub mod notices;

@@ -16,11 +16,12 @@ use axum::http::StatusCode;
 use bounded::BoundedMap;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use student::Student;
+use student::{ActionOutcome, FormReply, Reply, Student};
 use telemetry::Telemetry;
 use tokio::sync::Notify;
 
 use crate::error::ApiError;
+use crate::forms::{FormState, FormView, Press};
 use crate::hops::{Hops, State, step};
 use crate::monitor::Monitor;
 use crate::now_ms;
@@ -36,6 +37,10 @@ const RUN_IDS: usize = 4096;
 pub const MAX_ACTIVE: usize = 64;
 /// How long a run waits, after the reply, for the Hub's feed to report it.
 const FEED_GRACE: Duration = Duration::from_secs(2);
+
+/// A run that ended well: its reply text, its result, when the Student received the
+/// reply, and the events that follow the text (a form's snapshots).
+type Finished = (String, Value, i64, Vec<Event>);
 
 /// Where a run is. The order is the only way it may move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -66,6 +71,8 @@ impl Status {
 struct Thread {
     student: Arc<Student>,
     active: Option<String>,
+    /// The form open in this conversation (or the last one, closed), as the page draws it.
+    form: Option<FormView>,
 }
 
 /// One run in flight.
@@ -107,6 +114,8 @@ pub struct Runs {
     threads: Mutex<BoundedMap<String, Thread>>,
     run_ids: Mutex<BoundedMap<String, String>>,
     active: Mutex<Active>,
+    /// Presses (form actions) in flight, counted with the runs against [`MAX_ACTIVE`].
+    presses: std::sync::atomic::AtomicUsize,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -140,18 +149,21 @@ impl Runs {
             threads: Mutex::new(BoundedMap::new(THREADS)),
             run_ids: Mutex::new(BoundedMap::new(RUN_IDS)),
             active: Mutex::new(Active::default()),
+            presses: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
     /// How many runs are in flight.
     pub fn in_flight(&self) -> usize {
-        lock(&self.active).by_request.len()
+        lock(&self.active).by_request.len() + self.presses.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     fn new_thread(&self) -> Thread {
-        // the page does not draw A2UI forms yet: it says so, and agents answer in words
-        let student = Student::new(self.client.clone(), self.hub_url.clone()).text_only();
-        Thread { student: Arc::new(student), active: None }
+        Thread {
+            student: Arc::new(Student::new(self.client.clone(), self.hub_url.clone())),
+            active: None,
+            form: None,
+        }
     }
 
     /// `POST /api/ui/conversations`: a new thread id.
@@ -173,6 +185,9 @@ impl Runs {
         if !valid_id(&input.run_id) {
             return Err(ApiError::invalid("runId", "1 to 128 characters of A-Z, a-z, 0-9, _ and -"));
         }
+        if let Some(press) = crate::forms::read_press(input.forwarded_props.as_ref())? {
+            return self.start_press(input.thread_id, input.run_id, press);
+        }
         let Some(index) = input.messages.iter().rposition(|m| m.role == "user") else {
             return Err(ApiError::invalid("messages", "no user message: the question is the last one"));
         };
@@ -190,41 +205,7 @@ impl Runs {
             ApiError::invalid(&field, message)
         })?;
         let (thread_id, run_id) = (input.thread_id, input.run_id);
-        let student = {
-            let mut run_ids = lock(&self.run_ids);
-            if let Some(owner) = run_ids.get(&run_id) {
-                if *owner == thread_id {
-                    return Ok(false);
-                }
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "run_id_in_use",
-                    "this runId belongs to another conversation",
-                ));
-            }
-            let mut threads = lock(&self.threads);
-            if threads.get(&thread_id).is_none() {
-                threads.insert(thread_id.clone(), self.new_thread());
-            }
-            let thread = threads.get_mut(&thread_id).expect("inserted above");
-            if thread.active.is_some() {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "run_in_progress",
-                    "a question in this conversation is still running; wait for its answer",
-                ));
-            }
-            if self.in_flight() >= MAX_ACTIVE {
-                return Err(ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "busy",
-                    "too many questions at once; try again shortly",
-                ));
-            }
-            thread.active = Some(run_id.clone());
-            run_ids.insert(run_id.clone(), thread_id.clone());
-            thread.student.clone()
-        };
+        let Some((student, _)) = self.claim(&thread_id, &run_id, |_| Ok(()))? else { return Ok(false) };
         let request_id = a2a::wire::new_message_id();
         let run = Arc::new(Run {
             thread: thread_id,
@@ -258,6 +239,185 @@ impl Runs {
         let (runs, question) = (self.clone(), question.to_string());
         tokio::spawn(async move { runs.execute(run, student, question).await });
         Ok(true)
+    }
+
+    /// Takes the thread for a new run: `Ok(None)` for the same run posted again (nothing
+    /// to do), 409 when the run id is another thread's or a run is active, 429 when too
+    /// many are in flight. `check` looks at the thread first (a press checks its form);
+    /// what it returns comes back with the thread's Student.
+    fn claim<T>(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        check: impl FnOnce(&mut Thread) -> Result<T, ApiError>,
+    ) -> Result<Option<(Arc<Student>, T)>, ApiError> {
+        let mut run_ids = lock(&self.run_ids);
+        if let Some(owner) = run_ids.get(&run_id.to_string()) {
+            if owner == thread_id {
+                return Ok(None);
+            }
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "run_id_in_use",
+                "this runId belongs to another conversation",
+            ));
+        }
+        let mut threads = lock(&self.threads);
+        if threads.get(&thread_id.to_string()).is_none() {
+            threads.insert(thread_id.to_string(), self.new_thread());
+        }
+        let thread = threads.get_mut(&thread_id.to_string()).expect("inserted above");
+        if thread.active.is_some() && thread.form.as_ref().is_some_and(|f| f.state == FormState::Submitting) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "action_in_progress",
+                "this form's last press has no answer yet",
+            ));
+        }
+        if thread.active.is_some() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "run_in_progress",
+                "a question in this conversation is still running; wait for its answer",
+            ));
+        }
+        let checked = check(thread)?;
+        if self.in_flight() >= MAX_ACTIVE {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "busy",
+                "too many questions at once; try again shortly",
+            ));
+        }
+        thread.active = Some(run_id.to_string());
+        run_ids.insert(run_id.to_string(), thread_id.to_string());
+        Ok(Some((thread.student.clone(), checked)))
+    }
+
+    /// Releases the thread a run held.
+    fn release(&self, thread: &str, run_id: &str) {
+        if let Some(t) = lock(&self.threads).get_mut(&thread.to_string())
+            && t.active.as_deref() == Some(run_id)
+        {
+            t.active = None;
+        }
+    }
+
+    /// Runs `f` on a thread's form (nothing when the thread is forgotten).
+    fn with_form<R>(&self, thread: &str, f: impl FnOnce(&mut Option<FormView>) -> R) -> R {
+        let mut threads = lock(&self.threads);
+        match threads.get_mut(&thread.to_string()) {
+            Some(t) => f(&mut t.form),
+            None => f(&mut None),
+        }
+    }
+
+    /// A press on a form (`forwardedProps.a2uiAction`): checked against the thread's form
+    /// before anything is sent, then sent once by the Student; the run carries the form's
+    /// snapshots (submitting, then what came of it).
+    fn start_press(
+        self: &Arc<Self>,
+        thread_id: String,
+        run_id: String,
+        press: Press,
+    ) -> Result<bool, ApiError> {
+        let today = forms::in_demo_tz(jiff::Timestamp::now()).date();
+        let claimed = self.claim(&thread_id, &run_id, |thread| {
+            let Some(view) = thread.form.as_mut() else {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "form_unknown",
+                    "this conversation has no such form open",
+                ));
+            };
+            let action = view.check_action(&press, today)?;
+            let before = view.state;
+            view.submitting(&press.operation_id);
+            Ok((action, before, view.snapshot(now_ms())))
+        })?;
+        let Some((student, (action, before, snapshot))) = claimed else { return Ok(false) };
+        self.presses.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let ts = now_ms();
+        self.stream.emit(
+            CHANNEL,
+            &thread_id,
+            &run_id,
+            &[Event::run_started(&thread_id, &run_id, ts), snapshot],
+        );
+        let runs = self.clone();
+        tokio::spawn(
+            async move { runs.execute_press(thread_id, run_id, student, press, action, before).await },
+        );
+        Ok(true)
+    }
+
+    async fn execute_press(
+        self: Arc<Self>,
+        thread: String,
+        run_id: String,
+        student: Arc<Student>,
+        press: Press,
+        action: Value,
+        before: FormState,
+    ) {
+        let ids = json!({"formRef": press.form_ref, "operationId": press.operation_id, "threadId": thread, "runId": run_id});
+        self.record("action_sent", ids);
+        let outcome = student.act(&press.form_ref, &press.operation_id, action.clone()).await;
+        let carried = action.get("context").and_then(Value::as_object).cloned().unwrap_or_default();
+        let mut text = None;
+        let (snapshot, state) = self
+            .with_form(&thread, |form| {
+                let view = form.as_mut()?;
+                match &outcome {
+                    ActionOutcome::NotDelivered { reason } => view.not_delivered(reason),
+                    ActionOutcome::Uncertain { reason } => view.uncertain(action.clone(), reason),
+                    ActionOutcome::Updated(f) | ActionOutcome::Rejected(f) => view.apply(f, Some(&carried)),
+                    ActionOutcome::Submitted(f) | ActionOutcome::Cancelled(f) => {
+                        view.apply(f, None);
+                        text = Some(f.text.clone()).filter(|t| !t.is_empty());
+                    }
+                    ActionOutcome::Refused { code, message } => view.refused(before, code, message),
+                }
+                Some((view.snapshot(now_ms()), view.state.name()))
+            })
+            .unzip();
+        let state = state.unwrap_or("superseded");
+        self.record(
+            "action_result",
+            json!({"formRef": press.form_ref, "operationId": press.operation_id, "state": state}),
+        );
+        let now = now_ms();
+        let mut events: Vec<Event> = snapshot.into_iter().collect();
+        if let Some(text) = text {
+            events.extend(Event::text_message(&format!("{run_id}:a"), Role::Assistant, &text, now));
+        }
+        let result = json!({"formRef": press.form_ref, "operationId": press.operation_id, "outcome": state});
+        events.push(Event::run_finished(&thread, &run_id, Some(result), now));
+        self.stream.emit(CHANNEL, &thread, &run_id, &events);
+        self.presses.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        self.release(&thread, &run_id);
+    }
+
+    /// A form the Hub's reply carried: opened (superseding the conversation's other open
+    /// form) or applied to the open one; the snapshots to emit.
+    fn take_form(&self, thread: &str, reply: &FormReply) -> Vec<Event> {
+        self.with_form(thread, |form| {
+            let mut events = Vec::new();
+            let same = form.as_ref().is_some_and(|v| v.form_ref == reply.form_ref);
+            if same {
+                let view = form.as_mut().expect("checked");
+                view.apply(reply, None);
+                events.push(view.snapshot(now_ms()));
+            } else if let Some(new) = FormView::open(reply) {
+                if let Some(old) = form.as_mut().filter(|v| !v.state.closed()) {
+                    old.supersede();
+                    events.push(old.snapshot(now_ms()));
+                }
+                events.push(new.snapshot(now_ms()));
+                *form = Some(new);
+            }
+            events
+        })
     }
 
     /// Emits the status (if it moved forward) and the changed hops as one `STATE_DELTA`.
@@ -294,12 +454,28 @@ impl Runs {
     }
 
     async fn execute(self: Arc<Self>, run: Arc<Run>, student: Arc<Student>, question: String) {
+        // a form open here: the message fills what it can first; only the rest is asked
+        let Some(question) = self.fill_from_chat(&run, &question) else {
+            return;
+        };
         let ids = json!({"requestId": run.request_id, "threadId": run.thread, "runId": run.run_id});
         self.record("request_sent", ids.clone());
         self.update(&run, |p| (false, p.hops.set(step::STUDENT_SENT, State::Done, Some(now_ms()), None)));
         let result = student.ask_with_request_id(&question, &run.request_id).await;
         match result {
-            Ok(ex) => {
+            Ok(mut ex) => {
+                // a form is drawn after the words that offer it
+                let mut form_events = Vec::new();
+                match &ex.reply {
+                    Reply::Form(form) => form_events = self.take_form(&run.thread, form),
+                    Reply::Refused(r) => {
+                        ex.reply_text.push_str(&format!(
+                            "\n(A form came with this answer but failed the page's safety checks ({}), so it is not shown.)",
+                            r.code
+                        ));
+                    }
+                    Reply::Answer => {}
+                }
                 // the Student received it now, whatever the wait for the feed adds below
                 let received_at = now_ms();
                 self.record(
@@ -316,7 +492,7 @@ impl Runs {
                 }
                 let result =
                     json!({"servedBy": ex.attribution, "outcome": ex.outcome, "requestId": run.request_id});
-                self.finish(&run, Ok((ex.reply_text, result, received_at)));
+                self.finish(&run, Ok((ex.reply_text, result, received_at, form_events)));
             }
             Err(e) => {
                 let (code, status, message) = classify(&e);
@@ -328,8 +504,9 @@ impl Runs {
     }
 
     /// Ends a run: final hops and status, then the reply and `RUN_FINISHED`, or `RUN_ERROR`.
-    /// `Ok` carries the reply, the run's result and when the Student received the reply.
-    fn finish(&self, run: &Run, outcome: Result<(String, Value, i64), (&'static str, Status, &'static str)>) {
+    /// `Ok` carries the reply, the run's result, when the Student received the reply and
+    /// the events that follow the reply's text (a form's snapshots).
+    fn finish(&self, run: &Run, outcome: Result<Finished, (&'static str, Status, &'static str)>) {
         {
             let mut p = run.lock();
             let now = now_ms();
@@ -341,7 +518,7 @@ impl Runs {
             };
             let mut hops = Vec::new();
             let status = match &outcome {
-                Ok((_, _, received_at)) => {
+                Ok((_, _, received_at, _)) => {
                     hops.extend(p.hops.set(step::STUDENT_RECEIVED, State::Done, Some(*received_at), None));
                     Status::Completed
                 }
@@ -364,13 +541,14 @@ impl Runs {
             self.delta(run, &p, moved, &hops);
             let mut events = Vec::new();
             match outcome {
-                Ok((text, result, _)) => {
+                Ok((text, result, _, after)) => {
                     events.extend(Event::text_message(
                         &format!("{}:a", run.run_id),
                         Role::Assistant,
                         &text,
                         now,
                     ));
+                    events.extend(after);
                     events.push(Event::run_finished(&run.thread, &run.run_id, Some(result), now));
                 }
                 Err((code, _, message)) => events.push(Event::run_error(code, message, now)),
@@ -382,11 +560,40 @@ impl Runs {
         active.by_request.remove(&run.request_id);
         active.by_operation.retain(|_, request| *request != run.request_id);
         drop(active);
-        if let Some(t) = lock(&self.threads).get_mut(&run.thread)
-            && t.active.as_deref() == Some(run.run_id.as_str())
-        {
-            t.active = None;
+        self.release(&run.thread, &run.run_id);
+    }
+
+    /// Chat-filling: with a form open and editable in this conversation, the message is
+    /// read for its fields first; what the form's rules take is filled (a new snapshot),
+    /// a note says what was and was not. Returns what is left to ask the Hub, or `None`
+    /// when nothing is (the run is then finished here: nothing was sent).
+    fn fill_from_chat(&self, run: &Run, question: &str) -> Option<String> {
+        let now = forms::in_demo_tz(jiff::Timestamp::now());
+        let filled = self.with_form(&run.thread, |form| {
+            let view = form.as_mut().filter(|v| v.state.fillable())?;
+            let workflow = forms::Workflow::from_id(&view.workflow)?;
+            let filling = crate::forms::fill_from_chat(workflow, question, &now);
+            let note = filling.note()?;
+            view.fill(&filling.filled);
+            Some((view.snapshot(now_ms()), note, filling.rest))
+        });
+        let Some((snapshot, note, rest)) = filled else { return Some(question.to_string()) };
+        self.stream.emit(CHANNEL, &run.thread, &run.run_id, &[snapshot]);
+        if !rest.is_empty() {
+            let ts = now_ms();
+            let note = Event::text_message(&format!("{}:f", run.run_id), Role::Assistant, &note, ts);
+            self.stream.emit(CHANNEL, &run.thread, &run.run_id, &note);
+            return Some(rest);
         }
+        self.update(run, |p| {
+            let reason = "filled in the form from the chat; nothing was sent";
+            let mut hops = p.hops.set(step::STUDENT_SENT, State::Skipped, None, Some(reason.into()));
+            hops.extend(p.hops.nothing_sent(reason));
+            (false, hops)
+        });
+        let result = json!({"servedBy": null, "outcome": "filled", "requestId": run.request_id});
+        self.finish(run, Ok((note, result, now_ms(), Vec::new())));
+        None
     }
 
     /// One event from the Hub's feed (its own, or a specialist's relayed): moves the run

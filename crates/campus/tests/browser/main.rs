@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod driver;
+mod forms;
 
 use std::sync::Mutex;
 

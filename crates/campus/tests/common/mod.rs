@@ -2,6 +2,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod forms;
 pub mod ui;
 
 use std::io::{BufRead, BufReader};

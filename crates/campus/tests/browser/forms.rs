@@ -1,0 +1,427 @@
+//! Forms in the page, in a real browser: the official A2UI renderer (`<a2ui-surface>`)
+//! draws the Tutor's and the Library's forms inside the conversation; typing sends
+//! nothing; the renderer's own checks hold a press back; Submit posts one schema-valid
+//! action and the receipt replaces the form; the booking's times apply in place; both
+//! workflows by keyboard alone. Screenshots go to target/screenshots/form-*.png.
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
+use serde_json::json;
+
+use super::*;
+
+const TUTORING: &str = "Can I meet a tutor about derivatives tomorrow afternoon?";
+const BOOKING: &str = "I want to reserve a group study room for 4 people tomorrow";
+
+/// Script prelude: `f`, the last form in the chat, and `r`, its surface's shadow root.
+const SURF: &str = "const f = [...document.querySelectorAll('#chat-log [data-form-id]')].pop(); \
+                    const r = f?.querySelector('a2ui-surface')?.shadowRoot;";
+
+/// Wraps the page's fetch so the test sees every run it POSTs (their bodies).
+async fn record_runs(c: &Client) {
+    js(
+        c,
+        "if (!window.__runs) { window.__runs = []; const f = window.fetch; \
+         window.fetch = (u, o) => { if (String(u).includes('/api/ag-ui/runs')) window.__runs.push(JSON.parse(o.body)); return f(u, o); }; }",
+    )
+    .await;
+}
+
+async fn runs_posted(c: &Client) -> Vec<Value> {
+    js(c, "return window.__runs;").await.as_array().cloned().unwrap_or_default()
+}
+
+/// Asks `question` and waits until the renderer drew the form it brought; its formRef.
+async fn ask_for_form(c: &Client, question: &str) -> String {
+    ask(c, question).await;
+    until(
+        c,
+        "the form drawn by the renderer",
+        &format!("{SURF} return r && r.querySelector('button') && f.dataset.formState === 'editing' ? f.dataset.formRef : null;"),
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+/// Runs `body` with `f`, `r` and `pick(css, i)` (the i-th match inside the surface).
+async fn in_form(c: &Client, body: &str) -> Value {
+    js(c, &format!("{SURF} const pick = (css, i = 0) => r.querySelectorAll(css)[i]; {body}")).await
+}
+
+/// Clicks the surface's button that reads `text`.
+async fn click_button(c: &Client, text: &str) {
+    let found = in_form(
+        c,
+        &format!(
+            "const b = [...r.querySelectorAll('button')].find(b => b.textContent.trim() === {text:?}); if (!b) return false; b.click(); return true;"
+        ),
+    )
+    .await;
+    assert_eq!(found, Value::Bool(true), "no button {text:?}");
+}
+
+/// Types `text` as real key presses into whatever has focus.
+async fn type_keys(c: &Client, text: &str) {
+    let mut keys = KeyActions::new("keyboard".into());
+    for ch in text.chars() {
+        keys = keys.then(KeyAction::Down { value: ch }).then(KeyAction::Up { value: ch });
+    }
+    c.perform_actions(keys).await.expect("type");
+}
+
+async fn key(c: &Client, k: Key) {
+    type_keys(c, &char::from(k).to_string()).await;
+}
+
+async fn shift_tab(c: &Client) {
+    let (shift, tab) = (char::from(Key::Shift), char::from(Key::Tab));
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: shift })
+        .then(KeyAction::Down { value: tab })
+        .then(KeyAction::Up { value: tab })
+        .then(KeyAction::Up { value: shift });
+    c.perform_actions(keys).await.expect("shift+tab");
+}
+
+/// The focused element, looking through shadow roots: tag, type, its label (the field's
+/// label, the option's, or a button's text), whether it is inside a form's surface.
+async fn deep_focus(c: &Client) -> Value {
+    js(
+        c,
+        "let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; \
+         const label = a.closest('label')?.textContent || (a.tagName === 'BUTTON' ? a.textContent : '') || a.parentElement?.querySelector(':scope > label')?.textContent || a.getAttribute('aria-label') || ''; \
+         return {tag: a.tagName.toLowerCase(), type: a.type || '', label: label.trim().replace(/\\s+/g, ' '), inForm: a.getRootNode() !== document, checked: !!a.checked};",
+    )
+    .await
+}
+
+/// Presses Tab (or Shift+Tab) until the focused element's label starts with `label`.
+async fn focus_label(c: &Client, label: &str, back: bool) -> Value {
+    focus_among(c, &[label], back).await
+}
+
+/// Presses Tab (or Shift+Tab) until the focused element's label starts with one of `labels`.
+async fn focus_among(c: &Client, labels: &[&str], back: bool) -> Value {
+    for _ in 0..60 {
+        let f = deep_focus(c).await;
+        let now = f["label"].as_str().unwrap_or("");
+        if f["inForm"] == Value::Bool(true) && labels.iter().any(|l| now.starts_with(l)) {
+            return f;
+        }
+        if back { shift_tab(c).await } else { key(c, Key::Tab).await }
+    }
+    let shot =
+        screenshot(c, &format!("failed-focus-{}", labels[0].replace(|c: char| !c.is_alphanumeric(), "-")))
+            .await;
+    panic!("the keyboard never reached {labels:?} (screenshot {})", shot.display())
+}
+
+async fn wait_state(c: &Client, form_ref: &str, state: &str) {
+    until(
+        c,
+        &format!("the form {state}"),
+        &format!("return document.querySelector('[data-form-ref=\"{form_ref}\"]')?.dataset.formState === '{state}';"),
+    )
+    .await;
+}
+
+/// The receipt shown in place of the form: its text, and whether any surface is left.
+async fn receipt(c: &Client, form_ref: &str) -> (String, bool) {
+    let v = js(
+        c,
+        &format!(
+            "const f = document.querySelector('[data-form-ref=\"{form_ref}\"]'); const d = f.querySelector('dl.form-receipt'); \
+             return [d.hidden ? '' : d.textContent, !!f.querySelector('a2ui-surface')];"
+        ),
+    )
+    .await;
+    (v[0].as_str().unwrap().to_string(), v[1].as_bool().unwrap())
+}
+
+/// The one action a run carried: its formRef and operation id as sent, and the A2UI
+/// client message, checked against the official v0.9 schema.
+fn the_action(run: &Value, form_ref: &str) -> Value {
+    let props = &run["forwardedProps"];
+    assert_eq!(props["formRef"], form_ref, "{run}");
+    assert!(props["operationId"].as_str().is_some_and(|s| !s.is_empty()), "{run}");
+    let message = &props["a2uiAction"];
+    a2ui::validate_client_message(message)
+        .unwrap_or_else(|e| panic!("not a valid A2UI client message: {e:?}\n{message}"));
+    message["action"].clone()
+}
+
+#[test]
+fn the_tutoring_form_is_drawn_by_the_renderer_typing_and_invalid_presses_send_nothing_and_submit_gives_the_receipt()
+ {
+    browser_test("browser: tutoring form", async |d, campus| {
+        let c = d.session(true).await;
+        open(&c, &campus.url("/")).await;
+        record_runs(&c).await;
+        let form_ref = ask_for_form(&c, TUTORING).await;
+        // the official renderer's own elements, inside the surface's shadow root
+        let drawn = in_form(
+            &c,
+            "return {labels: [...r.querySelectorAll('a2ui-basic-textfield > label')].map(l => l.textContent.trim()), \
+             period: r.querySelector('input[type=radio]:checked')?.value, \
+             buttons: [...r.querySelectorAll('button')].map(b => b.textContent.trim()), \
+             afterText: f.previousElementSibling?.textContent.includes('Here is a form')};",
+        )
+        .await;
+        assert_eq!(drawn["labels"], json!(["Your name", "Email", "Topic", "Notes (optional)"]), "{drawn}");
+        assert_eq!(drawn["period"], "afternoon", "prefilled from the question: {drawn}");
+        assert_eq!(drawn["buttons"], json!(["Cancel", "Send tutoring request"]), "{drawn}");
+        assert_eq!(drawn["afterText"], true, "the form follows the words that offer it: {drawn}");
+        screenshot(&c, "form-tutoring-drawn").await;
+        // each field is named by the label the renderer draws beside it (the page links them)
+        let names = in_form(
+            &c,
+            "return [...r.querySelectorAll('input:not([type=radio]), textarea')].map(i => r.getElementById(i.getAttribute('aria-labelledby'))?.textContent.trim());",
+        )
+        .await;
+        assert_eq!(
+            names,
+            json!(["Your name", "Email", "Preferred date (a weekday)", "Topic", "Notes (optional)"]),
+            "{names}"
+        );
+        no_violations(&c, "the tutoring form").await;
+        let runs_before = runs_posted(&c).await.len();
+        let hub_before = hub_received(&campus.u.hub_url).await;
+
+        // an empty form: the renderer's checks show and hold the press back
+        click_button(&c, "Send tutoring request").await;
+        let errors =
+            in_form(&c, "return [...r.querySelectorAll('.error')].map(e => e.textContent.trim());").await;
+        for want in ["Enter your name", "Enter your email address", "Say what you would like help with"] {
+            assert!(errors.as_array().unwrap().iter().any(|e| e == want), "{want:?} in {errors}");
+        }
+        let held = in_form(&c, "return f.querySelector('.form-problem').textContent;").await;
+        assert_eq!(held, "Not sent: check Email, Name, Topic.");
+        let live = in_form(&c, "return f.querySelector('.form-problem').getAttribute('aria-live');").await;
+        assert_eq!(live, "polite", "the problem is announced");
+        // typing (a bad email first) sends nothing
+        in_form(&c, "pick('input[type=text]', 0).focus();").await;
+        type_keys(&c, "Alex Student").await;
+        in_form(&c, "pick('input[type=text]', 1).focus();").await;
+        type_keys(&c, "not-an-email").await;
+        until(
+            &c,
+            "the renderer's email error",
+            &format!("{SURF} return [...r.querySelectorAll('.error')].some(e => e.textContent.includes('alex@example.edu'));"),
+        )
+        .await;
+        click_button(&c, "Send tutoring request").await;
+        screenshot(&c, "form-tutoring-invalid").await;
+        let described = in_form(
+            &c,
+            "const i = pick('input[type=text]', 1); return [i.getAttribute('aria-invalid'), r.getElementById(i.getAttribute('aria-describedby'))?.textContent.trim()];",
+        )
+        .await;
+        assert_eq!(described[0], "true", "{described}");
+        assert!(described[1].as_str().is_some_and(|t| t.contains("alex@example.edu")), "{described}");
+        no_violations(&c, "the tutoring form with the renderer's errors").await;
+        for _ in 0.."not-an-email".len() {
+            key(&c, Key::Backspace).await;
+        }
+        type_keys(&c, "alex@example.edu").await;
+        in_form(&c, "pick('input[type=text]', 2).focus();").await;
+        type_keys(&c, "the chain rule").await;
+        until(
+            &c,
+            "no renderer errors left",
+            &format!("{SURF} return r.querySelectorAll('.error').length === 0;"),
+        )
+        .await;
+        assert_eq!(runs_posted(&c).await.len(), runs_before, "typing and invalid presses post no run");
+        assert_eq!(hub_received(&campus.u.hub_url).await, hub_before, "nothing reached the Hub");
+        screenshot(&c, "form-tutoring-filled").await;
+
+        click_button(&c, "Send tutoring request").await;
+        wait_state(&c, &form_ref, "submitted").await;
+        let runs = runs_posted(&c).await;
+        assert_eq!(runs.len(), runs_before + 1, "one press, one run");
+        let action = the_action(&runs[runs_before], &form_ref);
+        assert_eq!(action["context"]["name"], "Alex Student", "{action}");
+        assert_eq!(action["context"]["email"], "alex@example.edu", "{action}");
+        assert_eq!(action["context"]["topic"], "the chain rule", "{action}");
+        let (text, surface) = receipt(&c, &form_ref).await;
+        assert!(text.contains("tr-") && text.contains("the chain rule"), "the receipt: {text}");
+        assert!(!surface, "the receipt replaced the form");
+        screenshot(&c, "form-tutoring-receipt").await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn the_booking_form_finds_times_in_place_reviews_and_confirms() {
+    browser_test("browser: booking form", async |d, campus| {
+        let c = d.session(true).await;
+        open(&c, &campus.url("/")).await;
+        record_runs(&c).await;
+        let form_ref = ask_for_form(&c, BOOKING).await;
+        let drawn = in_form(
+            &c,
+            "window.__surface = f.querySelector('a2ui-surface'); window.__size = pick('input[type=number]'); \
+             return {date: pick('input[type=date]')?.value, size: window.__size?.value, \
+             options: [...r.querySelectorAll('label.a2ui-option-label')].map(l => l.textContent.trim())};",
+        )
+        .await;
+        assert_eq!(drawn["size"], "4", "prefilled from the question: {drawn}");
+        assert!(drawn["date"].as_str().is_some_and(|d| d.len() == 10), "prefilled date: {drawn}");
+        assert!(
+            drawn["options"].as_array().unwrap().iter().any(|o| o == "Room B (up to 6 people)"),
+            "{drawn}"
+        );
+        no_violations(&c, "the booking form").await;
+        let runs_before = runs_posted(&c).await.len();
+
+        in_form(
+            &c,
+            "pick('input[type=radio][value=B]').click(); pick('input[type=radio][value=\"1\"]').click();",
+        )
+        .await;
+        click_button(&c, "Find times").await;
+        let slots = until(
+            &c,
+            "the free times",
+            &format!("{SURF} const s = [...r.querySelectorAll('input[type=radio][value^=\"s-\"]')]; return s.length ? s.length : null;"),
+        )
+        .await;
+        assert!(slots.as_u64().unwrap() > 0);
+        // applied in place: the same surface and the same elements, the choices kept
+        let kept = in_form(
+            &c,
+            "return {surface: window.__surface === f.querySelector('a2ui-surface'), size: window.__size.isConnected, \
+             room: pick('input[type=radio][value=B]').checked, hour: pick('input[type=radio][value=\"1\"]').checked};",
+        )
+        .await;
+        assert_eq!(kept, json!({"surface": true, "size": true, "room": true, "hour": true}));
+        let runs = runs_posted(&c).await;
+        assert_eq!(runs.len(), runs_before + 1);
+        let find = the_action(&runs[runs_before], &form_ref);
+        assert_eq!(find["context"]["room"], json!(["B"]), "{find}");
+        screenshot(&c, "form-booking-times").await;
+        no_violations(&c, "the booking form with its times").await;
+
+        in_form(&c, "pick('input[type=radio][value^=\"s-\"]').click();").await;
+        click_button(&c, "Review booking").await;
+        until(
+            &c,
+            "the review screen",
+            &format!("{SURF} return r?.textContent.includes('Review your booking');"),
+        )
+        .await;
+        screenshot(&c, "form-booking-review").await;
+        no_violations(&c, "the booking's review").await;
+        click_button(&c, "Confirm demo booking").await;
+        wait_state(&c, &form_ref, "submitted").await;
+        let runs = runs_posted(&c).await;
+        assert_eq!(runs.len(), runs_before + 3, "find, review, confirm: one run each");
+        for run in &runs[runs_before..] {
+            the_action(run, &form_ref);
+        }
+        let (text, surface) = receipt(&c, &form_ref).await;
+        assert!(text.contains("bk-") && text.contains("Room") && text.contains('B'), "the receipt: {text}");
+        assert!(!surface, "the receipt replaced the form");
+        screenshot(&c, "form-booking-receipt").await;
+        // the receipt's words are the Library's, not an anonymous notice
+        until(
+            &c,
+            "the receipt's line said by the Library",
+            "const w = [...document.querySelectorAll('#chat-log .msg .who')].pop()?.textContent || ''; return w.includes('Library') && w.includes('bk-') === false;",
+        )
+        .await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn the_tutoring_request_completes_by_keyboard_alone() {
+    browser_test("browser: tutoring form by keyboard", async |d, campus| {
+        let c = d.session(true).await;
+        open(&c, &campus.url("/")).await;
+        find(&c, "#question").await.click().await.expect("the composer");
+
+        let tutoring = ask_for_form(&c, TUTORING).await;
+        focus_label(&c, "Your name", true).await;
+        type_keys(&c, "Alex Student").await;
+        focus_label(&c, "Email", false).await;
+        type_keys(&c, "alex@example.edu").await;
+        focus_label(&c, "Topic", false).await;
+        type_keys(&c, "limits").await;
+        focus_label(&c, "Send tutoring request", false).await;
+        key(&c, Key::Enter).await;
+        wait_state(&c, &tutoring, "submitted").await;
+        assert!(receipt(&c, &tutoring).await.0.contains("limits"));
+        screenshot(&c, "form-keyboard-tutoring").await;
+        c.close().await.unwrap();
+    });
+}
+
+/// Tab into a radio group lands on its checked option, or (none checked) where Chromium
+/// chooses — here the group's last option: the arrow keys move and choose within it, as
+/// in any radio group. After "Find times" the form is inert while the press travels
+/// (the focus drops to the body); the page gives the focus back to the button.
+#[test]
+fn the_booking_completes_by_keyboard_alone() {
+    browser_test("browser: booking form by keyboard", async |d, campus| {
+        let c = d.session(true).await;
+        open(&c, &campus.url("/")).await;
+        find(&c, "#question").await.click().await.expect("the composer");
+        let booking = ask_for_form(&c, BOOKING).await;
+        // backwards into a group with nothing chosen lands on its last option (Room C)
+        focus_label(&c, "Room ", true).await;
+        key(&c, Key::Space).await;
+        // into the Duration group, then the arrow keys to "1 hour" (choosing it)
+        let mut at = focus_among(&c, &["1 hour", "2 hours"], false).await;
+        for _ in 0..2 {
+            if at["label"] == "1 hour" && at["checked"] == Value::Bool(true) {
+                break;
+            }
+            key(&c, Key::Up).await;
+            at = deep_focus(&c).await;
+        }
+        assert_eq!((&at["label"], &at["checked"]), (&json!("1 hour"), &json!(true)), "{at}");
+        focus_label(&c, "Find times", false).await;
+        key(&c, Key::Enter).await;
+        until(
+            &c,
+            "the free times",
+            &format!("{SURF} return r.querySelector('input[type=radio][value^=\"s-\"]');"),
+        )
+        .await;
+        let chosen =
+            in_form(&c, "return [...r.querySelectorAll('input[type=radio]:checked')].map(i => i.value);")
+                .await;
+        assert_eq!(chosen, json!(["C", "1"]), "the room and the hour chosen by keyboard");
+        // the focus came back to the button once the times arrived
+        let back = until(
+            &c,
+            "the focus back on Find times",
+            "let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; \
+             return a.tagName === 'BUTTON' && a.textContent.trim() === 'Find times';",
+        )
+        .await;
+        assert_eq!(back, Value::Bool(true));
+        // the slot group after the button: Tab lands in it; Space chooses that time
+        key(&c, Key::Tab).await;
+        let slot = deep_focus(&c).await;
+        assert_eq!(slot["type"], "radio", "{slot}");
+        key(&c, Key::Space).await;
+        focus_label(&c, "Review booking", false).await;
+        key(&c, Key::Enter).await;
+        until(
+            &c,
+            "the review screen",
+            &format!("{SURF} return r?.textContent.includes('Review your booking');"),
+        )
+        .await;
+        focus_label(&c, "Confirm demo booking", false).await;
+        key(&c, Key::Enter).await;
+        wait_state(&c, &booking, "submitted").await;
+        assert!(receipt(&c, &booking).await.0.contains("bk-"));
+        screenshot(&c, "form-keyboard-done").await;
+        c.close().await.unwrap();
+    });
+}
