@@ -125,3 +125,41 @@ fn a_study_room_is_booked_through_the_hub_after_times_and_a_review() {
     let receipt = done.receipt.expect("a receipt").to_string();
     assert!(receipt.contains("bk-"), "a booking id: {receipt}");
 }
+
+#[test]
+fn a_press_the_hub_saw_no_answer_for_is_uncertain_and_reconciles_to_one_effect() {
+    // the Library handles its first form action 1.5 s late; the Hub waits 400 ms for it
+    let u = University::start(
+        &[("HUB_FORWARD_TIMEOUT_MS", "400")],
+        &[("CAMPUS_TEST_DELAY_FIRST_ACTION_MS", "1500")],
+    );
+    u.wait_ready();
+    let student = Student::new(A2aClient::default(), u.hub_url.clone());
+    let f = form(&student, "I want to reserve a group study room for 4 people tomorrow");
+    let surface = surface_id(&f.messages);
+    let mut screen = HashMap::new();
+    components(&f.messages, &mut screen);
+    let mut values = prefill(&f.messages);
+    values["room"] = json!(["A"]);
+    values["duration"] = json!(["1"]);
+    let find = press(&surface, &screen, "find_times", &values);
+    let first = common::rt().block_on(student.act(&f.form_ref, "op-slow", find.clone()));
+    assert!(matches!(first, ActionOutcome::Uncertain { .. }), "no answer in time is uncertain: {first:?}");
+    // the reconcile: the same press, the same operation id, until the Library's answer is there
+    let settled = common::poll(10, "the reconcile's answer", || {
+        match common::rt().block_on(student.act(&f.form_ref, "op-slow", find.clone())) {
+            ActionOutcome::Uncertain { .. } => None,
+            other => Some(other),
+        }
+    });
+    let ActionOutcome::Updated(times) = settled else { panic!("the times, once: {settled:?}") };
+    assert_eq!(times.version, f.version + 1, "the effect ran once, however many times it was asked");
+    // a new press is a new operation: the next version
+    components(&times.messages, &mut screen);
+    let again = press(&surface, &screen, "find_times", &values);
+    let ActionOutcome::Updated(next) = common::rt().block_on(student.act(&f.form_ref, "op-next", again))
+    else {
+        panic!("a new press runs")
+    };
+    assert_eq!(next.version, f.version + 2);
+}

@@ -543,6 +543,12 @@ pub fn fill_from_chat(workflow: Workflow, text: &str, now: &jiff::ZonedDateTime)
     let mut rest = Vec::new();
     let mut form = Map::new();
     for sentence in sentences(text) {
+        if asks_something(sentence) {
+            // "what are the opening hours on Sunday?" asks the university; its Sunday is
+            // no answer to the form
+            rest.push(sentence);
+            continue;
+        }
         let reading = forms::read(sentence, now);
         let found = candidates(workflow, &reading);
         if found.is_empty() {
@@ -569,6 +575,17 @@ pub fn fill_from_chat(workflow: Workflow, text: &str, now: &jiff::ZonedDateTime)
     }
     filling.rest = rest.join(" ");
     filling
+}
+
+/// A sentence that asks a question (a question mark after a question word): it goes to
+/// the university as it is, and fills nothing.
+fn asks_something(sentence: &str) -> bool {
+    const ASKING: &[&str] = &[
+        "what", "what's", "whats", "when", "where", "which", "who", "why", "how", "is", "are", "can",
+        "could", "do", "does", "will", "should",
+    ];
+    let first = sentence.split_whitespace().next().unwrap_or_default().to_lowercase();
+    sentence.trim_end().ends_with('?') && ASKING.contains(&first.as_str())
 }
 
 #[cfg(test)]
@@ -727,6 +744,58 @@ mod tests {
         let mut bad = ok.clone();
         bad["operationId"] = json!("a b");
         assert_eq!(read_press(Some(&bad)).unwrap_err().field.as_deref(), Some("forwardedProps.operationId"));
+    }
+
+    #[test]
+    fn chat_filling_over_a_table_of_messages() {
+        use Workflow::{Booking, Tutoring};
+        let now = noon();
+        // (workflow, message, fields filled, fields refused, what still goes to the Hub)
+        let table: &[(Workflow, &str, &[&str], &[&str], &str)] = &[
+            (Booking, "room B", &["room"], &[], ""),
+            (Booking, "Room c, 2 hours", &["room", "duration"], &[], ""),
+            (Booking, "tomorrow for 4 people", &["date", "groupSize"], &[], ""),
+            (
+                Booking,
+                "make it 1 hour. Is there a printer in the library?",
+                &["duration"],
+                &[],
+                "Is there a printer in the library?",
+            ),
+            (Booking, "room A for 9 people", &["room"], &["groupSize"], ""),
+            (Booking, "for 3 hours", &[], &["duration"], ""),
+            (
+                Booking,
+                "what are the opening hours on Sunday?",
+                &[],
+                &[],
+                "what are the opening hours on Sunday?",
+            ),
+            (Tutoring, "I'm Alex Student, alex@example.com", &["name", "email"], &[], ""),
+            (Tutoring, "next Monday mornings", &["date", "period"], &[], ""),
+            (Tutoring, "Saturday afternoon", &["period"], &["date"], ""),
+            (Tutoring, "what is the chain rule?", &[], &[], "what is the chain rule?"),
+        ];
+        let mut wrong = Vec::new();
+        for (workflow, message, filled, refused, rest) in table {
+            let f = fill_from_chat(*workflow, message, &now);
+            let got_filled: Vec<&str> = f.filled.iter().map(|(k, _)| k.as_str()).collect();
+            let got_refused: Vec<&str> = f.not_filled.iter().map(|(k, _)| k.as_str()).collect();
+            if got_filled != *filled || got_refused != *refused || f.rest != *rest {
+                wrong.push(format!(
+                    "{message:?}: filled {got_filled:?} refused {got_refused:?} rest {:?}",
+                    f.rest
+                ));
+            }
+            // a refused value always says why; a message that filled nothing and refused nothing says nothing
+            assert_eq!(
+                f.note().is_some(),
+                !filled.is_empty() || !refused.is_empty(),
+                "{message:?}: {:?}",
+                f.note()
+            );
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 
     #[test]
