@@ -751,7 +751,8 @@ mod tests {
         use Workflow::{Booking, Tutoring};
         let now = noon();
         // (workflow, message, fields filled, fields refused, what still goes to the Hub)
-        let table: &[(Workflow, &str, &[&str], &[&str], &str)] = &[
+        type Row = (Workflow, &'static str, &'static [&'static str], &'static [&'static str], &'static str);
+        let table: &[Row] = &[
             (Booking, "room B", &["room"], &[], ""),
             (Booking, "Room c, 2 hours", &["room", "duration"], &[], ""),
             (Booking, "tomorrow for 4 people", &["date", "groupSize"], &[], ""),
