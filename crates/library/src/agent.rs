@@ -5,11 +5,10 @@ use std::sync::Arc;
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use a2a::wire::AgentCard;
-use forms::intent::Decision;
 use forms::rooms::SlotKey;
 use serde_json::json;
 use skills::{Rules, Settings, Skill, SkillSet};
-use specialist::forms::{FormHost, OpenFormChoice, Outcome, skill_enabled};
+use specialist::forms::{Chat, FormHost, Outcome, skill_enabled};
 use telemetry::Telemetry;
 
 use crate::booking;
@@ -128,27 +127,28 @@ impl Library {
 
     /// A chat message that may get the form: `None` when it is a question to answer.
     async fn maybe_form(&self, ctx: &RequestContext) -> Option<Reply> {
-        let text = ctx.text();
-        let choice = OpenFormChoice::read(&text);
-        let open = match choice {
-            Some(_) => self.host.open_form_of(&ctx.context_id, booking::WORKFLOW).await.ok().flatten(),
-            None => None,
-        };
-        if open.is_none() && forms::intent::decide(forms::Workflow::Booking, &text) != Decision::OfferForm {
-            return None;
-        }
+        let policy = self.settings.policy();
+        let chat = self
+            .host
+            .read_chat(
+                ctx,
+                forms::Workflow::Booking,
+                &policy,
+                booking::DISABLED_TEXT,
+                booking::NO_RENDERER_TEXT,
+            )
+            .await;
         let say = |text: &str, outcome: &str| {
             let reply = Reply::text(text);
-            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &json!({}));
+            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &serde_json::json!({}));
             reply
         };
-        if !skill_enabled(&self.settings.policy(), booking::WORKFLOW) {
-            return Some(say(booking::DISABLED_TEXT, "form_disabled"));
-        }
-        if !FormHost::client_renders(ctx) {
-            return Some(say(booking::NO_RENDERER_TEXT, "form_not_renderable"));
-        }
-        Some(match booking::offer(&self.host, &self.key, ctx, open.and(choice)).await {
+        let choice = match chat {
+            Chat::Question => return None,
+            Chat::Say(text, outcome) => return Some(say(text, outcome)),
+            Chat::Offer(choice) => choice,
+        };
+        Some(match booking::offer(&self.host, &self.key, ctx, choice).await {
             Ok(outcome) => self.publish(ctx, &outcome),
             Err(text) => say(&text, "form_asked_continue"),
         })

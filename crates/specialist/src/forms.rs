@@ -266,6 +266,36 @@ impl FormHost {
             .to_string()
     }
 
+    /// Whether a chat message gets `workflow`'s form, by the one rule both agents follow:
+    /// an answer to "continue or replace" while such a form is open, or the intent
+    /// heuristic's offer; then the workflow must be enabled (`policy`) and the client able
+    /// to draw it, else the agent says so in words (`disabled`, `no_renderer`).
+    pub async fn read_chat(
+        &self,
+        ctx: &RequestContext,
+        workflow: forms::Workflow,
+        policy: &skills::Policy,
+        disabled: &'static str,
+        no_renderer: &'static str,
+    ) -> Chat {
+        let text = ctx.text();
+        let choice = OpenFormChoice::read(&text);
+        let open = match choice {
+            Some(_) => self.open_form_of(&ctx.context_id, workflow.id()).await.ok().flatten(),
+            None => None,
+        };
+        if open.is_none() && forms::intent::decide(workflow, &text) != forms::intent::Decision::OfferForm {
+            return Chat::Question;
+        }
+        if !skill_enabled(policy, workflow.id()) {
+            return Chat::Say(disabled, "form_disabled");
+        }
+        if !FormHost::client_renders(ctx) {
+            return Chat::Say(no_renderer, "form_not_renderable");
+        }
+        Chat::Offer(open.and(choice))
+    }
+
     /// The open form of `workflow` in this conversation.
     pub async fn open_form_of(&self, context_id: &str, workflow: &str) -> Result<Option<Form>, RpcError> {
         let (context, workflow) = (context_id.to_string(), workflow.to_string());
@@ -546,6 +576,17 @@ pub fn hosting_forms(mut card: a2a::wire::AgentCard) -> a2a::wire::AgentCard {
 /// Whether a skill (a workflow's id) is enabled in the current policy.
 pub fn skill_enabled(policy: &skills::Policy, id: &str) -> bool {
     policy.skills.iter().any(|s| s.id == id)
+}
+
+/// What a chat message is to an agent hosting a workflow ([`FormHost::read_chat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chat {
+    /// A question for the agent's own answerer.
+    Question,
+    /// The form cannot be offered: say this text, with this reply outcome.
+    Say(&'static str, &'static str),
+    /// Offer the form; with the student's answer to "continue or replace" when one is open.
+    Offer(Option<OpenFormChoice>),
 }
 
 /// The student's answer to "continue or replace", when that is what the message says.

@@ -5,10 +5,9 @@ use std::sync::Arc;
 
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
-use forms::intent::Decision;
 use serde::Serialize;
 use skills::Settings;
-use specialist::forms::{FormHost, Outcome, skill_enabled};
+use specialist::forms::{Chat, FormHost, Outcome, skill_enabled};
 use telemetry::Telemetry;
 
 use crate::form;
@@ -87,27 +86,22 @@ impl Tutor {
 
     /// A chat message that may get the form: `None` when it is a question to answer.
     async fn maybe_form(&self, ctx: &RequestContext) -> Option<Reply> {
-        let text = ctx.text();
-        let choice = form::choice(&text);
-        let open = match choice {
-            Some(_) => self.host.open_form_of(&ctx.context_id, form::WORKFLOW).await.ok().flatten(),
-            None => None,
-        };
-        if open.is_none() && forms::intent::decide(forms::Workflow::Tutoring, &text) != Decision::OfferForm {
-            return None;
-        }
+        let policy = self.settings.policy();
+        let chat = self
+            .host
+            .read_chat(ctx, forms::Workflow::Tutoring, &policy, form::DISABLED_TEXT, form::NO_RENDERER_TEXT)
+            .await;
         let say = |text: &str, outcome: &str| {
             let reply = Reply::text(text);
             specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &serde_json::json!({}));
             reply
         };
-        if !skill_enabled(&self.settings.policy(), form::WORKFLOW) {
-            return Some(say(form::DISABLED_TEXT, "form_disabled"));
-        }
-        if !FormHost::client_renders(ctx) {
-            return Some(say(form::NO_RENDERER_TEXT, "form_not_renderable"));
-        }
-        Some(match form::offer(&self.host, ctx, open.and(choice)).await {
+        let choice = match chat {
+            Chat::Question => return None,
+            Chat::Say(text, outcome) => return Some(say(text, outcome)),
+            Chat::Offer(choice) => choice,
+        };
+        Some(match form::offer(&self.host, ctx, choice).await {
             Ok(outcome) => self.publish(ctx, &outcome),
             Err(text) => say(&text, "form_asked_continue"),
         })

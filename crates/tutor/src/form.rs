@@ -115,10 +115,5 @@ pub fn cancelled(surface: &str) -> Step {
     step
 }
 
-/// Whether this text is the student's answer about an open form.
-pub fn choice(text: &str) -> Option<OpenFormChoice> {
-    OpenFormChoice::read(text)
-}
-
 /// The workflows the Tutor hosts.
 pub const WORKFLOWS: [Workflow; 1] = [Workflow::Tutoring];
