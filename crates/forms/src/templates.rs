@@ -114,12 +114,12 @@ fn days_after(today: Date, days: i32) -> Date {
 fn keep(
     workflow: Workflow,
     field: &str,
-    value: Option<Value>,
+    said: Option<String>,
     today: Date,
     form: &Map<String, Value>,
     not_filled: &mut Vec<FieldError>,
 ) -> Option<Value> {
-    let value = value?;
+    let value = model_value(workflow, field, &said?);
     match rules::check_value_with(workflow, field, &value, today, form) {
         Ok(()) => Some(value),
         Err(e) => {
@@ -135,23 +135,9 @@ pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date, version: 
     let wf = Workflow::Tutoring;
     let mut not_filled = Vec::new();
     let empty = Map::new();
-    let date = keep(
-        wf,
-        "date",
-        prefill.date.map(|d| model_value(wf, "date", &d.to_string())),
-        today,
-        &empty,
-        &mut not_filled,
-    );
+    let date = keep(wf, "date", prefill.date.map(|d| d.to_string()), today, &empty, &mut not_filled);
     let period = prefill.period.or_else(|| prefill.time.map(|t| Period::of_hour(t.hour())));
-    let period = keep(
-        wf,
-        "period",
-        period.map(|p| model_value(wf, "period", p.as_str())),
-        today,
-        &empty,
-        &mut not_filled,
-    );
+    let period = keep(wf, "period", period.map(|p| p.as_str().to_string()), today, &empty, &mut not_filled);
     let data = json!({
         "name": "", "email": "",
         "date": date.unwrap_or(json!("")),
@@ -245,42 +231,16 @@ pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date, version: u
     let wf = Workflow::Booking;
     let mut not_filled = Vec::new();
     let empty = Map::new();
-    let date = keep(
-        wf,
-        "date",
-        prefill.date.map(|d| model_value(wf, "date", &d.to_string())),
-        today,
-        &empty,
-        &mut not_filled,
-    );
-    let room = keep(
-        wf,
-        "room",
-        prefill.room.map(|c| model_value(wf, "room", &c.to_string())),
-        today,
-        &empty,
-        &mut not_filled,
-    );
-    let duration = keep(
-        wf,
-        "duration",
-        prefill.duration_hours.map(|h| model_value(wf, "duration", &h.to_string())),
-        today,
-        &empty,
-        &mut not_filled,
-    );
+    let date = keep(wf, "date", prefill.date.map(|d| d.to_string()), today, &empty, &mut not_filled);
+    let room = keep(wf, "room", prefill.room.map(|c| c.to_string()), today, &empty, &mut not_filled);
+    let hours = prefill.duration_hours.map(|h| h.to_string());
+    let duration = keep(wf, "duration", hours, today, &empty, &mut not_filled);
     let mut with_room = Map::new();
     if let Some(room) = &room {
         with_room.insert("room".into(), room.clone());
     }
-    let group = keep(
-        wf,
-        "groupSize",
-        prefill.group_size.map(|n| model_value(wf, "groupSize", &n.to_string())),
-        today,
-        &with_room,
-        &mut not_filled,
-    );
+    let size = prefill.group_size.map(|n| n.to_string());
+    let group = keep(wf, "groupSize", size, today, &with_room, &mut not_filled);
     let data = json!({
         "date": date.unwrap_or(json!("")),
         "room": room.unwrap_or(json!([])),
