@@ -167,7 +167,7 @@ impl AgentExecutor for HubExecutor {
                 self.inner.emit.send("duplicate_request", Data::new(&ids));
                 wait(rx).await.ok_or_else(RpcError::internal)?
             }
-            Begin::New(tx) => {
+            Begin::New(pending) => {
                 let inner = self.inner.clone();
                 let (student_ctx, rid) = (ctx.context_id.clone(), request_id.clone());
                 let work =
@@ -175,11 +175,11 @@ impl AgentExecutor for HubExecutor {
                 match work.await {
                     Ok((mut stored, keep)) => {
                         stored.context_id = ctx.context_id.clone();
-                        self.inner.ledger.finish(&key, alias.as_ref(), &tx, &stored, keep).await;
+                        self.inner.ledger.finish(&key, alias.as_ref(), &pending, &stored, keep).await;
                         stored
                     }
                     Err(_) => {
-                        self.inner.ledger.forget(&key, alias.as_ref());
+                        self.inner.ledger.forget(&key, alias.as_ref(), &pending);
                         return Err(RpcError::internal());
                     }
                 }

@@ -1,8 +1,12 @@
-//! The Hub's request ledger on disk: per (scope, request id, question hash), the answer
-//! given (opaque JSON text), or none yet while the request is being handled. Rows are
-//! written in batches ([`Store::write_ledger`], one transaction per batch) and read
-//! once at start ([`Store::load_ledger`]). The table keeps the newest rows only (pruned
-//! as batches are written). Blocking.
+//! The Hub's request ledger on disk: an append-only log, one row per request — its key
+//! (scope, request id, question hash), the conversation the Hub assigned to a first
+//! question, and the answer given (opaque JSON text), or none yet while the request is
+//! being handled. The Hub numbers its rows (`seq`) and finds them by that number only:
+//! there is no index on the key (the Hub's map in memory is the index), so a batch of
+//! writes touches only the table's last pages. Rows are written in batches
+//! ([`Store::write_ledger`], one transaction per batch) and read once at start
+//! ([`Store::load_ledger`]); the table keeps the newest rows only (pruned as batches are
+//! written). Blocking.
 
 use rusqlite::params;
 
@@ -11,19 +15,27 @@ use crate::{Store, StoreError};
 /// One ledger key: (conversation the client named or empty, request id, question hash).
 pub type LedgerKey = (String, String, u64);
 
-/// A change to the ledger.
+/// A change to the ledger; `seq` names a row (given by the writer, increasing).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LedgerWrite {
-    /// A request is being handled (no answer yet); replaces any row under the key.
-    Begin(LedgerKey),
+    /// A request is being handled (no answer yet): a new row.
+    Begin { seq: i64, key: LedgerKey, assigned: Option<String> },
     /// Its answer.
-    Answer(LedgerKey, String),
-    /// Forget the key (nothing was dispatched: a retry may decide again).
-    Forget(LedgerKey),
+    Answer { seq: i64, answer: String },
+    /// Forget the request (nothing was dispatched: a retry may decide again).
+    Forget { seq: i64 },
 }
 
-/// A row as loaded: the key and its answer, `None` when the Hub stopped before answering.
-pub type LedgerRow = (LedgerKey, Option<String>);
+/// A row as loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerRow {
+    pub seq: i64,
+    pub key: LedgerKey,
+    /// The conversation the Hub assigned to a first question (a second key for it).
+    pub assigned: Option<String>,
+    /// `None` when the Hub stopped before answering.
+    pub answer: Option<String>,
+}
 
 impl Store {
     /// Applies `writes` in order in one transaction, then prunes the oldest rows: at most
@@ -35,25 +47,19 @@ impl Store {
             let err = |e| tx.sqlite(e);
             let mut begin = t
                 .prepare(
-                    "INSERT OR REPLACE INTO request_ledger (scope, request_id, question_hash, answer, created_at_ms)
-                     VALUES (?1, ?2, ?3, NULL, ?4)",
+                    "INSERT INTO request_ledger (seq, scope, request_id, question_hash, assigned_context, answer, created_at_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6)",
                 )
                 .map_err(err)?;
-            let mut answer = t
-                .prepare(
-                    "UPDATE request_ledger SET answer = ?4 WHERE scope = ?1 AND request_id = ?2 AND question_hash = ?3",
-                )
-                .map_err(err)?;
-            let mut forget = t
-                .prepare(
-                    "DELETE FROM request_ledger WHERE scope = ?1 AND request_id = ?2 AND question_hash = ?3",
-                )
-                .map_err(err)?;
+            let mut answer = t.prepare("UPDATE request_ledger SET answer = ?2 WHERE seq = ?1").map_err(err)?;
+            let mut forget = t.prepare("DELETE FROM request_ledger WHERE seq = ?1").map_err(err)?;
             for w in writes {
                 match w {
-                    LedgerWrite::Begin((s, r, h)) => begin.execute(params![s, r, *h as i64, now_ms]),
-                    LedgerWrite::Answer((s, r, h), a) => answer.execute(params![s, r, *h as i64, a]),
-                    LedgerWrite::Forget((s, r, h)) => forget.execute(params![s, r, *h as i64]),
+                    LedgerWrite::Begin { seq, key: (s, r, h), assigned } => {
+                        begin.execute(params![seq, s, r, *h as i64, assigned, now_ms])
+                    }
+                    LedgerWrite::Answer { seq, answer: a } => answer.execute(params![seq, a]),
+                    LedgerWrite::Forget { seq } => forget.execute([seq]),
                 }
                 .map_err(err)?;
             }
@@ -79,10 +85,15 @@ impl Store {
 
     /// The newest `limit` rows, oldest first.
     pub fn load_ledger(&self, limit: usize) -> Result<Vec<LedgerRow>, StoreError> {
-        let sql = "SELECT scope, request_id, question_hash, answer FROM
+        let sql = "SELECT seq, scope, request_id, question_hash, assigned_context, answer FROM
                    (SELECT * FROM request_ledger ORDER BY seq DESC LIMIT ?1) ORDER BY seq";
         self.select(sql, [limit as i64], |r| {
-            Ok(((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64), r.get(3)?))
+            Ok(LedgerRow {
+                seq: r.get(0)?,
+                key: (r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? as u64),
+                assigned: r.get(4)?,
+                answer: r.get(5)?,
+            })
         })
     }
 }
@@ -97,6 +108,19 @@ mod tests {
         (scope.into(), id.into(), u64::MAX - 1)
     }
 
+    fn begin(seq: i64, scope: &str, id: &str, assigned: Option<&str>) -> LedgerWrite {
+        LedgerWrite::Begin { seq, key: key(scope, id), assigned: assigned.map(str::to_string) }
+    }
+
+    fn row(seq: i64, scope: &str, id: &str, assigned: Option<&str>, answer: Option<&str>) -> LedgerRow {
+        LedgerRow {
+            seq,
+            key: key(scope, id),
+            assigned: assigned.map(str::to_string),
+            answer: answer.map(str::to_string),
+        }
+    }
+
     #[test]
     fn begun_answered_and_forgotten_rows_survive_a_reopen_as_written() {
         let tmp = TempDir::new();
@@ -106,10 +130,9 @@ mod tests {
             store
                 .write_ledger(
                     &[
-                        LedgerWrite::Begin(key("", "r1")),
-                        LedgerWrite::Begin(key("ctx", "r1")),
-                        LedgerWrite::Begin(key("ctx", "r2")),
-                        LedgerWrite::Begin(key("ctx", "r3")),
+                        begin(1, "", "r1", Some("ctx")),
+                        begin(2, "ctx", "r2", None),
+                        begin(3, "ctx", "r3", None),
                     ],
                     100,
                 )
@@ -117,9 +140,8 @@ mod tests {
             store
                 .write_ledger(
                     &[
-                        LedgerWrite::Answer(key("", "r1"), "{\"a\":1}".into()),
-                        LedgerWrite::Answer(key("ctx", "r1"), "{\"a\":1}".into()),
-                        LedgerWrite::Forget(key("ctx", "r3")),
+                        LedgerWrite::Answer { seq: 1, answer: "{\"a\":1}".into() },
+                        LedgerWrite::Forget { seq: 3 },
                     ],
                     100,
                 )
@@ -128,13 +150,9 @@ mod tests {
         let store = Store::open(&path).unwrap();
         assert_eq!(
             store.load_ledger(100).unwrap(),
-            vec![
-                (key("", "r1"), Some("{\"a\":1}".to_string())),
-                (key("ctx", "r1"), Some("{\"a\":1}".to_string())),
-                (key("ctx", "r2"), None),
-            ]
+            vec![row(1, "", "r1", Some("ctx"), Some("{\"a\":1}")), row(2, "ctx", "r2", None, None)]
         );
-        assert_eq!(store.load_ledger(1).unwrap(), vec![(key("ctx", "r2"), None)], "the newest");
+        assert_eq!(store.load_ledger(1).unwrap(), vec![row(2, "ctx", "r2", None, None)], "the newest");
     }
 
     #[test]
@@ -142,15 +160,59 @@ mod tests {
         let tmp = TempDir::new();
         let store = Store::open(&file_for(tmp.path(), "hub")).unwrap();
         let ids = |store: &Store| -> Vec<String> {
-            store.load_ledger(100).unwrap().into_iter().map(|((_, r, _), _)| r).collect()
+            store.load_ledger(100).unwrap().into_iter().map(|r| r.key.1).collect()
         };
         for i in 0..40 {
-            store.write_ledger(&[LedgerWrite::Begin(key("", &format!("r{i}")))], 16).unwrap();
+            store.write_ledger(&[begin(i as i64 + 1, "", &format!("r{i}"), None)], 16).unwrap();
             let kept = ids(&store);
             assert!(kept.len() <= 18 && kept.len() >= 16.min(i + 1), "{i}: {kept:?}");
             assert_eq!(kept.last().unwrap(), &format!("r{i}"));
         }
         let kept = ids(&store);
         assert_eq!(kept.first().unwrap(), &format!("r{}", 40 - kept.len()), "the newest are kept");
+    }
+
+    /// A file written by a build with the old two-row ledger (a first question's key and
+    /// its alias as separate rows, a unique key index) keeps every request after the
+    /// upgrade: one row each, the alias folded into `assigned`.
+    #[test]
+    fn the_old_two_row_ledger_is_folded_on_upgrade() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "hub");
+        {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let mut conn = rusqlite::Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &crate::migrate::MIGRATIONS[..8] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 8).unwrap();
+            let ins = "INSERT INTO request_ledger (seq, scope, request_id, question_hash, answer, created_at_ms) VALUES (?1, ?2, ?3, 9, ?4, 0)";
+            for (seq, scope, id, answer) in [
+                (1, "", "r1", Some("a1")),
+                (2, "ctx-1", "r1", Some("a1")),
+                (3, "", "r2", None),
+                (4, "ctx-2", "r2", None),
+                (5, "ctx-1", "r3", Some("a3")),
+            ] {
+                tx.execute(ins, params![seq, scope, id, answer]).unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let k = |scope: &str, id: &str| (scope.to_string(), id.to_string(), 9u64);
+        let rows = store.load_ledger(100).unwrap();
+        let expect = [
+            (1, k("", "r1"), Some("ctx-1"), Some("a1")),
+            (3, k("", "r2"), Some("ctx-2"), None),
+            (5, k("ctx-1", "r3"), None, Some("a3")),
+        ];
+        assert_eq!(rows.len(), expect.len(), "{rows:?}");
+        for (row, (seq, key, assigned, answer)) in rows.iter().zip(expect) {
+            assert_eq!(row.seq, seq);
+            assert_eq!(row.key, key);
+            assert_eq!(row.assigned.as_deref(), assigned);
+            assert_eq!(row.answer.as_deref(), answer);
+        }
     }
 }

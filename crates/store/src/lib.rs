@@ -171,6 +171,26 @@ impl Store {
         self.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).map_err(|e| self.sqlite(e))
     }
 
+    /// A second connection to this store's file, with its own lock and settings (a
+    /// writer that commits on an async thread must not wait behind blocking work holding
+    /// this one). Blocking.
+    pub fn connect_again(&self, durability: Durability) -> Result<Store, StoreError> {
+        Store::open_with(&self.inner.path, durability)
+    }
+
+    /// Stops this connection's automatic checkpoints: its commits then never copy the
+    /// log into the file (the step that waits for the disk); call [`Store::checkpoint`]
+    /// from elsewhere, or the log grows without bound.
+    pub fn checkpoint_by_hand(&self) -> Result<(), StoreError> {
+        self.conn().pragma_update(None, "wal_autocheckpoint", 0).map_err(|e| self.sqlite(e))
+    }
+
+    /// Copies what the write-ahead log holds into the file, as far as readers allow,
+    /// without waiting for writers (`PASSIVE`). Blocking (it waits for the disk).
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        self.conn().query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())).map_err(|e| self.sqlite(e))
+    }
+
     /// Runs `work` in one `IMMEDIATE` transaction, committed when it returns `Ok` and
     /// rolled back otherwise.
     pub(crate) fn write<T, E: From<StoreError>>(

@@ -10,7 +10,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use crate::StoreError;
 
 /// The migrations, in order; migration `i` brings the file to version `i + 1`.
-const MIGRATIONS: &[&str] = &[
+pub(crate) const MIGRATIONS: &[&str] = &[
     // 1: a specialist's saved skill settings (one row: the current revision)
     "CREATE TABLE skill_settings (
         id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -105,6 +105,30 @@ const MIGRATIONS: &[&str] = &[
         name TEXT PRIMARY KEY,
         secret BLOB NOT NULL
     ) STRICT;",
+    // 9: the request ledger as an append-only log: one row per request (a first
+    // question's assigned conversation in it, not a second row), found by seq, with no
+    // index on the key (the Hub's map in memory is the index): a batch of writes touches
+    // only the table's last pages. Rows kept; a first question's alias row folded in.
+    "CREATE TABLE request_log (
+        seq INTEGER PRIMARY KEY,
+        scope TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        question_hash INTEGER NOT NULL,
+        assigned_context TEXT,
+        answer TEXT,
+        created_at_ms INTEGER NOT NULL
+    ) STRICT;
+    INSERT INTO request_log (seq, scope, request_id, question_hash, assigned_context, answer, created_at_ms)
+        SELECT l.seq, l.scope, l.request_id, l.question_hash,
+               CASE WHEN l.scope = '' THEN (SELECT a.scope FROM request_ledger a
+                   WHERE a.scope <> '' AND a.request_id = l.request_id AND a.question_hash = l.question_hash
+                   ORDER BY a.seq LIMIT 1) END,
+               l.answer, l.created_at_ms
+        FROM request_ledger l
+        WHERE l.scope = '' OR NOT EXISTS (SELECT 1 FROM request_ledger k
+            WHERE k.scope = '' AND k.request_id = l.request_id AND k.question_hash = l.question_hash);
+    DROP TABLE request_ledger;
+    ALTER TABLE request_log RENAME TO request_ledger;",
 ];
 
 /// The schema version this build writes and understands.
