@@ -456,7 +456,12 @@ impl Filling {
             }
             note.push_str(&format!("Not filled: {} — {}.", label(field), why.trim_end_matches('.')));
         }
-        note.push_str(" Nothing was sent; check the form and press its button when ready.");
+        if self.rest.is_empty() {
+            note.push_str(" Nothing was sent; check the form and press its button when ready.");
+        } else {
+            // the rest of the message does go out: only the form stays here
+            note.push_str(" The form was not sent (the rest of your message was); check it and press its button when ready.");
+        }
         Some(note)
     }
 }
@@ -867,10 +872,18 @@ mod tests {
         assert_eq!(fields, ["date", "room", "duration"], "{f:?}");
         assert_eq!(f.filled[1].1, json!(["A"]));
         assert_eq!(f.rest, "What are the library hours?");
+        assert!(
+            f.note().unwrap().contains("The form was not sent (the rest of your message was)"),
+            "{:?}",
+            f.note()
+        );
         let f = fill_from_chat(Workflow::Booking, "room A for 9 people", &now);
         assert_eq!(f.filled.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["room"]);
         assert_eq!(f.not_filled[0].0, "groupSize", "room A takes 4: {f:?}");
         assert!(f.note().unwrap().contains("Not filled: group size"), "{:?}", f.note());
+        assert!(
+            f.note().unwrap().ends_with("Nothing was sent; check the form and press its button when ready.")
+        );
         assert!(f.rest.is_empty());
         let f = fill_from_chat(Workflow::Tutoring, "my email is ada@example.edu. Saturday afternoon", &now);
         let fields: Vec<&str> = f.filled.iter().map(|(k, _)| k.as_str()).collect();
