@@ -30,6 +30,7 @@ const SURFACE_CSS = `
 :focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
 .a2ui-textfield:focus-visible, .a2ui-date-time-input:focus-visible { outline: 3px solid #0b57d0; outline-offset: 1px; }
 .error { font-weight: 700; }
+:host(.awaiting-confirmation) button { display: none; }
 `;
 let surfaceSheet = null;
 
@@ -223,6 +224,14 @@ export function formNode(formId, ctx) {
         refocus = surfaceEl?.shadowRoot?.activeElement || document.activeElement;
       }
       host.inert = !st.editable;
+      // awaiting a confirmation, the form's own buttons are not offered (only "Check
+      // status" is); a focus the form lost goes there
+      surfaceEl?.classList.toggle("awaiting-confirmation", st.canReconcile);
+      if (st.canReconcile && refocus) {
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (lost) reconcile.focus();
+        refocus = null;
+      }
       if (st.editable && refocus) {
         const lost = !document.activeElement || document.activeElement === document.body;
         if (lost && refocus.isConnected) refocus.focus();

@@ -38,8 +38,9 @@ pub const CAMPUS_FORM_KEY: &str = "campusForm";
 pub const STUDENT_ID_KEY: &str = "studentId";
 /// The student id when the message names none.
 pub const ANONYMOUS_STUDENT: &str = "anonymous";
-/// Test-only switch: the first action's handler waits this many milliseconds first, so a
-/// caller's timeout can produce a real `outcome_unknown`. Unset (or 0): no wait.
+/// Test-only switch: the first action's work (its transaction) starts this many
+/// milliseconds late, so a caller's timeout can produce a real `outcome_unknown`; like any
+/// work begun, it finishes even when the caller has gone. Unset (or 0): no wait.
 pub const TEST_DELAY_ENV: &str = "CAMPUS_TEST_DELAY_FIRST_ACTION_MS";
 
 /// Refusal codes.
@@ -465,9 +466,6 @@ impl FormHost {
         if form.task_id.is_empty() {
             self.note_task(ctx, &form).await;
         }
-        if self.delay.1.swap(false, Ordering::SeqCst) {
-            tokio::time::sleep(self.delay.0).await;
-        }
         let action = Action {
             next_version: form.version + 1,
             form,
@@ -476,10 +474,15 @@ impl FormHost {
             student_id: FormHost::student_id(ctx),
         };
         let handler = Arc::new(handler);
+        // the test switch waits inside the work, which runs on whether or not the caller waits
+        let late = self.delay.1.swap(false, Ordering::SeqCst).then_some(self.delay.0);
         let run = |redo: bool| {
             let (store, action, handler) = (self.store.clone(), action.clone(), handler.clone());
             let (scope, op, fp) = (scope.clone(), operation_id.clone(), print.clone());
             tokio::task::spawn_blocking(move || {
+                if let Some(wait) = late.filter(|_| !redo) {
+                    std::thread::sleep(wait);
+                }
                 store.once(&scope, &op, &fp, |tx| {
                     let step = handler(tx, &action, redo)?;
                     commit(tx, &action, step)

@@ -456,7 +456,12 @@ impl Filling {
             }
             note.push_str(&format!("Not filled: {} — {}.", label(field), why.trim_end_matches('.')));
         }
-        note.push_str(" Nothing was sent; check the form and press its button when ready.");
+        if self.rest.is_empty() {
+            note.push_str(" Nothing was sent; check the form and press its button when ready.");
+        } else {
+            // the rest of the message does go out: only the form stays here
+            note.push_str(" The form was not sent (the rest of your message was); check it and press its button when ready.");
+        }
         Some(note)
     }
 }
@@ -542,7 +547,7 @@ pub fn fill_from_chat(workflow: Workflow, text: &str, now: &jiff::ZonedDateTime)
     let mut filling = Filling::default();
     let mut rest = Vec::new();
     let mut form = Map::new();
-    for sentence in sentences(text) {
+    for sentence in sentences(text).into_iter().flat_map(split_question) {
         if asks_something(sentence) {
             // "what are the opening hours on Sunday?" asks the university; its Sunday is
             // no answer to the form
@@ -577,14 +582,43 @@ pub fn fill_from_chat(workflow: Workflow, text: &str, now: &jiff::ZonedDateTime)
     filling
 }
 
-/// A sentence that asks a question (a question mark after a question word): it goes to
-/// the university as it is, and fills nothing.
+/// A sentence that ends by asking something after a pause (`,`, `;`, a dash):
+/// "book it for tomorrow — also what is a derivative?" is the words for the form, then the
+/// question, which goes out as it is. Any other sentence is one piece.
+fn split_question(sentence: &str) -> Vec<&str> {
+    if asks_something(sentence) || !sentence.ends_with('?') {
+        return vec![sentence];
+    }
+    let chars: Vec<(usize, char)> = sentence.char_indices().collect();
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        let spaced = |j: usize| chars.get(j).is_some_and(|(_, c)| c.is_whitespace());
+        // a hyphen is a pause only with a space either side: "2025-11-20" is one date
+        let pause =
+            matches!(c, ',' | ';' | '—' | '–') || (c == '-' && i > 0 && spaced(i - 1) && spaced(i + 1));
+        if !pause {
+            continue;
+        }
+        let (head, tail) = (sentence[..at].trim(), sentence[at + c.len_utf8()..].trim());
+        if !head.is_empty() && asks_something(tail) {
+            return vec![head, tail];
+        }
+    }
+    vec![sentence]
+}
+
+/// A sentence that asks a question (a question mark after a question word, perhaps after
+/// "also", "and", …): it goes to the university as it is, and fills nothing.
 fn asks_something(sentence: &str) -> bool {
     const ASKING: &[&str] = &[
         "what", "what's", "whats", "when", "where", "which", "who", "why", "how", "is", "are", "can",
         "could", "do", "does", "will", "should",
     ];
-    let first = sentence.split_whitespace().next().unwrap_or_default().to_lowercase();
+    const LEADING: &[&str] = &["also", "and", "but", "plus", "oh", "btw", "so", "anyway"];
+    let first = sentence
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_lowercase())
+        .find(|w| !LEADING.contains(&w.as_str()))
+        .unwrap_or_default();
     sentence.trim_end().ends_with('?') && ASKING.contains(&first.as_str())
 }
 
@@ -776,6 +810,33 @@ mod tests {
             (Tutoring, "next Monday mornings", &["date", "period"], &[], ""),
             (Tutoring, "Saturday afternoon", &["period"], &["date"], ""),
             (Tutoring, "what is the chain rule?", &[], &[], "what is the chain rule?"),
+            (Booking, "make it Thursday at 3pm for 3 people", &["date", "groupSize"], &[], ""),
+            (Booking, "make it 2024-01-15 for 40 people", &[], &["date", "groupSize"], ""),
+            // a question after a pause in the same sentence still goes out, and fills nothing
+            (
+                Booking,
+                "book it for tomorrow afternoon — also what is a derivative?",
+                &["date"],
+                &[],
+                "also what is a derivative?",
+            ),
+            (Booking, "room B for 2 hours; is it quiet?", &["room", "duration"], &[], "is it quiet?"),
+            (
+                Tutoring,
+                "Monday morning, and how long is a session?",
+                &["date", "period"],
+                &[],
+                "and how long is a session?",
+            ),
+            (
+                Booking,
+                "tomorrow - which rooms have a whiteboard?",
+                &["date"],
+                &[],
+                "which rooms have a whiteboard?",
+            ),
+            // a pause without a question after it splits nothing
+            (Booking, "tomorrow, room C - for 2 hours?", &["date", "room", "duration"], &[], ""),
         ];
         let mut wrong = Vec::new();
         for (workflow, message, filled, refused, rest) in table {
@@ -811,10 +872,18 @@ mod tests {
         assert_eq!(fields, ["date", "room", "duration"], "{f:?}");
         assert_eq!(f.filled[1].1, json!(["A"]));
         assert_eq!(f.rest, "What are the library hours?");
+        assert!(
+            f.note().unwrap().contains("The form was not sent (the rest of your message was)"),
+            "{:?}",
+            f.note()
+        );
         let f = fill_from_chat(Workflow::Booking, "room A for 9 people", &now);
         assert_eq!(f.filled.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["room"]);
         assert_eq!(f.not_filled[0].0, "groupSize", "room A takes 4: {f:?}");
         assert!(f.note().unwrap().contains("Not filled: group size"), "{:?}", f.note());
+        assert!(
+            f.note().unwrap().ends_with("Nothing was sent; check the form and press its button when ready.")
+        );
         assert!(f.rest.is_empty());
         let f = fill_from_chat(Workflow::Tutoring, "my email is ada@example.edu. Saturday afternoon", &now);
         let fields: Vec<&str> = f.filled.iter().map(|(k, _)| k.as_str()).collect();

@@ -2,7 +2,10 @@
 //! draws the Tutor's and the Library's forms inside the conversation; typing sends
 //! nothing; the renderer's own checks hold a press back; Submit posts one schema-valid
 //! action and the receipt replaces the form; the booking's times apply in place; both
-//! workflows by keyboard alone. Screenshots go to target/screenshots/form-*.png.
+//! workflows by keyboard alone; a press with no confirmation in time offers only "Check
+//! status" (the same operation); a press that cannot be delivered keeps the draft; a chat
+//! message fills the open form and sends nothing but a question in it. Screenshots go to
+//! target/screenshots/form-*.png.
 
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
@@ -43,6 +46,16 @@ async fn ask_for_form(c: &Client, question: &str) -> String {
     .as_str()
     .unwrap()
     .to_string()
+}
+
+/// A new window on the conversation, recording the runs it posts, with the form that
+/// `question` brought drawn; the window and the form's formRef.
+async fn form_page(d: &Driver, campus: &Campus, question: &str) -> (Client, String) {
+    let c = d.session(true).await;
+    open(&c, &campus.url("/")).await;
+    record_runs(&c).await;
+    let form_ref = ask_for_form(&c, question).await;
+    (c, form_ref)
 }
 
 /// Runs `body` with `f`, `r` and `pick(css, i)` (the i-th match inside the surface).
@@ -156,10 +169,7 @@ fn the_action(run: &Value, form_ref: &str) -> Value {
 fn the_tutoring_form_is_drawn_by_the_renderer_typing_and_invalid_presses_send_nothing_and_submit_gives_the_receipt()
  {
     browser_test("browser: tutoring form", async |d, campus| {
-        let c = d.session(true).await;
-        open(&c, &campus.url("/")).await;
-        record_runs(&c).await;
-        let form_ref = ask_for_form(&c, TUTORING).await;
+        let (c, form_ref) = form_page(d, campus, TUTORING).await;
         // the official renderer's own elements, inside the surface's shadow root
         let drawn = in_form(
             &c,
@@ -256,10 +266,7 @@ fn the_tutoring_form_is_drawn_by_the_renderer_typing_and_invalid_presses_send_no
 #[test]
 fn the_booking_form_finds_times_in_place_reviews_and_confirms() {
     browser_test("browser: booking form", async |d, campus| {
-        let c = d.session(true).await;
-        open(&c, &campus.url("/")).await;
-        record_runs(&c).await;
-        let form_ref = ask_for_form(&c, BOOKING).await;
+        let (c, form_ref) = form_page(d, campus, BOOKING).await;
         let drawn = in_form(
             &c,
             "window.__surface = f.querySelector('a2ui-surface'); window.__size = pick('input[type=number]'); \
@@ -422,6 +429,292 @@ fn the_booking_completes_by_keyboard_alone() {
         wait_state(&c, &booking, "submitted").await;
         assert!(receipt(&c, &booking).await.0.contains("bk-"));
         screenshot(&c, "form-keyboard-done").await;
+        c.close().await.unwrap();
+    });
+}
+
+/// Types a name, an email and `topic` into the open tutoring form, as keys.
+async fn fill_tutoring(c: &Client, topic: &str) {
+    for (i, text) in ["Alex Student", "alex@example.edu", topic].into_iter().enumerate() {
+        in_form(c, &format!("pick('input[type=text]', {i}).focus();")).await;
+        type_keys(c, text).await;
+    }
+    until(
+        c,
+        "the typed values in the form",
+        &format!("{SURF} return r.querySelectorAll('input[type=text]')[2]?.value === {topic:?};"),
+    )
+    .await;
+}
+
+/// The text fields' values in the open form.
+async fn text_values(c: &Client) -> Value {
+    in_form(c, "return [...r.querySelectorAll('input[type=text]')].map(i => i.value);").await
+}
+
+/// What the form `form_ref` offers now: its status line, the buttons a student can see
+/// and press (not hidden, not inside an inert part), the surface's buttons still shown,
+/// and whether its fields can take the focus.
+async fn offered(c: &Client, form_ref: &str) -> Value {
+    js(
+        c,
+        &format!(
+            "const f = document.querySelector('[data-form-ref=\"{form_ref}\"]'); const host = f.querySelector('.form-host'); \
+             const r = f.querySelector('a2ui-surface')?.shadowRoot; \
+             const shown = (b) => b.getClientRects().length > 0 && !b.disabled; \
+             const mine = [...f.querySelectorAll(':scope > button')].filter(b => shown(b) && !b.closest('[inert]')); \
+             const surface = r ? [...r.querySelectorAll('button')].filter(shown) : []; \
+             const input = r?.querySelector('input[type=text]'); input?.focus(); \
+             const text = (b) => b.textContent.trim(); \
+             return {{status: f.querySelector('.form-status').textContent, \
+                      buttons: [...mine, ...(host.inert ? [] : surface)].map(text), surfaceButtons: surface.map(text), \
+                      focusable: !!input && r.activeElement === input}};"
+        ),
+    )
+    .await
+}
+
+/// Scrolls the chat so the form (its status line first) is at its top; saves a screenshot.
+async fn screenshot_form(c: &Client, form_ref: &str, name: &str) {
+    js(
+        c,
+        &format!(
+            "const f = document.querySelector('[data-form-ref=\"{form_ref}\"]'); let box = f.parentElement; \
+             while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement; \
+             if (box) box.scrollTop += f.getBoundingClientRect().top - box.getBoundingClientRect().top;"
+        ),
+    )
+    .await;
+    screenshot(c, name).await;
+}
+
+/// The runs this window posted that carried a form's action.
+async fn action_runs(c: &Client) -> Vec<Value> {
+    runs_posted(c).await.into_iter().filter(|r| r["forwardedProps"].get("a2uiAction").is_some()).collect()
+}
+
+/// The Hub's own events of `kind` (its feed, not the relayed ones).
+async fn hub_events(hub_url: &str, kind: &'static str) -> Vec<Value> {
+    let url = hub_url.to_string();
+    blocking(move || {
+        feed_events(&url).into_iter().filter(|e| e["agent"] == "hub" && e["kind"] == kind).collect()
+    })
+    .await
+}
+
+/// A press the Hub forwarded and got no confirmation for in time (the Tutor takes 3 s over
+/// its first action, the Hub waits 1 s) shows "Confirmation pending" with "Check status"
+/// as the only thing to press; nothing is sent again by itself, even once the Tutor has
+/// recorded the request; "Check status" sends the same action with the same operation id
+/// and shows the Tutor's receipt, and there is still one request.
+#[test]
+fn a_press_without_a_confirmation_in_time_offers_only_check_status_which_reconciles_the_same_operation() {
+    browser_test_in(
+        "browser: confirmation pending",
+        &[("HUB_FORWARD_TIMEOUT_MS", "1000")],
+        &[("CAMPUS_TEST_DELAY_FIRST_ACTION_MS", "3000")],
+        async |d, campus| {
+            let (c, form_ref) = form_page(d, campus, TUTORING).await;
+            fill_tutoring(&c, "the chain rule").await;
+            click_button(&c, "Send tutoring request").await;
+            wait_state(&c, &form_ref, "confirmation_pending").await;
+            let pending = offered(&c, &form_ref).await;
+            assert!(pending["status"].as_str().unwrap().starts_with("Confirmation pending"), "{pending}");
+            assert_eq!(pending["buttons"], json!(["Check status"]), "only a reconcile is offered: {pending}");
+            assert_eq!(
+                pending["surfaceButtons"],
+                json!([]),
+                "the form's own buttons are not shown: {pending}"
+            );
+            assert_eq!(pending["focusable"], false, "the fields are read-only: {pending}");
+            screenshot_form(&c, &form_ref, "form-pending").await;
+            no_violations(&c, "a form awaiting its confirmation").await;
+            let first = action_runs(&c).await;
+            assert_eq!(first.len(), 1, "one press, one run");
+            let action = the_action(&first[0], &form_ref);
+
+            // the Tutor finishes and records the request; the page sends nothing by itself
+            let tutor = &campus.u.tutor;
+            off_runtime(|| {
+                common::poll(20, "the tutor's record", || {
+                    (common::tutoring_requests(tutor) == 1).then_some(())
+                })
+            });
+            let still = offered(&c, &form_ref).await;
+            assert!(still["status"].as_str().unwrap().starts_with("Confirmation pending"), "{still}");
+            assert_eq!(action_runs(&c).await.len(), 1, "nothing retried on its own");
+
+            // "Check status": the same action, the same operation id; the receipt
+            find(&c, &format!("[data-form-ref=\"{form_ref}\"] > button"))
+                .await
+                .click()
+                .await
+                .expect("press Check status");
+            wait_state(&c, &form_ref, "submitted").await;
+            let runs = action_runs(&c).await;
+            assert_eq!(runs.len(), 2, "one reconcile");
+            assert_eq!(runs[1]["forwardedProps"]["operationId"], first[0]["forwardedProps"]["operationId"]);
+            let again = the_action(&runs[1], &form_ref);
+            assert_eq!((&again["name"], &again["context"]), (&action["name"], &action["context"]));
+            let (text, surface) = receipt(&c, &form_ref).await;
+            assert!(text.contains("tr-") && text.contains("the chain rule"), "the receipt: {text}");
+            assert!(!surface, "the receipt replaced the form");
+            screenshot(&c, "form-pending-reconciled").await;
+            assert_eq!(
+                off_runtime(|| common::tutoring_requests(tutor)),
+                1,
+                "one request, however often asked"
+            );
+            c.close().await.unwrap();
+        },
+    );
+}
+
+/// A press the UI server cannot deliver (the Hub is down: killed before the press) shows
+/// "Not delivered" with the typed values kept and the button to press again; nothing was
+/// recorded. With the Hub back (same port, same data folder) the same button delivers,
+/// and the Tutor has exactly one request.
+#[test]
+fn a_press_that_cannot_reach_the_university_is_not_delivered_keeps_the_draft_and_sends_once_the_hub_is_back()
+{
+    browser_test("browser: not delivered", async |d, campus| {
+        let (c, form_ref) = form_page(d, campus, TUTORING).await;
+        fill_tutoring(&c, "limits").await;
+        let typed = text_values(&c).await;
+
+        off_runtime(|| campus.u.hub.take().expect("the hub").kill());
+        click_button(&c, "Send tutoring request").await;
+        wait_state(&c, &form_ref, "not_delivered").await;
+        let shown = offered(&c, &form_ref).await;
+        assert!(shown["status"].as_str().unwrap().starts_with("Not delivered"), "{shown}");
+        assert_eq!(shown["buttons"], json!(["Cancel", "Send tutoring request"]), "Submit again: {shown}");
+        assert_eq!(shown["focusable"], true, "the fields take changes: {shown}");
+        assert_eq!(text_values(&c).await, typed, "the draft is kept");
+        screenshot_form(&c, &form_ref, "form-not-delivered").await;
+        no_violations(&c, "a form not delivered").await;
+        let requests = |campus: &Campus| off_runtime(|| common::tutoring_requests(&campus.u.tutor));
+        assert_eq!(requests(campus), 0, "nothing reached the Tutor");
+
+        // the Hub comes back on its port with its data; the same button delivers
+        off_runtime(|| {
+            campus.u.start_hub();
+            campus.u.wait_ready();
+        });
+        click_button(&c, "Send tutoring request").await;
+        wait_state(&c, &form_ref, "submitted").await;
+        let runs = action_runs(&c).await;
+        assert_eq!(runs.len(), 2, "two presses, two runs");
+        for run in &runs {
+            assert_eq!(the_action(run, &form_ref)["context"]["topic"], "limits");
+        }
+        let (text, _) = receipt(&c, &form_ref).await;
+        assert!(text.contains("tr-") && text.contains("limits"), "the receipt: {text}");
+        assert_eq!(requests(campus), 1, "one request recorded");
+        c.close().await.unwrap();
+    });
+}
+
+/// The assistant messages of run `run` once `n` of them have finished: {id, who, text}.
+async fn replies_of(c: &Client, run: &str, n: usize) -> Vec<Value> {
+    let v = until(
+        c,
+        &format!("{n} replies"),
+        &format!(
+            "const m = [...document.querySelectorAll('#chat-log .role-assistant')].filter(m => m.dataset.runId === '{run}'); \
+             if (m.length < {n} || m.some(m => m.getAttribute('aria-busy') === 'true' || m.querySelector('.who').textContent === 'Reply')) return null; \
+             return m.map(m => ({{id: m.id, who: m.querySelector('.who').textContent, text: m.querySelector('.text').textContent}}));"
+        ),
+    )
+    .await;
+    v.as_array().unwrap().clone()
+}
+
+/// The booking form's date and group size as drawn.
+async fn date_and_size(c: &Client) -> (String, String) {
+    let v = in_form(c, "return [pick('input[type=date]').value, pick('input[type=number]').value];").await;
+    (v[0].as_str().unwrap().to_string(), v[1].as_str().unwrap().to_string())
+}
+
+/// With the booking form open, what the student types in the chat fills its fields (a note
+/// says what), never presses its button and reaches no one; a value the form would not
+/// take is not filled and the note says why; a question in the same message still goes
+/// to the university, and only the question.
+#[test]
+fn a_chat_message_fills_the_open_form_sends_nothing_and_only_a_question_in_it_goes_out() {
+    browser_test("browser: filling a form from the chat", async |d, campus| {
+        let (c, form_ref) = form_page(d, campus, BOOKING).await;
+        let (tomorrow, size) = date_and_size(&c).await;
+        assert_eq!(size, "4", "prefilled from the question");
+        let hub = campus.u.hub_url.clone();
+        let asked = hub_received(&hub).await;
+        let pressed = hub_events(&hub, "form_action_received").await.len();
+
+        let run = ask(&c, "make it Thursday at 3pm for 3 people").await;
+        let note = &replies_of(&c, &run, 1).await[0];
+        assert!(note["who"].as_str().unwrap().contains("Form filled from your message"), "{note}");
+        let text = note["text"].as_str().unwrap();
+        assert!(text.starts_with("Filled in the form: date (") && text.contains("group size (3)"), "{text}");
+        assert!(text.contains("Nothing was sent"), "{text}");
+        let thursday = text.split("date (").nth(1).unwrap().split(')').next().unwrap().to_string();
+        until(
+            &c,
+            "the values filled in",
+            &format!("{SURF} return r.querySelector('input[type=date]').value === '{thursday}' && r.querySelector('input[type=number]').value === '3';"),
+        )
+        .await;
+        let weekday = js(&c, &format!("return new Date('{thursday}T12:00:00').getDay();")).await;
+        assert_eq!(weekday, 4, "{thursday} is a Thursday");
+        assert_eq!(in_form(&c, "return f.dataset.formState;").await, "editing", "not submitted");
+        screenshot(&c, "form-filled-from-chat").await;
+
+        // values the form would not take: not filled, and the note says why
+        let run = ask(&c, "make it 2024-01-15 for 40 people").await;
+        let note = replies_of(&c, &run, 1).await[0]["text"].as_str().unwrap().to_string();
+        assert!(note.contains("Not filled: date — choose a date from"), "{note}");
+        assert!(note.contains("Not filled: group size — the largest room holds 10 people"), "{note}");
+        assert!(!note.contains("Filled in the form"), "{note}");
+        assert_eq!(date_and_size(&c).await, (thursday.clone(), "3".to_string()), "the values stay");
+        screenshot(&c, "form-not-filled-from-chat").await;
+        assert!(action_runs(&c).await.is_empty(), "no press was posted");
+        assert_eq!(hub_received(&hub).await, asked, "nothing reached the Hub");
+
+        // a question in the same message: the date filled, only the question goes out
+        let question = "also what is a derivative?";
+        let run = ask(&c, &format!("book it for tomorrow afternoon — {question}")).await;
+        let both = replies_of(&c, &run, 2).await;
+        assert!(both[0]["who"].as_str().unwrap().contains("Form filled from your message"), "{both:?}");
+        let note = both[0]["text"].as_str().unwrap();
+        assert!(note.contains(&format!("date ({tomorrow})")), "{note}");
+        assert!(note.contains("The form was not sent (the rest of your message was)"), "{note}");
+        assert!(both[1]["who"].as_str().unwrap().contains("Tutor Agent"), "the Tutor answered: {both:?}");
+        until(
+            &c,
+            "tomorrow filled in",
+            &format!("{SURF} return r.querySelector('input[type=date]').value === '{tomorrow}';"),
+        )
+        .await;
+        let received = hub_events(&hub, "message_received").await;
+        assert_eq!(received.len(), asked + 1, "one question reached the Hub");
+        assert_eq!(
+            received.last().unwrap()["data"]["textChars"],
+            question.chars().count(),
+            "the Hub got the question alone"
+        );
+        let tutor_url = campus.u.tutor_url.clone();
+        let at_tutor = blocking(move || {
+            feed_events(&tutor_url).into_iter().rfind(|e| e["kind"] == "message_received").unwrap()
+        })
+        .await;
+        assert_eq!(at_tutor["data"]["text"], question, "the Tutor got the question alone");
+        assert_eq!(in_form(&c, "return f.dataset.formRef;").await, form_ref.as_str(), "the same form, open");
+        assert_eq!(in_form(&c, "return f.dataset.formState;").await, "editing");
+        screenshot(&c, "form-filled-and-asked-from-chat").await;
+        assert!(action_runs(&c).await.is_empty(), "no press was posted");
+        assert_eq!(
+            hub_events(&hub, "form_action_received").await.len(),
+            pressed,
+            "no action reached the Hub"
+        );
         c.close().await.unwrap();
     });
 }

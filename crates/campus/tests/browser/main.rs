@@ -28,8 +28,8 @@ struct Campus {
 }
 
 impl Campus {
-    fn start() -> Campus {
-        let u = University::start(&[], &[]);
+    fn start(hub_env: &[(&str, &str)], tutor_env: &[(&str, &str)]) -> Campus {
+        let u = University::start_with(hub_env, tutor_env, &[]);
         u.wait_ready();
         let ui = common::ui::start_ui(&u.hub_url, &[]);
         Campus { u, ui }
@@ -52,6 +52,12 @@ async fn hub_received(hub_url: &str) -> usize {
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     tokio::task::spawn_blocking(f).await.unwrap()
+}
+
+/// Runs blocking `f` that borrows the test's state (and may start a runtime of its own, as
+/// the common helpers do) on a thread of its own while the test waits for it.
+fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| s.spawn(f).join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
 }
 
 async fn open(c: &Client, url: &str) {
@@ -134,14 +140,24 @@ async fn goto_tab(c: &Client, label: &str, path: &str) {
 
 /// Runs `test` with a fresh campus and chromedriver, one browser test at a time; skips
 /// (printing why) where there is no chromedriver.
-fn browser_test(name: &str, test: impl AsyncFnOnce(&Driver, &Campus)) {
+fn browser_test(name: &str, test: impl AsyncFnOnce(&Driver, &mut Campus)) {
+    browser_test_in(name, &[], &[], test);
+}
+
+/// [`browser_test`] with extra environment for the Hub and the Tutor.
+fn browser_test_in(
+    name: &str,
+    hub_env: &[(&str, &str)],
+    tutor_env: &[(&str, &str)],
+    test: impl AsyncFnOnce(&Driver, &mut Campus),
+) {
     if !driver::available(name) {
         return;
     }
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let campus = Campus::start();
+    let mut campus = Campus::start(hub_env, tutor_env);
     let driver = Driver::start();
-    common::rt().block_on(test(&driver, &campus));
+    common::rt().block_on(test(&driver, &mut campus));
 }
 
 #[test]

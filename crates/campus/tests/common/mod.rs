@@ -63,7 +63,7 @@ pub struct Proc {
     pub url: String,
     stderr: Arc<Mutex<Vec<String>>>,
     // dropped after the child is killed (fields drop after `Drop::drop`)
-    _data: Option<TempDir>,
+    data: Option<TempDir>,
 }
 
 impl Proc {
@@ -103,7 +103,12 @@ impl Proc {
             let _ = child.kill();
             panic!("campus {args:?} did not print its ready line; stderr: {:?}", stderr.lock().unwrap())
         });
-        Proc { child, url, stderr, _data: data }
+        Proc { child, url, stderr, data }
+    }
+
+    /// The data folder the test gave it (`None` when `env` named one).
+    pub fn data_dir(&self) -> Option<&std::path::Path> {
+        self.data.as_ref().map(TempDir::path)
     }
 
     /// Kills the process with SIGKILL (no graceful path) and waits for it to be gone.
@@ -213,7 +218,8 @@ pub fn poll<T>(secs: u64, what: &str, mut check: impl FnMut() -> Option<T>) -> T
 }
 
 /// A whole university: Hub, Tutor and Library as real processes on free ports, with
-/// fast heartbeats.
+/// fast heartbeats. The Hub keeps one data folder across [`University::start_hub`], as a
+/// restarted Hub would.
 pub struct University {
     pub hub: Option<Proc>,
     pub tutor: Proc,
@@ -223,12 +229,22 @@ pub struct University {
     pub tutor_url: String,
     pub library_url: String,
     pub hub_env: Vec<(String, String)>,
+    hub_data: TempDir,
 }
 
 pub const FAST: [(&str, &str); 2] = [("HEARTBEAT_INTERVAL_MS", "100"), ("HEARTBEAT_EXPIRY_MS", "600")];
 
 impl University {
     pub fn start(hub_env: &[(&str, &str)], library_env: &[(&str, &str)]) -> University {
+        University::start_with(hub_env, &[], library_env)
+    }
+
+    /// [`University::start`] with extra environment for the Tutor too.
+    pub fn start_with(
+        hub_env: &[(&str, &str)],
+        tutor_env: &[(&str, &str)],
+        library_env: &[(&str, &str)],
+    ) -> University {
         let (hub_port, tutor_port, library_port) = (free_port(), free_port(), free_port());
         let hub_url = format!("http://127.0.0.1:{hub_port}");
         let tutor_url = format!("http://127.0.0.1:{tutor_port}");
@@ -238,7 +254,9 @@ impl University {
         henv.extend(FAST.iter().chain(hub_env).map(|(k, v)| (k.to_string(), v.to_string())));
         let tport = tutor_port.to_string();
         let lport = library_port.to_string();
-        let tutor = Proc::start(&["tutor"], &[("PORT", &tport), ("HUB_URL", &hub_url), FAST[0]]);
+        let mut tenv = vec![("PORT", tport.as_str()), ("HUB_URL", hub_url.as_str()), FAST[0]];
+        tenv.extend_from_slice(tutor_env);
+        let tutor = Proc::start(&["tutor"], &tenv);
         let mut lenv = vec![("PORT", lport.as_str()), ("HUB_URL", hub_url.as_str()), FAST[0]];
         lenv.extend_from_slice(library_env);
         let library = Proc::start(&["library"], &lenv);
@@ -251,6 +269,7 @@ impl University {
             tutor_url,
             library_url,
             hub_env: henv,
+            hub_data: TempDir::new(),
         };
         u.start_hub();
         u
@@ -259,6 +278,9 @@ impl University {
     pub fn start_hub(&mut self) {
         let port = self.hub_port.to_string();
         let mut env: Vec<(&str, &str)> = vec![("PORT", &port)];
+        if !self.hub_env.iter().any(|(k, _)| k == "CAMPUS_DATA_DIR") {
+            env.push(("CAMPUS_DATA_DIR", self.hub_data.as_str()));
+        }
         env.extend(self.hub_env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         self.hub = Some(Proc::start(&["hub"], &env));
     }
@@ -298,6 +320,14 @@ impl University {
         self.wait_status("tutor", "ready");
         self.wait_status("library", "ready");
     }
+}
+
+/// How many tutoring requests the Tutor `tutor` has recorded for the demo student, read
+/// from its own SQLite file beside the running agent.
+pub fn tutoring_requests(tutor: &Proc) -> usize {
+    let dir = tutor.data_dir().expect("a tutor with the test's data folder");
+    let store = store::Store::open(&store::file_for(dir, "tutor")).expect("the tutor's store");
+    store.tutoring_requests_of(student::DEMO_STUDENT_ID, 100).expect("its requests").len()
 }
 
 /// Lines in a process's stderr that record a received message.
