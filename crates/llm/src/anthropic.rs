@@ -245,7 +245,17 @@ impl Raw {
     }
 }
 
+/// The code for a failure to get an answer at all. Its cause goes to the debug log only:
+/// reqwest's words name the URL and the transport's reason, never a header.
 fn transport_code(e: &reqwest::Error) -> ErrorCode {
+    let mut cause = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        cause.push_str(": ");
+        cause.push_str(&s.to_string());
+        source = s.source();
+    }
+    tracing::debug!(cause = %cause, "model request got no answer");
     if e.is_timeout() { ErrorCode::Timeout } else { ErrorCode::ConnectionFailed }
 }
 

@@ -40,11 +40,12 @@ fn script(replies: Vec<FakeReply>) -> Script {
 
 #[tokio::test]
 async fn the_request_carries_model_cap_effort_schema_thinking_and_the_key_only_in_its_header() {
-    let fake = FakeServer::start(script(vec![FakeReply::json(
-        json!({"verdict": "in_scope", "reason": "calculus"}),
-    )]))
-    .await
-    .unwrap();
+    let only_ours = Script {
+        replies: vec![FakeReply::json(json!({"verdict": "in_scope", "reason": "calculus"}))],
+        accept_key: Some(KEY.into()),
+        ..Script::default()
+    };
+    let fake = FakeServer::start(only_ours).await.unwrap();
     let mut req = ask("what is a derivative?");
     req.messages.insert(0, Message::user("earlier question"));
     req.messages.insert(1, Message::assistant("earlier answer"));
@@ -57,7 +58,7 @@ async fn the_request_carries_model_cap_effort_schema_thinking_and_the_key_only_i
     assert_eq!((r["method"].as_str(), r["path"].as_str()), (Some("POST"), Some("/v1/messages")));
     assert_eq!(r["headers"]["anthropic-version"], API_VERSION);
     assert_eq!(r["headers"]["content-type"], "application/json");
-    assert_eq!(r["key_sent"], true, "the key went in x-api-key");
+    assert_eq!(r["key_sent"], true, "the key went in x-api-key (ours: the fake accepts no other)");
     assert!(r["headers"].get("x-api-key").is_none(), "the fake never records the key");
     assert!(!r.to_string().contains(KEY));
     let body = &r["body"];

@@ -99,7 +99,9 @@ async fn the_key_appears_in_no_error_debug_print_log_or_record() {
     assert!(fake.total() >= 14, "every call reached the fake");
     let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
     assert!(
-        logs.contains("model call failed") && logs.contains("model call done"),
+        logs.contains("model call failed")
+            && logs.contains("model call done")
+            && logs.contains("got no answer"),
         "logs were captured: {logs}"
     );
     for (what, text) in [("errors and debug prints", shown.join("\n")), ("records", records), ("logs", logs)]
