@@ -61,7 +61,23 @@ enum Command {
     /// Measure the Hub's router on a labelled set (JSON lines) against the default cards
     #[command(name = "eval-router")]
     EvalRouter(eval::Args),
+    /// Run a fake Anthropic Messages API for tests and keyless demos: scripted replies, errors and delays; records every request
+    #[command(name = "fake-anthropic", after_help = FAKE_HELP)]
+    FakeAnthropic {
+        /// The port on 127.0.0.1 (0: any free port)
+        #[arg(long, env = "PORT", default_value_t = llm::fake::DEFAULT_PORT)]
+        port: u16,
+        /// A JSON script: {"replies": [...], "rules": [...], "default": {...}, "models": [...], "accept_key": "..."}
+        #[arg(long, value_name = "FILE")]
+        script: Option<std::path::PathBuf>,
+    },
 }
+
+const FAKE_HELP: &str = "\
+Point a live agent at it with ANTHROPIC_BASE_URL=http://127.0.0.1:41249 and any placeholder key.
+A reply is {\"text\"}, {\"json\"}, {\"stop_reason\": \"refusal\"|\"max_tokens\"}, {\"status\": 429} (the
+provider's error shape), with optional \"delay_ms\", \"thinking\", \"input_tokens\", \"output_tokens\".
+GET /_fake/requests lists what it received (never the key); PUT /_fake/script replaces the script.";
 
 const STUDENT_HELP: &str = "\
 Examples:
@@ -163,6 +179,7 @@ fn main() -> ExitCode {
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
             Command::EvalRouter(args) => eval::run(args, &env),
+            Command::FakeAnthropic { port, script } => run_fake_anthropic(port, script).await,
         }
     });
     match result {
@@ -180,6 +197,19 @@ async fn run_hub() -> anyhow::Result<()> {
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
     hub::serve(listener, config, data, shutdown).await?;
+    Ok(())
+}
+
+async fn run_fake_anthropic(port: u16, script: Option<std::path::PathBuf>) -> anyhow::Result<()> {
+    let script = match script {
+        Some(path) => llm::fake::load_script(&path)?,
+        None => llm::fake::Script::default(),
+    };
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let listener = lifecycle::bind("fake-anthropic", addr).await?;
+    let shutdown = lifecycle::shutdown_signal()?;
+    println!("fake-anthropic listening on http://{}", listener.local_addr()?);
+    llm::fake::serve(listener, script, shutdown).await?;
     Ok(())
 }
 
