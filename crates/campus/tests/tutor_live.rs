@@ -20,14 +20,16 @@ fn put_script(fake: &str) {
         rule("You are the Tutor Agent", json!({"text": ANSWER, "input_tokens": 321, "output_tokens": 45})),
     ]});
     rt().block_on(async {
-        let put = reqwest::Client::new().put(format!("{fake}/_fake/script")).json(&script).send().await.unwrap();
+        let put =
+            reqwest::Client::new().put(format!("{fake}/_fake/script")).json(&script).send().await.unwrap();
         assert_eq!(put.status(), 204);
     });
 }
 
 fn fake_total(fake: &str) -> u64 {
-    let seen: Value =
-        rt().block_on(async { reqwest::get(format!("{fake}/_fake/requests")).await.unwrap().json().await.unwrap() });
+    let seen: Value = rt().block_on(async {
+        reqwest::get(format!("{fake}/_fake/requests")).await.unwrap().json().await.unwrap()
+    });
     seen["total"].as_u64().unwrap()
 }
 
@@ -85,4 +87,93 @@ fn a_live_answer_over_a2a_once_per_request_id_and_the_key_never_leaves() {
     }
     assert!(logs.contains("API key (ANTHROPIC_API_KEY): configured"), "{logs}");
     assert!(!logs.contains(QUESTION) && !logs.contains(ANSWER), "no message text in live-mode logs");
+}
+
+/// The page's question times out (the model is slow): the run is `unknown`, not failed;
+/// "Check for answer" asks again with the same request id and collects the answer that
+/// was still being written, with no second model call.
+#[test]
+fn a_timed_out_question_is_unknown_and_check_for_answer_collects_it_without_a_second_call() {
+    use common::ui::{post, read_stream, run_ended, start_ui};
+    let fake = Proc::start(&["fake-anthropic"], &[]);
+    put_script(&fake.url);
+    let slow = json!({"rules": [
+        {"when": {"system_contains": "You classify"}, "reply": {"json": {"decision": "in_scope", "skill_id": "calculus-tutoring", "clarifying_question": ""}}},
+        {"when": {"system_contains": "You check a draft"}, "reply": {"json": {"verdict": "within_scope"}}},
+        {"when": {"system_contains": "You are the Tutor Agent"}, "reply": {"text": ANSWER, "delay_ms": 1500}},
+    ]});
+    rt().block_on(async {
+        let put = reqwest::Client::new()
+            .put(format!("{}/_fake/script", fake.url))
+            .json(&slow)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(put.status(), 204);
+    });
+    let tutor_env = [
+        ("TUTOR_MODE", "live"),
+        ("ANTHROPIC_BASE_URL", fake.url.as_str()),
+        ("ANTHROPIC_API_KEY", KEY),
+        ("TUTOR_ENV_FILE", "/nonexistent/campus.env"),
+    ];
+    let u = common::University::start_with(&[], &tutor_env, &[]);
+    u.wait_ready();
+    let ui = start_ui(&u.hub_url, &[("STUDENT_TIMEOUT_MS", "300")]);
+    let (thread, run) = ("t-uncertain", "r-first");
+    let (status, _) = post(&format!("{}/api/ag-ui/runs", ui.url), &common::ui::input(thread, run, QUESTION));
+    assert_eq!(status, 202);
+    let frames = read_stream(&ui.url, None, None, 10, |f| run_ended(f, thread, run));
+    let error =
+        frames.iter().find(|f| f.is_student(thread) && f.kind() == "RUN_ERROR").expect("the wait timed out");
+    assert_eq!(error.event()["code"], "timeout");
+    assert_eq!(common::ui::statuses(&frames, thread, run).last().map(String::as_str), Some("unknown"));
+
+    // "Check for answer" until it comes (each check that times out is unknown again); every
+    // check sends the first run's request id, so the answer being written is joined
+    let mut check_run = String::new();
+    let mut frames = Vec::new();
+    for i in 0..40 {
+        let previous = if i == 0 { run.to_string() } else { check_run.clone() };
+        check_run = format!("r-check-{i}");
+        let check = json!({"threadId": thread, "runId": check_run, "state": {}, "messages": [], "tools": [],
+                           "context": [], "forwardedProps": {"checkAnswer": {"runId": previous}}});
+        let (status, body) = post(&format!("{}/api/ag-ui/runs", ui.url), &check);
+        assert_eq!(status, 202, "check {i}: {body}");
+        frames = read_stream(&ui.url, None, None, 10, |f| run_ended(f, thread, &check_run));
+        let done =
+            frames.iter().any(|f| f.kind() == "RUN_FINISHED" && f.event()["runId"] == check_run.as_str());
+        if done {
+            break;
+        }
+    }
+    let finished = frames
+        .iter()
+        .filter(|f| f.is_student(thread))
+        .find(|f| f.kind() == "RUN_FINISHED" && f.event()["runId"] == check_run.as_str())
+        .expect("a check finished");
+    let text: String = frames
+        .iter()
+        .filter(|f| {
+            f.kind() == "TEXT_MESSAGE_CONTENT" && f.event()["messageId"] == format!("{check_run}:a").as_str()
+        })
+        .map(|f| f.event()["delta"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(text, ANSWER);
+    let first_request = frames
+        .iter()
+        .filter(|f| f.kind() == "STATE_SNAPSHOT")
+        .find_map(|f| f.event()["snapshot"]["runs"][run]["requestId"].as_str().map(str::to_string));
+    assert!(first_request.is_some());
+    assert_eq!(
+        finished.event()["result"]["requestId"].as_str().map(str::to_string),
+        first_request,
+        "the same request id"
+    );
+    assert_eq!(fake_total(&fake.url), 3, "one question, one set of model calls");
+    // a second check of the same run: nothing left to check
+    let again = json!({"threadId": thread, "runId": "r-check-again", "state": {}, "messages": [], "tools": [],
+                       "context": [], "forwardedProps": {"checkAnswer": {"runId": run}}});
+    let (status, body) = post(&format!("{}/api/ag-ui/runs", ui.url), &again);
+    assert_eq!((status, body["error"]["code"].as_str()), (409, Some("nothing_to_check")), "{body}");
 }
