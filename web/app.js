@@ -112,9 +112,36 @@ async function press(formId, form, action, operationId) {
   return true;
 }
 
+/** "Check for answer" on a run whose outcome is unknown: a new run with the same
+ *  question and request id (the server keeps both), so nothing is asked twice. */
+async function checkAnswer(checkRunId) {
+  const threadId = state.runs[checkRunId]?.threadId ?? state.currentThread;
+  let res;
+  try {
+    res = await postJson("/api/ag-ui/runs", {
+      threadId,
+      runId: newId("run"),
+      state: {},
+      messages: [],
+      tools: [],
+      context: [],
+      forwardedProps: { checkAnswer: { runId: checkRunId } },
+    });
+  } catch {
+    setStatus("The page could not reach the UI server; nothing was checked.");
+    return false;
+  }
+  if (!res.ok) {
+    setStatus(res.json?.error?.message || `The UI server refused the check (HTTP ${res.status}).`);
+    return false;
+  }
+  return true;
+}
+
 const ctx = {
   dispatch,
   press,
+  checkAnswer,
   getState: () => state,
   requestDraw,
   setStatus: (text) => setStatus(text),

@@ -140,7 +140,26 @@ export function mount(section, ctx) {
     else el.removeAttribute("aria-busy");
     if (item.role === "user" && item.runId) el.dataset.runStatus = runStatus(state, item.runId);
     if (item.runId) el.dataset.runId = item.runId;
+    drawCheck(state, item, el);
     return el;
+  }
+
+  // An error whose outcome is unknown (no answer in time) offers "Check for answer": it
+  // asks again with the same request id, so the Hub returns the stored or in-flight answer.
+  function drawCheck(state, item, el) {
+    const offer = item.kind === "error" && item.runId && runStatus(state, item.runId) === "unknown";
+    let button = el.querySelector("button.check-answer");
+    if (offer && !button) {
+      button = h("button", { type: "button", class: "check-answer" }, "Check for answer");
+      button.addEventListener("click", () => {
+        button.disabled = true;
+        ctx.checkAnswer(item.runId).then((ok) => {
+          if (!ok) button.disabled = false;
+        });
+      });
+      el.append(button);
+    }
+    if (!offer && button) button.remove();
   }
 
   function currentRun(state) {

@@ -40,7 +40,7 @@ enum Command {
     Demo,
     /// Run the University Hub (127.0.0.1:41243; HUB_CONFIG, PORT, ROUTER_MODE, …)
     Hub,
-    /// Run the Tutor agent (127.0.0.1:41241; TUTOR_MODE=mock|fixed, TUTOR_CONFIG, PORT, HUB_URL, …)
+    /// Run the Tutor agent (127.0.0.1:41241; TUTOR_MODE=mock|fixed|live, TUTOR_MODEL, TUTOR_CONFIG, PORT, HUB_URL, …)
     Tutor,
     /// Run the Library agent (127.0.0.1:41242; LIBRARY_CONFIG, PORT, HUB_URL, …)
     Library,
@@ -166,14 +166,18 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Demo => demo::run().await,
             Command::Hub => run_hub().await,
-            Command::Tutor => match tutor::Mode::from_env(&env) {
-                Ok(mode) => {
-                    run_specialist("tutor", "TUTOR_CONFIG", tutor::DEFAULT_PORT, tutor::agent(mode)).await
-                }
-                Err(e) => Err(e.into()),
-            },
+            Command::Tutor => run_tutor().await,
             Command::Library => {
-                run_specialist("library", "LIBRARY_CONFIG", library::DEFAULT_PORT, library::agent()).await
+                let config = specialist::Config::from_env(
+                    "LIBRARY_CONFIG",
+                    library::DEFAULT_PORT,
+                    library::RULES,
+                    &env,
+                );
+                match config {
+                    Ok(config) => run_specialist("library", config, library::agent()).await,
+                    Err(e) => Err(e.into()),
+                }
             }
             Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
@@ -222,17 +226,48 @@ async fn run_ui() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The Tutor: `TUTOR_MODE`; in live mode the model (`TUTOR_MODEL`, else the config's
+/// `model.name`; an unknown one stops it here, exit 78), the key (the config's
+/// `model.keyVariable`, default `ANTHROPIC_API_KEY`, or `TUTOR_ENV_FILE` / `.env`) and
+/// `TUTOR_LOG_CONTENT`.
+async fn run_tutor() -> anyhow::Result<()> {
+    let mode = tutor::Mode::from_env(&env)?;
+    let config = specialist::Config::from_env("TUTOR_CONFIG", tutor::DEFAULT_PORT, tutor::RULES, &env)?;
+    let answerer = match tutor::Answerer::for_mode(mode) {
+        Some(answerer) => answerer,
+        None => {
+            let setup = llm::LiveSetup::from_env("TUTOR", &config.model, &config.source, &env)?;
+            let log_content = conf::env_bool("TUTOR_LOG_CONTENT", &env)?.unwrap_or(false);
+            let client = setup
+                .client()
+                .map_err(|e| anyhow::anyhow!("the model client could not start: {}", e.code))?;
+            // the startup line says whether a key is set, never the key
+            eprintln!(
+                "tutor live mode: model {}, API key ({}): {}, content logging {}",
+                setup.model.id(),
+                setup.key_variable,
+                setup.key_status(),
+                if log_content { "on" } else { "off" }
+            );
+            tutor::Answerer::live(tutor::LiveConfig {
+                llm: std::sync::Arc::new(client),
+                model: setup.model,
+                log_content,
+            })
+        }
+    };
+    run_specialist("tutor", config, tutor::agent(answerer)).await
+}
+
 async fn run_specialist<E, F>(
     name: &str,
-    file_var: &str,
-    default_port: u16,
+    config: specialist::Config,
     agent: specialist::Agent<E, F>,
 ) -> anyhow::Result<()>
 where
     E: a2a::server::AgentExecutor,
     F: FnOnce(skills::Settings, telemetry::Telemetry, specialist::Store) -> E,
 {
-    let config = specialist::Config::from_env(file_var, default_port, agent.rules, &env)?;
     // A taken port stops the agent first, before it touches its data file.
     let listener = lifecycle::bind(name, config.bind).await?;
     // An unusable data file or folder stops the agent here, before its ready line (exit 1).

@@ -76,11 +76,14 @@ fn mock_is_the_default_and_fixed_keeps_the_part_one_reply() {
 }
 
 #[test]
-fn unknown_and_live_modes_stop_the_tutor_at_startup() {
-    for (mode, says) in [("live", "live mode is not available yet"), ("magic", "must be fixed or mock")] {
+fn an_unknown_mode_or_live_model_stops_the_tutor_at_startup() {
+    let cases =
+        [("magic", "TUTOR_MODE", "must be fixed, mock or live"), ("live", "TUTOR_MODEL", "claude-haiku-5-5")];
+    for (mode, var, says) in cases {
         let out = std::process::Command::new(BIN)
             .arg("tutor")
             .env("TUTOR_MODE", mode)
+            .env("TUTOR_MODEL", "claude-unknown-9")
             .env("PORT", "0")
             .output()
             .expect("run campus");
@@ -88,7 +91,7 @@ fn unknown_and_live_modes_stop_the_tutor_at_startup() {
         let err = String::from_utf8_lossy(&out.stderr);
         let lines: Vec<&str> = err.lines().filter(|l| !l.contains(" INFO ")).collect();
         assert_eq!(lines.len(), 1, "{err}");
-        assert!(lines[0].starts_with("error: TUTOR_MODE: ") && lines[0].contains(says), "{err}");
+        assert!(lines[0].starts_with(&format!("error: {var}")) && lines[0].contains(says), "{err}");
         assert!(out.stdout.is_empty(), "no ready line");
     }
 }

@@ -168,21 +168,17 @@ impl AgentExecutor for HubExecutor {
                 wait(rx).await.ok_or_else(RpcError::internal)?
             }
             Begin::New(pending) => {
+                // the work and its ledger record on their own task: a caller that stops
+                // waiting (a timeout) leaves the answer to be stored for its retry
                 let inner = self.inner.clone();
                 let (student_ctx, rid) = (ctx.context_id.clone(), request_id.clone());
-                let work =
-                    tokio::spawn(async move { inner.answer(&student_ctx, &rid, &text, &client).await });
-                match work.await {
-                    Ok((mut stored, keep)) => {
-                        stored.context_id = ctx.context_id.clone();
-                        self.inner.ledger.finish(&key, alias.as_ref(), &pending, &stored, keep).await;
-                        stored
-                    }
-                    Err(_) => {
-                        self.inner.ledger.forget(&key, alias.as_ref(), &pending);
-                        return Err(RpcError::internal());
-                    }
-                }
+                let work = tokio::spawn(async move {
+                    let (mut stored, keep) = inner.answer(&student_ctx, &rid, &text, &client).await;
+                    stored.context_id = student_ctx;
+                    inner.ledger.finish(&key, alias.as_ref(), &pending, &stored, keep).await;
+                    stored
+                });
+                work.await.map_err(|_| RpcError::internal())?
             }
         };
         let published = Published {

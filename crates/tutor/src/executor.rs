@@ -12,6 +12,7 @@ use telemetry::Telemetry;
 
 use crate::form;
 
+use crate::live::{Ask, LiveConfig, LiveTutor};
 use crate::mock::MockTutor;
 use crate::mode::Mode;
 
@@ -21,26 +22,33 @@ pub const FIXED_REPLY: &str = "Hello Student Agent. Yes, I can help you with cal
 /// A2A calls that bypass the Hub get it too).
 pub const DECLINE_REPLY: &str = "Sorry, tutoring is not available right now: no tutoring skill is enabled.";
 
-/// The seam between the policy and whatever writes the answer. A live model plugs in
-/// here as a third variant.
-#[derive(Debug, Clone)]
+/// The seam between the policy and whatever writes the answer.
+#[derive(Clone)]
 pub enum Answerer {
     Fixed,
     Mock(Arc<MockTutor>),
+    Live(Arc<LiveTutor>),
 }
 
 impl Answerer {
-    pub fn for_mode(mode: Mode) -> Self {
+    /// The answerer of an offline mode; `None` for `live` (see [`Answerer::live`]).
+    pub fn for_mode(mode: Mode) -> Option<Self> {
         match mode {
-            Mode::Fixed => Answerer::Fixed,
-            Mode::Mock => Answerer::Mock(Arc::new(MockTutor::default())),
+            Mode::Fixed => Some(Answerer::Fixed),
+            Mode::Mock => Some(Answerer::Mock(Arc::new(MockTutor::default()))),
+            Mode::Live => None,
         }
     }
 
-    fn mode(&self) -> Mode {
+    pub fn live(config: LiveConfig) -> Self {
+        Answerer::Live(Arc::new(LiveTutor::new(config)))
+    }
+
+    pub fn mode(&self) -> Mode {
         match self {
             Answerer::Fixed => Mode::Fixed,
             Answerer::Mock(_) => Mode::Mock,
+            Answerer::Live(_) => Mode::Live,
         }
     }
 }
@@ -116,6 +124,42 @@ struct Details {
     mode: &'static str,
 }
 
+impl Tutor {
+    /// A question for the live model: the reply carries the answer's metadata (mode,
+    /// model, latency, usage, the provider's request ids, `tutorError`).
+    async fn live(&self, live: &Arc<LiveTutor>, ctx: &RequestContext) -> Reply {
+        let ask = Ask {
+            context_id: ctx.context_id.clone(),
+            new_context: ctx.new_context,
+            request_id: request_id(ctx),
+            question: ctx.text(),
+        };
+        let answer = live.ask(ask, self.settings.clone()).await;
+        let reply = Reply::Message {
+            message_id: a2a::wire::new_message_id(),
+            parts: vec![a2a::wire::Part::text(&answer.text).with_media_type("text/plain")],
+            metadata: Some(answer.metadata.clone().into_iter().collect()),
+            context_id: (answer.context_id != ctx.context_id).then(|| answer.context_id.clone()),
+        };
+        let mut details = answer.metadata;
+        details.insert("revision".into(), serde_json::json!(self.settings.policy().revision));
+        specialist::log_reply(&self.telemetry, ctx, &reply, answer.outcome, &answer.text, &details);
+        reply
+    }
+}
+
+/// The asker's `requestId` (request or message metadata), else the message id: what
+/// makes a repeat the same request.
+fn request_id(ctx: &RequestContext) -> String {
+    let given = |m: &Option<std::collections::HashMap<String, serde_json::Value>>| {
+        m.as_ref().and_then(|m| m.get("requestId")).and_then(serde_json::Value::as_str).map(str::to_string)
+    };
+    given(&ctx.metadata)
+        .or_else(|| given(&ctx.message.metadata))
+        .filter(|s| !s.is_empty() && s.len() <= 256)
+        .unwrap_or_else(|| ctx.message.message_id.clone())
+}
+
 impl AgentExecutor for Tutor {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
         specialist::log_received(&self.telemetry, &ctx);
@@ -132,6 +176,7 @@ impl AgentExecutor for Tutor {
         } else {
             match &self.answerer {
                 Answerer::Fixed => (FIXED_REPLY.to_string(), "answered"),
+                Answerer::Live(live) => return Ok(self.live(live, &ctx).await),
                 Answerer::Mock(tutor) => {
                     // parsing and the numerical checks take a little CPU: off the async thread
                     let (tutor, context, question, p) =

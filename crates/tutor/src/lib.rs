@@ -6,7 +6,9 @@
 //!   answer labelled [`LABEL`];
 //! - `fixed`: the Part 1 reply, [`FIXED_REPLY`] (the benchmark measures plumbing with it).
 //!
-//! A live model arrives later as another [`Answerer`]. Served by [`specialist::serve`]:
+//! - `live`: a model through the `llm` seam, bounded by the scope layers ([`live`]).
+//!
+//! Served by [`specialist::serve`]:
 //! A2A endpoint, settings API, telemetry feed and Hub link.
 
 mod card;
@@ -15,6 +17,7 @@ mod define;
 mod executor;
 pub mod form;
 mod leibniz;
+pub mod live;
 mod mock;
 mod mode;
 mod request;
@@ -24,6 +27,7 @@ use skills::{Rules, Skill, SkillSet};
 
 pub use card::agent_card;
 pub use executor::{Answerer, DECLINE_REPLY, FIXED_REPLY, Tutor};
+pub use live::{LiveConfig, LiveTutor};
 pub use mock::{Answer, LABEL, MEMORY_CAPACITY, MockTutor};
 pub use mode::Mode;
 
@@ -157,24 +161,19 @@ fn tutoring_request_skill() -> Skill {
 /// The Tutor's validation rules: reference notes are optional.
 pub const RULES: Rules = Rules { require_content: false };
 
-/// The Tutor answering in `mode`, ready for [`specialist::serve`].
+/// The Tutor answering with `answerer`, ready for [`specialist::serve`].
 pub fn agent(
-    mode: Mode,
+    answerer: Answerer,
 ) -> specialist::Agent<Tutor, impl FnOnce(skills::Settings, telemetry::Telemetry, store::Store) -> Tutor> {
     specialist::Agent {
         identity: IDENTITY,
         card: agent_card,
-        mode: mode.as_str(),
+        mode: answerer.mode().as_str(),
         default_skills: default_skills(),
         rules: RULES,
         executor: move |settings, telemetry, store| {
             let env = |k: &str| std::env::var(k).ok();
-            Tutor::new(
-                settings,
-                telemetry,
-                Answerer::for_mode(mode),
-                specialist::forms::FormHost::new(store, &env),
-            )
+            Tutor::new(settings, telemetry, answerer, specialist::forms::FormHost::new(store, &env))
         },
     }
 }

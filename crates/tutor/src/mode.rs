@@ -2,9 +2,7 @@
 
 use conf::ConfError;
 
-/// How the Tutor answers chat (`TUTOR_MODE`). A live model arrives later as a third
-/// variant here and a third [`crate::Answerer`]; until then `live` stops the process at
-/// startup.
+/// How the Tutor answers chat (`TUTOR_MODE`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
     /// The Part 1 fixed reply ([`crate::FIXED_REPLY`]) to every message.
@@ -13,6 +11,8 @@ pub enum Mode {
     /// checked calculator; deterministic, no model, labelled on every answer.
     #[default]
     Mock,
+    /// A model through the `llm` seam, bounded by the scope layers ([`crate::live`]).
+    Live,
 }
 
 impl Mode {
@@ -20,6 +20,7 @@ impl Mode {
         match self {
             Mode::Fixed => "fixed",
             Mode::Mock => "mock",
+            Mode::Live => "live",
         }
     }
 
@@ -29,10 +30,8 @@ impl Mode {
             None | Some("") => Ok(Mode::default()),
             Some("fixed") => Ok(Mode::Fixed),
             Some("mock") => Ok(Mode::Mock),
-            Some("live") => {
-                Err(ConfError::new("TUTOR_MODE", "", "live mode is not available yet; use fixed or mock"))
-            }
-            Some(_) => Err(ConfError::new("TUTOR_MODE", "", "must be fixed or mock")),
+            Some("live") => Ok(Mode::Live),
+            Some(_) => Err(ConfError::new("TUTOR_MODE", "", "must be fixed, mock or live")),
         }
     }
 }
@@ -51,9 +50,8 @@ mod tests {
         assert_eq!(mode(None).unwrap(), Mode::Mock);
         assert_eq!(mode(Some("fixed")).unwrap(), Mode::Fixed);
         assert_eq!(mode(Some("mock")).unwrap(), Mode::Mock);
-        let live = mode(Some("live")).unwrap_err();
-        assert!(live.to_string().contains("live mode is not available yet"), "{live}");
+        assert_eq!(mode(Some("live")).unwrap(), Mode::Live);
         let other = mode(Some("magic")).unwrap_err();
-        assert!(other.to_string().contains("fixed or mock"), "{other}");
+        assert!(other.to_string().contains("fixed, mock or live"), "{other}");
     }
 }

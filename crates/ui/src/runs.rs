@@ -73,6 +73,9 @@ struct Thread {
     active: Option<String>,
     /// The form open in this conversation (or the last one, closed), as the page draws it.
     form: Option<FormView>,
+    /// The last run whose outcome is unknown (run id, request id, question): "Check for
+    /// answer" asks again with its request id. Any later run in the thread replaces it.
+    uncertain: Option<(String, String, String)>,
 }
 
 /// One run in flight.
@@ -80,6 +83,8 @@ struct Run {
     thread: String,
     run_id: String,
     request_id: String,
+    /// What was asked (kept for "Check for answer" when the outcome is unknown).
+    question: String,
     progress: Mutex<Progress>,
     /// Notified on every change the Hub's feed brings.
     changed: Notify,
@@ -163,6 +168,7 @@ impl Runs {
             student: Arc::new(Student::new(self.client.clone(), self.hub_url.clone())),
             active: None,
             form: None,
+            uncertain: None,
         }
     }
 
@@ -188,6 +194,9 @@ impl Runs {
         if let Some(press) = crate::forms::read_press(input.forwarded_props.as_ref())? {
             return self.start_press(input.thread_id, input.run_id, press);
         }
+        if let Some(check) = read_check(input.forwarded_props.as_ref())? {
+            return self.start_check(input.thread_id, input.run_id, &check);
+        }
         let Some(index) = input.messages.iter().rposition(|m| m.role == "user") else {
             return Err(ApiError::invalid("messages", "no user message: the question is the last one"));
         };
@@ -205,12 +214,58 @@ impl Runs {
             ApiError::invalid(&field, message)
         })?;
         let (thread_id, run_id) = (input.thread_id, input.run_id);
-        let Some((student, _)) = self.claim(&thread_id, &run_id, |_| Ok(()))? else { return Ok(false) };
-        let request_id = a2a::wire::new_message_id();
+        let Some((student, _)) = self.claim(&thread_id, &run_id, |t| {
+            t.uncertain = None;
+            Ok(())
+        })?
+        else {
+            return Ok(false);
+        };
+        self.begin(thread_id, run_id, student, question.to_string(), a2a::wire::new_message_id(), None);
+        Ok(true)
+    }
+
+    /// "Check for answer" on a run whose outcome is unknown: a new run that asks again
+    /// with the SAME request id and question, so the Hub's ledger (and the specialist's
+    /// dedupe) return the stored or in-flight answer rather than asking a second time.
+    fn start_check(
+        self: &Arc<Self>,
+        thread_id: String,
+        run_id: String,
+        check: &str,
+    ) -> Result<bool, ApiError> {
+        let claimed = self.claim(&thread_id, &run_id, |t| match t.uncertain.take() {
+            Some((run, request, question)) if run == check => Ok((request, question)),
+            other => {
+                t.uncertain = other;
+                Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "nothing_to_check",
+                    "that run is not the conversation's last run with an unknown outcome",
+                ))
+            }
+        })?;
+        let Some((student, (request_id, question))) = claimed else { return Ok(false) };
+        self.begin(thread_id, run_id, student, question, request_id, Some(check.to_string()));
+        Ok(true)
+    }
+
+    /// Starts a claimed run: its opening events, then the question on its own task.
+    /// `checks` names the unknown run this one checks (the question is not shown again).
+    fn begin(
+        self: &Arc<Self>,
+        thread_id: String,
+        run_id: String,
+        student: Arc<Student>,
+        question: String,
+        request_id: String,
+        checks: Option<String>,
+    ) {
         let run = Arc::new(Run {
             thread: thread_id,
             run_id,
             request_id: request_id.clone(),
+            question: question.clone(),
             progress: Mutex::new(Progress {
                 status: Status::Sending,
                 hops: Hops::default(),
@@ -228,17 +283,19 @@ impl Runs {
                 "status": Status::Sending.name(),
                 "question": question,
                 "requestId": run.request_id,
+                "checks": checks,
                 "startedAt": ts,
                 "hops": run.lock().hops,
             }},
         });
         let mut events =
             vec![Event::run_started(&run.thread, &run.run_id, ts), Event::state_snapshot(snapshot, ts)];
-        events.extend(Event::text_message(&format!("{}:q", run.run_id), Role::User, question, ts));
+        if checks.is_none() {
+            events.extend(Event::text_message(&format!("{}:q", run.run_id), Role::User, &question, ts));
+        }
         self.stream.emit(CHANNEL, &run.thread, &run.run_id, &events);
-        let (runs, question) = (self.clone(), question.to_string());
+        let runs = self.clone();
         tokio::spawn(async move { runs.execute(run, student, question).await });
-        Ok(true)
     }
 
     /// Takes the thread for a new run: `Ok(None)` for the same run posted again (nothing
@@ -292,6 +349,13 @@ impl Runs {
         thread.active = Some(run_id.to_string());
         run_ids.insert(run_id.to_string(), thread_id.to_string());
         Ok(Some((thread.student.clone(), checked)))
+    }
+
+    /// Remembers a run whose outcome is unknown, for "Check for answer".
+    fn keep_uncertain(&self, run: &Run) {
+        if let Some(t) = lock(&self.threads).get_mut(&run.thread) {
+            t.uncertain = Some((run.run_id.clone(), run.request_id.clone(), run.question.clone()));
+        }
     }
 
     /// Releases the thread a run held.
@@ -538,6 +602,10 @@ impl Runs {
             if moved {
                 p.status = status;
             }
+            // kept before anyone hears of the run's end, so a check can follow at once
+            if p.status == Status::Unknown {
+                self.keep_uncertain(run);
+            }
             self.delta(run, &p, moved, &hops);
             let mut events = Vec::new();
             match outcome {
@@ -724,6 +792,17 @@ fn classify(e: &ClientError) -> (&'static str, Status, &'static str) {
         ),
         ClientError::Broken { .. } => OUTCOME_UNKNOWN,
         _ => ("hub_error", Status::Failed, "the hub answered with an error"),
+    }
+}
+
+/// `forwardedProps.checkAnswer: {"runId": …}`: "Check for answer" on that run.
+fn read_check(forwarded: Option<&Value>) -> Result<Option<String>, ApiError> {
+    let Some(check) = forwarded.and_then(|f| f.get("checkAnswer")) else { return Ok(None) };
+    match check.get("runId").and_then(Value::as_str) {
+        Some(id) if valid_id(id) && check.as_object().is_some_and(|o| o.len() == 1) => {
+            Ok(Some(id.to_string()))
+        }
+        _ => Err(ApiError::invalid("forwardedProps.checkAnswer", "is {runId} and nothing else")),
     }
 }
 
