@@ -17,7 +17,7 @@ use crate::Emit;
 use crate::clarify::{self, Clarifications, Pending};
 use crate::config::Config;
 use crate::forms::{self, Client, Forms};
-use crate::ledger::{Begin, Key, Ledger, Loaded, Stored, question_hash, wait};
+use crate::ledger::{self, Begin, Key, Ledger, Loaded, Stored, question_hash, wait};
 use crate::registry::{Registry, SpecialistView, Status};
 use crate::router::{Decision, Outcome, Router, best_skill, validate};
 use bounded::BoundedMap;
@@ -173,9 +173,12 @@ impl AgentExecutor for HubExecutor {
                 let inner = self.inner.clone();
                 let (student_ctx, rid) = (ctx.context_id.clone(), request_id.clone());
                 let work = tokio::spawn(async move {
+                    // a panic in the work forgets the request (a retry decides again)
+                    // rather than leave waiters a sender that is gone for good
+                    let guard = Unfinished { inner: inner.clone(), key, alias, pending: Some(pending) };
                     let (mut stored, keep) = inner.answer(&student_ctx, &rid, &text, &client).await;
                     stored.context_id = student_ctx;
-                    inner.ledger.finish(&key, alias.as_ref(), &pending, &stored, keep).await;
+                    guard.finish(&stored, keep).await;
                     stored
                 });
                 work.await.map_err(|_| RpcError::internal())?
@@ -202,6 +205,31 @@ impl AgentExecutor for HubExecutor {
             metadata: Some(stored.metadata.into_iter().collect()),
             context_id: Some(stored.context_id),
         })
+    }
+}
+
+/// A request begun in the ledger whose work has not finished: dropped unfinished (the
+/// work panicked), it is forgotten.
+struct Unfinished {
+    inner: Arc<Inner>,
+    key: Key,
+    alias: Option<Key>,
+    pending: Option<ledger::Pending>,
+}
+
+impl Unfinished {
+    async fn finish(mut self, stored: &Stored, keep: bool) {
+        if let Some(pending) = self.pending.take() {
+            self.inner.ledger.finish(&self.key, self.alias.as_ref(), &pending, stored, keep).await;
+        }
+    }
+}
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        if let Some(pending) = self.pending.take() {
+            self.inner.ledger.forget(&self.key, self.alias.as_ref(), &pending);
+        }
     }
 }
 
