@@ -194,6 +194,16 @@ async fn run_hub() -> anyhow::Result<()> {
     // An unusable data file or folder stops the Hub here, before its ready line (exit 1).
     let data = hub::open_store(&config).await?;
     let shutdown = lifecycle::shutdown_signal()?;
+    if let Some(live) = &config.live {
+        // the model and whether its key is set (never the key)
+        println!(
+            "hub router {} on {} (key {}: {})",
+            config.router.as_str(),
+            live.model.id(),
+            live.key_variable,
+            live.key_status()
+        );
+    }
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
     hub::serve(listener, config, data, shutdown).await?;
