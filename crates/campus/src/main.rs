@@ -6,6 +6,7 @@
 
 mod bench;
 mod chromium;
+mod decisions;
 mod demo;
 mod eval;
 mod lifecycle;
@@ -178,7 +179,7 @@ fn main() -> ExitCode {
             Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
-            Command::EvalRouter(args) => eval::run(args, &env),
+            Command::EvalRouter(args) => eval::run(args, &env).await,
             Command::FakeAnthropic { port, script } => run_fake_anthropic(port, script).await,
         }
     });
