@@ -8,9 +8,12 @@
 //! answered `unsupported`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+
+use crate::decisions;
 use hub::{Outcome, Router, RouterMode, SpecialistView, Status};
 use serde::{Deserialize, Serialize};
 
@@ -24,9 +27,28 @@ pub(crate) struct Args {
     #[arg(long, conflicts_with = "set")]
     cv: bool,
     /// The router to measure
-    /// (embed: only in a build with `--features embed`, after scripts/fetch-minilm.sh)
-    #[arg(long, default_value = "classifier", value_parser = ["classifier", "mock", "direct", "embed"])]
+    /// (embed: only in a build with `--features embed`, after scripts/fetch-minilm.sh;
+    /// live and hybrid: with --replay, --stand-in, or the Hub's model settings)
+    #[arg(long, default_value = "classifier", value_parser = ["classifier", "mock", "direct", "embed", "live", "hybrid"])]
     mode: String,
+    /// live, hybrid: answer the model's calls from decisions recorded in FILE (JSON lines,
+    /// see eval/routing-dev.live-decisions.v1.jsonl): no call leaves the machine
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "stand_in"])]
+    replay: Option<std::path::PathBuf>,
+    /// live, hybrid: first ask the model about every item (the configured model: HUB_MODEL,
+    /// ANTHROPIC_BASE_URL, the key; or --stand-in) and record its decisions in FILE
+    #[arg(long, value_name = "FILE")]
+    record: Option<std::path::PathBuf>,
+    /// live, hybrid: the deterministic stand-in (the mock keyword heuristic behind the
+    /// model seam) instead of a model; its figures are the stand-in's, not a model's
+    #[arg(long)]
+    stand_in: bool,
+    /// Recording from the real provider costs money: say so
+    #[arg(long)]
+    paid: bool,
+    /// hybrid: accuracy against the share sent to the model over a range of thresholds
+    #[arg(long)]
+    sweep: bool,
     /// Print the figures as one JSON object instead of a table
     #[arg(long)]
     json: bool,
@@ -60,6 +82,8 @@ pub(crate) struct Observed {
     pub(crate) lang: String,
     pub(crate) confidence: Option<f32>,
     pub(crate) took: Duration,
+    /// Whether the model was asked.
+    pub(crate) sent: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -98,6 +122,9 @@ pub(crate) struct Figures {
     pub(crate) ece_n: usize,
     pub(crate) p50_micros: f64,
     pub(crate) p99_micros: f64,
+    /// Questions the model was asked about, and their share.
+    pub(crate) model_calls: usize,
+    pub(crate) model_share: f64,
 }
 
 pub(crate) fn wilson(correct: usize, n: usize) -> Rate {
@@ -191,6 +218,8 @@ pub(crate) fn figures(mode: &str, obs: &[Observed]) -> Figures {
         ece_n: scored.len(),
         p50_micros: percentile_micros(&times, 0.5),
         p99_micros: percentile_micros(&times, 0.99),
+        model_calls: obs.iter().filter(|o| o.sent).count(),
+        model_share: ratio(obs.iter().filter(|o| o.sent).count(), obs.len()),
     }
 }
 
@@ -242,37 +271,48 @@ fn effective(expected: &str, config: &hub::Config, view: &[SpecialistView]) -> S
 }
 
 /// Decides every item as the Hub would (router, then validation).
-pub(crate) fn observe(
+pub(crate) async fn observe(
     router: &Router,
     config: &hub::Config,
     view: &[SpecialistView],
     items: &[Item],
 ) -> Vec<Observed> {
-    items
-        .iter()
-        .map(|item| {
-            let started = Instant::now();
-            let scored = router.decide_scored(&item.text, view);
-            let outcome = hub::validate(scored.decision, view);
-            let took = started.elapsed();
-            let (got, routed) = match &outcome {
-                Outcome::Route { specialist, .. } | Outcome::Unavailable { specialist, .. } => {
-                    (specialist.clone(), true)
-                }
-                Outcome::Clarify { .. } => ("clarify".to_string(), false),
-                Outcome::Unsupported { .. } => ("unsupported".to_string(), false),
-            };
-            Observed {
-                expected: effective(&item.expected, config, view),
-                got,
-                routed,
-                kind: item.kind.clone(),
-                lang: item.lang.clone(),
-                confidence: scored.confidence,
-                took,
-            }
-        })
-        .collect()
+    let mut obs = Vec::with_capacity(items.len());
+    for item in items {
+        let started = Instant::now();
+        let decided = router.decide_live(&item.text, view, true).await;
+        let took = started.elapsed();
+        obs.push(observed(item, decided, took, config, view));
+    }
+    obs
+}
+
+fn observed(
+    item: &Item,
+    decided: hub::Decided,
+    took: Duration,
+    config: &hub::Config,
+    view: &[SpecialistView],
+) -> Observed {
+    let sent = decided.call.is_some();
+    let outcome = hub::validate(decided.decision, view);
+    let (got, routed) = match &outcome {
+        Outcome::Route { specialist, .. } | Outcome::Unavailable { specialist, .. } => {
+            (specialist.clone(), true)
+        }
+        Outcome::Clarify { .. } => ("clarify".to_string(), false),
+        Outcome::Unsupported { .. } => ("unsupported".to_string(), false),
+    };
+    Observed {
+        expected: effective(&item.expected, config, view),
+        got,
+        routed,
+        kind: item.kind.clone(),
+        lang: item.lang.clone(),
+        confidence: decided.confidence,
+        took,
+        sent,
+    }
 }
 
 pub(crate) fn read_set(path: &std::path::Path) -> anyhow::Result<Vec<Item>> {
@@ -326,6 +366,7 @@ fn print(f: &Figures, training_micros: Option<u128>) {
         None => println!("calibration (ECE) n/a: this router gives no probabilities"),
     }
     println!("latency           p50 {:.1} µs  p99 {:.1} µs", f.p50_micros, f.p99_micros);
+    println!("sent to the model {} of {} ({:.1}%)", f.model_calls, f.accuracy.n, f.model_share * 100.0);
     if let Some(kb) = peak_memory_kb() {
         println!("peak memory       {:.1} MiB (the whole process)", kb as f64 / 1024.0);
     }
@@ -344,7 +385,7 @@ fn peak_memory_kb() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
+pub(crate) async fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
     // the mode measured is the Hub's ROUTER_MODE: `embed` loads (or refuses) as the Hub does
     let config =
         hub::Config::from_env(&|k| if k == "ROUTER_MODE" { Some(args.mode.clone()) } else { env(k) })?;
@@ -353,14 +394,26 @@ pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::R
     let Some(set) = &args.set else {
         return cross_validate(&config, &view, args.json);
     };
+    let model_options = args.replay.is_some() || args.record.is_some() || args.stand_in || args.sweep;
+    if model_options && !mode.calls_model() {
+        bail!("--replay, --record, --stand-in and --sweep are for --mode live or hybrid");
+    }
+    if args.sweep && mode != RouterMode::Hybrid {
+        bail!("--sweep is for --mode hybrid");
+    }
     let items = read_set(set)?;
-    let router = Router::new(mode, &config);
+    let llm = model_for(&args, &config, &view, &items).await?;
+    let router = with_model(Router::new(mode, &config), llm.clone());
     let training = mode.trains().then(|| {
         let started = Instant::now();
         router.model(&view);
         started.elapsed().as_micros()
     });
-    let obs = observe(&router, &config, &view, &items);
+    if args.sweep {
+        let live = with_model(Router::new(RouterMode::Live, &config), llm);
+        return sweep(&router, &live, &config, &view, &items, args.json).await;
+    }
+    let obs = observe(&router, &config, &view, &items).await;
     let f = figures(&args.mode, &obs);
     if args.errors {
         for (item, o) in items.iter().zip(&obs).filter(|(_, o)| o.expected != o.got) {
@@ -371,7 +424,135 @@ pub(crate) fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::R
     if args.json {
         println!("{}", serde_json::to_string(&f)?);
     } else {
+        if mode.calls_model() {
+            println!("model: {}", model_note(&args, &config));
+        }
         print(&f, training);
+    }
+    Ok(())
+}
+
+fn with_model(router: Router, llm: Option<Arc<dyn llm::Llm>>) -> Router {
+    match llm {
+        Some(llm) => router.with_llm(llm),
+        None => router,
+    }
+}
+
+fn model_note(args: &Args, config: &hub::Config) -> String {
+    match (&args.replay, &args.record, args.stand_in) {
+        (Some(path), _, _) => format!("decisions replayed from {}", path.display()),
+        (_, _, true) => "the deterministic stand-in (mock keyword heuristic), not a model".into(),
+        _ => config.live.as_ref().map_or_else(String::new, |l| l.model.id().to_string()),
+    }
+}
+
+/// What answers the live router's calls: a replay, the stand-in, or (`None`) the Hub's
+/// configured client. With `--record`, that is first asked about every item and the
+/// decisions are written to the file, then replayed from memory (one call per item).
+async fn model_for(
+    args: &Args,
+    config: &hub::Config,
+    view: &[SpecialistView],
+    items: &[Item],
+) -> anyhow::Result<Option<Arc<dyn llm::Llm>>> {
+    if let Some(path) = &args.replay {
+        return Ok(Some(Arc::new(decisions::Replay::read(path)?)));
+    }
+    if !args.stand_in
+        && let Some(live) = &config.live
+        && live.client.base_url == llm::DEFAULT_BASE_URL
+        && !args.paid
+    {
+        bail!(
+            "this asks {} ({}) up to {} times and costs money: add --paid, or use --replay, --stand-in or ANTHROPIC_BASE_URL (campus fake-anthropic)",
+            live.model.id(),
+            llm::DEFAULT_BASE_URL,
+            items.len()
+        );
+    }
+    let inner: Option<Arc<dyn llm::Llm>> = if args.stand_in { Some(Arc::new(hub::stand_in())) } else { None };
+    let Some(path) = &args.record else { return Ok(inner) };
+    let inner: Arc<dyn llm::Llm> = match inner {
+        Some(i) => i,
+        None => {
+            let live = config.live.as_ref().context("the live router has no model settings")?;
+            Arc::new(live.client().map_err(|e| anyhow::anyhow!("the model client: {e}"))?)
+        }
+    };
+    let note = if args.stand_in {
+        decisions::STAND_IN_NOTE.to_string()
+    } else {
+        format!(
+            "decisions of {} through the Hub's live router; recorded with campus eval-router --record",
+            inner.label()
+        )
+    };
+    let recorder = Arc::new(decisions::Recorder::new(inner));
+    let live = Router::new(RouterMode::Live, config).with_llm(recorder.clone());
+    for item in items {
+        live.decide_live(&item.text, view, true).await;
+    }
+    let replay = recorder.write(path, &note)?;
+    println!("recorded {} decisions in {}", items.len(), path.display());
+    Ok(Some(Arc::new(replay)))
+}
+
+/// Thresholds `--sweep` reports.
+const SWEEP: [f32; 14] = [0.0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0];
+
+/// `--sweep`: each item decided once by the classifier and once by the live router;
+/// for each threshold the hybrid takes the classifier's decision at or above it
+/// ([`hub::hybrid_sends`], the Hub's own rule) and the live one below it.
+async fn sweep(
+    hybrid: &Router,
+    live: &Router,
+    config: &hub::Config,
+    view: &[SpecialistView],
+    items: &[Item],
+    json: bool,
+) -> anyhow::Result<()> {
+    let mut pairs = Vec::with_capacity(items.len());
+    for item in items {
+        let started = Instant::now();
+        let local = hybrid.decide_live(&item.text, view, false).await;
+        let local = observed(item, local, started.elapsed(), config, view);
+        let started = Instant::now();
+        let model = live.decide_live(&item.text, view, true).await;
+        let model = observed(item, model, started.elapsed(), config, view);
+        pairs.push((local, model));
+    }
+    let rows: Vec<(f32, Figures)> = SWEEP
+        .iter()
+        .map(|&t| {
+            let obs: Vec<Observed> = pairs
+                .iter()
+                .map(
+                    |(local, model)| {
+                        if hub::hybrid_sends(local.confidence, t) { model.clone() } else { local.clone() }
+                    },
+                )
+                .collect();
+            (t, figures("hybrid", &obs))
+        })
+        .collect();
+    if json {
+        let v: Vec<_> = rows
+            .iter()
+            .map(|(t, f)| serde_json::json!({"threshold": t, "accuracy": f.accuracy, "wrongRoutes": f.wrong_routes, "modelShare": f.model_share}))
+            .collect();
+        println!("{}", serde_json::to_string(&v)?);
+        return Ok(());
+    }
+    println!("threshold  accuracy [Wilson 95%]          wrong routes  sent to the model");
+    for (t, f) in &rows {
+        println!(
+            "{t:>9.2}  {}  {:>12}  {:>5.1}% ({})",
+            pct(&f.accuracy),
+            f.wrong_routes,
+            f.model_share * 100.0,
+            f.model_calls
+        );
     }
     Ok(())
 }
@@ -418,6 +599,7 @@ mod tests {
             lang: if kind == "mixed" { "es-en".into() } else { "en".into() },
             confidence,
             took: Duration::from_micros(micros),
+            sent: false,
         }
     }
 

@@ -6,6 +6,7 @@
 
 mod bench;
 mod chromium;
+mod decisions;
 mod demo;
 mod eval;
 mod lifecycle;
@@ -182,7 +183,7 @@ fn main() -> ExitCode {
             Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
-            Command::EvalRouter(args) => eval::run(args, &env),
+            Command::EvalRouter(args) => eval::run(args, &env).await,
             Command::FakeAnthropic { port, script } => run_fake_anthropic(port, script).await,
         }
     });
@@ -198,6 +199,16 @@ async fn run_hub() -> anyhow::Result<()> {
     // An unusable data file or folder stops the Hub here, before its ready line (exit 1).
     let data = hub::open_store(&config).await?;
     let shutdown = lifecycle::shutdown_signal()?;
+    if let Some(live) = &config.live {
+        // the model and whether its key is set (never the key)
+        println!(
+            "hub router {} on {} (key {}: {})",
+            config.router.as_str(),
+            live.model.id(),
+            live.key_variable,
+            live.key_status()
+        );
+    }
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
     hub::serve(listener, config, data, shutdown).await?;

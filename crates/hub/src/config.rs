@@ -23,12 +23,23 @@ pub enum RouterMode {
     /// The same classifier reading sentence embeddings (all-MiniLM-L6-v2) instead of
     /// TF-IDF: only in a build with the `embed` feature, with the model fetched.
     Embed,
+    /// One structured model call per question (crate `llm`), checked by code; on a
+    /// provider error the classifier decides and the reply says so.
+    Live,
+    /// The classifier when its confidence is at or above `ROUTER_HYBRID_THRESHOLD`, the
+    /// live router below it.
+    Hybrid,
 }
 
 impl RouterMode {
     /// Whether this mode trains a model from the cards.
     pub fn trains(self) -> bool {
-        matches!(self, RouterMode::Classifier | RouterMode::Embed)
+        matches!(self, RouterMode::Classifier | RouterMode::Embed | RouterMode::Live | RouterMode::Hybrid)
+    }
+
+    /// Whether this mode may call a model.
+    pub fn calls_model(self) -> bool {
+        matches!(self, RouterMode::Live | RouterMode::Hybrid)
     }
 
     /// The name `ROUTER_MODE` takes.
@@ -38,6 +49,8 @@ impl RouterMode {
             RouterMode::Mock => "mock",
             RouterMode::Classifier => "classifier",
             RouterMode::Embed => "embed",
+            RouterMode::Live => "live",
+            RouterMode::Hybrid => "hybrid",
         }
     }
 
@@ -47,6 +60,8 @@ impl RouterMode {
             "mock" => Some(RouterMode::Mock),
             "classifier" => Some(RouterMode::Classifier),
             "embed" => Some(RouterMode::Embed),
+            "live" => Some(RouterMode::Live),
+            "hybrid" => Some(RouterMode::Hybrid),
             _ => None,
         }
     }
@@ -100,6 +115,13 @@ pub struct Config {
     pub form_ttl: Duration,
     /// Questions no specialist here serves: the classifier's out-of-scope examples.
     pub out_of_scope: Vec<String>,
+    /// `hybrid`: the classifier answers at or above this confidence, the model below it
+    /// (`ROUTER_HYBRID_THRESHOLD`, file `hybridThreshold`; chosen on the dev set, see
+    /// docs/router.md).
+    pub hybrid_threshold: f32,
+    /// The router's model, key and provider for `live` and `hybrid` (`HUB_MODEL`, the
+    /// file's `model`, its key variable); `None` in the other modes.
+    pub live: Option<llm::LiveSetup>,
     /// The sentence-embedding model, loaded when the router is `embed`.
     #[cfg(feature = "embed")]
     pub encoder: Option<std::sync::Arc<intent::embed::Encoder>>,
@@ -121,7 +143,13 @@ struct File {
     show_content: Option<bool>,
     forward_timeout_ms: Option<u64>,
     out_of_scope: Option<Vec<String>>,
+    hybrid_threshold: Option<f32>,
+    model: Option<llm::ModelConfig>,
 }
+
+/// `ROUTER_HYBRID_THRESHOLD` unless set: on the dev-set sweep (docs/router.md) the
+/// smallest share sent to the model above none; re-choose it from a real recording.
+pub const DEFAULT_HYBRID_THRESHOLD: f32 = 0.5;
 
 /// At most this many out-of-scope examples, each at most [`MAX_EXAMPLE_CHARS`].
 pub(crate) const MAX_OUT_OF_SCOPE: usize = 400;
@@ -199,8 +227,8 @@ fn default_specialists() -> Vec<SpecialistConf> {
 
 impl Config {
     /// Defaults, then `HUB_CONFIG`, then `PORT`, `ROUTER_MODE`, `TUTOR_URL`,
-    /// `LIBRARY_URL`, `HEARTBEAT_INTERVAL_MS`, `HEARTBEAT_EXPIRY_MS`,
-    /// `HUB_TELEMETRY_SHOW_CONTENT`, `HUB_FORWARD_TIMEOUT_MS`, `HUB_FORM_TTL_MS`, `CAMPUS_DATA_DIR`.
+    /// `LIBRARY_URL`, `HEARTBEAT_INTERVAL_MS`, `HEARTBEAT_EXPIRY_MS`, `ROUTER_HYBRID_THRESHOLD`,
+    /// the live router's `HUB_MODEL`, key and `ANTHROPIC_BASE_URL`, `HUB_TELEMETRY_SHOW_CONTENT`, `HUB_FORWARD_TIMEOUT_MS`, `HUB_FORM_TTL_MS`, `CAMPUS_DATA_DIR`.
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfError> {
         let file: File = load_file("HUB_CONFIG", env)?.unwrap_or_default();
         let source =
@@ -216,6 +244,8 @@ impl Config {
             forward_timeout: Duration::from_millis(file.forward_timeout_ms.unwrap_or(30_000)),
             form_ttl: crate::forms::DEFAULT_FORM_TTL,
             out_of_scope: file.out_of_scope.unwrap_or_else(crate::out_of_scope::defaults),
+            hybrid_threshold: file.hybrid_threshold.unwrap_or(DEFAULT_HYBRID_THRESHOLD),
+            live: None,
             #[cfg(feature = "embed")]
             encoder: None,
             data_dir: env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into()).into(),
@@ -229,7 +259,7 @@ impl Config {
                     "ROUTER_MODE",
                     "",
                     format!(
-                        "{:?} is not a router mode (classifier, mock, direct or embed; live arrives with the live models)",
+                        "{:?} is not a router mode (classifier, mock, direct, embed, live or hybrid)",
                         mode.trim()
                     ),
                 )
@@ -254,6 +284,21 @@ impl Config {
         }
         if let Some(ms) = env_parse::<u64>("HUB_FORM_TTL_MS", env, "a number of milliseconds")? {
             c.form_ttl = Duration::from_millis(ms.max(1));
+        }
+        if let Some(t) = env_parse::<f32>("ROUTER_HYBRID_THRESHOLD", env, "a number from 0 to 1")? {
+            c.hybrid_threshold = t;
+        }
+        if !(0.0..=1.0).contains(&c.hybrid_threshold) {
+            let (var, field) = if env("ROUTER_HYBRID_THRESHOLD").is_some() {
+                ("ROUTER_HYBRID_THRESHOLD", "")
+            } else {
+                (source.as_str(), "hybridThreshold")
+            };
+            return Err(ConfError::new(var, field, "must be a number from 0 to 1"));
+        }
+        if c.router.calls_model() {
+            let model = file.model.clone().unwrap_or_default();
+            c.live = Some(llm::LiveSetup::from_env("HUB", &model, &source, env)?);
         }
         if let Some(show) = env_bool("HUB_TELEMETRY_SHOW_CONTENT", env)? {
             c.show_content = show;

@@ -41,6 +41,11 @@ fn error(status: StatusCode, code: &str, message: &str) -> Response {
 async fn registry_view(State(s): State<DevState>) -> Response {
     let mut view = s.registry.describe();
     view["hub"] = json!({"name": s.config.name, "mode": s.config.router.as_str()});
+    if let Some(live) = &s.config.live {
+        // the model and whether a key is set, never the key
+        view["hub"]["model"] = json!(live.model.id());
+        view["hub"]["key"] = json!(live.key_status());
+    }
     Json(view).into_response()
 }
 

@@ -351,23 +351,55 @@ impl Inner {
             .unwrap_or_else(|| specialist.to_string())
     }
 
+    /// One router proposal for `text`: the embed router on a blocking thread (a
+    /// transformer pass must not hold up the runtime's workers, which carry heartbeats),
+    /// the live and hybrid routers with at most one model call per question (after a
+    /// failed call, the classifier decides the rest), the others inline.
+    async fn route(
+        self: &Arc<Self>,
+        text: &str,
+        view: &[SpecialistView],
+        calls: &mut Vec<crate::live::ModelCall>,
+    ) -> Decision {
+        match self.router.mode() {
+            crate::RouterMode::Embed => {
+                let (me, text, view) = (self.clone(), text.to_string(), view.to_vec());
+                tokio::task::spawn_blocking(move || me.router.decide(&text, &view)).await.unwrap_or_else(
+                    |e| {
+                        tracing::error!(error = %e, "embed router failed; asking the student to say more");
+                        Decision::Clarify { options: Vec::new(), question: None }
+                    },
+                )
+            }
+            mode if mode.calls_model() => {
+                let allow = calls.iter().all(|c| c.error.is_none());
+                let decided = self.router.decide_live(text, view, allow).await;
+                calls.extend(decided.call);
+                decided.decision
+            }
+            _ => self.router.decide(text, view),
+        }
+    }
+
     /// The decision for `text`, read as the answer to the conversation's open clarifying
     /// question when there is one, and the question to forward if it is a route.
-    fn decide(
-        &self,
+    async fn decide(
+        self: &Arc<Self>,
         student_ctx: &str,
         open: Option<&Pending>,
         text: &str,
         view: &[SpecialistView],
+        calls: &mut Vec<crate::live::ModelCall>,
     ) -> (Decision, String) {
         let Some(pending) = open else {
-            return (self.follow_up(student_ctx, text, self.router.decide(text, view)), text.to_string());
+            let decision = self.route(text, view, calls).await;
+            return (self.follow_up(student_ctx, text, decision), text.to_string());
         };
         // After "Could you say a little more?" (the first words placed nothing), an answer
         // that places itself ("when is the library open?") is the question; after "Do you
         // mean A or B?", an answer is read together with the question it clarifies.
         if !pending.tie {
-            let alone = self.router.decide(text, view);
+            let alone = self.route(text, view, calls).await;
             if matches!(alone, Decision::Route { .. }) {
                 return (alone, text.to_string());
             }
@@ -383,9 +415,9 @@ impl Inner {
         }
         let together = format!("{}\n{text}", pending.question);
         if together.chars().count() > MAX_QUESTION {
-            return (self.router.decide(text, view), text.to_string());
+            return (self.route(text, view, calls).await, text.to_string());
         }
-        (self.router.decide(&together, view), together)
+        (self.route(&together, view, calls).await, together)
     }
 
     /// A question the router places nowhere that reads as a follow-up ("what about at
@@ -397,7 +429,7 @@ impl Inner {
     fn follow_up(&self, student_ctx: &str, text: &str, decision: Decision) -> Decision {
         let placed_nowhere = match &decision {
             Decision::Unsupported { .. } => true,
-            Decision::Clarify { options } => options.is_empty(),
+            Decision::Clarify { options, .. } => options.is_empty(),
             Decision::Route { .. } => false,
         };
         if !placed_nowhere || !clarify::reads_as_follow_up(text) {
@@ -434,25 +466,16 @@ impl Inner {
             }
         }
         let open = self.clarifications.take(student_ctx);
-        let (decision, question) = if self.router.mode() == crate::RouterMode::Embed {
-            // a transformer pass per question (milliseconds) and a retraining after a card
-            // change (seconds) must not hold up the runtime's workers: heartbeats ride on them
-            let (me, ctx, text, view, open) =
-                (self.clone(), student_ctx.to_string(), text.to_string(), view.clone(), open.clone());
-            tokio::task::spawn_blocking(move || me.decide(&ctx, open.as_ref(), &text, &view))
-                .await
-                .unwrap_or_else(|e| {
-                    tracing::error!(error = %e, "embed router failed; asking the student to say more");
-                    (Decision::Clarify { options: Vec::new() }, String::new())
-                })
-        } else {
-            self.decide(student_ctx, open.as_ref(), text, &view)
-        };
+        let mut calls = Vec::new();
+        let (decision, question) = self.decide(student_ctx, open.as_ref(), text, &view, &mut calls).await;
         let outcome = validate(decision, &view);
         tracing::info!(request_id = %request_id, context_id = %student_ctx, outcome = outcome.kind(), "routing decision");
         let routed = Routed { request_id, context_id: student_ctx, decision: &outcome };
         self.emit.send("routed", Data::new(&routed));
-        let (stored, keep) = self.act(student_ctx, request_id, &question, &outcome, &view, client).await;
+        let (mut stored, keep) = self.act(student_ctx, request_id, &question, &outcome, &view, client).await;
+        if self.router.mode().calls_model() {
+            stored.metadata.insert("router".into(), self.router_metadata(&calls));
+        }
         if let Outcome::Route { specialist, skill, .. } = &outcome {
             let mut last = self.last_routes.lock().unwrap_or_else(|p| p.into_inner());
             let key = student_ctx.to_string();
@@ -466,6 +489,21 @@ impl Inner {
             self.clarifications.remember(student_ctx, p);
         }
         (stored, keep)
+    }
+
+    /// `router` of a reply in `live` and `hybrid` modes: the mode, how many model calls
+    /// this question made, and the last one's model, latency, tokens, request id and error
+    /// code (never the key or any text).
+    fn router_metadata(&self, calls: &[crate::live::ModelCall]) -> Value {
+        let mut v = json!({
+            "mode": self.router.mode().as_str(),
+            "model": self.router.model_id(),
+            "modelCalls": calls.len(),
+        });
+        if let Some(last) = calls.last() {
+            v["call"] = last.to_json();
+        }
+        v
     }
 
     fn names(&self, ids: impl IntoIterator<Item = impl AsRef<str>>) -> Vec<String> {
@@ -482,12 +520,13 @@ impl Inner {
         client: &Client,
     ) -> (Stored, bool) {
         match outcome {
-            Outcome::Clarify { options, tie } => {
+            Outcome::Clarify { options, tie, question: worded } => {
                 if !options.is_empty() {
                     let pending = Pending { question: text.to_string(), options: options.clone(), tie: *tie };
                     self.clarifications.remember(student_ctx, pending);
                 }
-                let question = clarify::question(&self.names(options), *tie);
+                let question =
+                    worded.clone().unwrap_or_else(|| clarify::question(&self.names(options), *tie));
                 (self.hub_reply(request_id, outcome, question), true)
             }
             Outcome::Unsupported { .. } => {

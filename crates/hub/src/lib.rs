@@ -19,6 +19,7 @@ mod dev;
 mod executor;
 mod forms;
 mod ledger;
+mod live;
 mod out_of_scope;
 mod registry;
 mod router;
@@ -35,11 +36,13 @@ use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-pub use config::{Capability, Config, DEFAULT_PORT, RouterMode, SpecialistConf};
+pub use config::{Capability, Config, DEFAULT_HYBRID_THRESHOLD, DEFAULT_PORT, RouterMode, SpecialistConf};
 pub use executor::{HubExecutor, MAX_QUESTION};
+pub use live::{ModelCall, question_of, stand_in};
 pub use registry::{Registry, SpecialistView, Status, validate_card};
 pub use router::{
-    Decision, Outcome, Router, Scored, SkillIndex, best_skill, index, skill_texts, training, validate, words,
+    Decided, Decision, Outcome, Router, Scored, SkillIndex, best_skill, hybrid_sends, index, skill_texts,
+    training, validate, words,
 };
 
 /// Where the Hub's components report events.

@@ -159,6 +159,9 @@ impl Registry {
                         .filter(|w| !w.is_empty())
                         .collect(),
                     name_words: crate::router::words(&c.capability.name),
+                    name: c.capability.name.clone(),
+                    description: c.capability.description.clone(),
+                    tag_list: c.capability.tags.clone(),
                     texts: crate::router::skill_texts(
                         &c.capability.name,
                         &c.capability.description,

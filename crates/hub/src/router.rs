@@ -22,9 +22,11 @@ pub enum Decision {
         reason: String,
     },
     /// Ask the student: which of `options` (specialist ids) they mean, or, when empty,
-    /// what they need at all. The Hub words the question (see `clarify`).
+    /// what they need at all. The Hub words the question (see `clarify`) unless the live
+    /// router wrote one (`question`, at most [`crate::live::MAX_CLARIFY_CHARS`]).
     Clarify {
         options: Vec<String>,
+        question: Option<String>,
     },
     Unsupported {
         reason: String,
@@ -45,6 +47,9 @@ pub enum Outcome {
     Clarify {
         options: Vec<String>,
         tie: bool,
+        /// The live router's wording (model text: never in telemetry).
+        #[serde(skip)]
+        question: Option<String>,
     },
     Unsupported {
         reason: String,
@@ -98,6 +103,10 @@ pub struct SkillIndex {
     /// Each tag's words (a multi-word tag matches when all its words are asked).
     pub tags: Vec<Vec<String>>,
     pub name_words: Vec<String>,
+    /// As the card states them: what the live router is shown (as data).
+    pub name: String,
+    pub description: String,
+    pub tag_list: Vec<String>,
     /// Name, description, tags and examples as written: the classifier's training texts.
     pub texts: Vec<String>,
 }
@@ -110,6 +119,9 @@ pub fn index(skills: &[a2a::wire::AgentSkill]) -> Vec<SkillIndex> {
             id: s.id.clone(),
             tags: s.tags.iter().map(|t| words(t)).filter(|w| !w.is_empty()).collect(),
             name_words: words(&s.name),
+            name: s.name.clone(),
+            description: s.description.clone(),
+            tag_list: s.tags.clone(),
             texts: skill_texts(&s.name, &s.description, &s.tags, s.examples.as_deref().unwrap_or_default()),
         })
         .collect()
@@ -148,6 +160,12 @@ pub struct Router {
     /// One training at a time.
     training: Mutex<()>,
     on_train: Option<Box<OnTrain>>,
+    /// The live router's model (`live`, `hybrid`); `None` in the other modes, or when
+    /// its client could not be built (every question then falls back, with that code).
+    llm: Option<Arc<dyn llm::Llm>>,
+    model: llm::Model,
+    /// `hybrid`: the classifier answers at or above this confidence.
+    threshold: f32,
     #[cfg(feature = "embed")]
     encoder: Option<Arc<intent::embed::Encoder>>,
 }
@@ -167,6 +185,20 @@ impl Trained {
         self.skills.len() == view.len()
             && self.skills.iter().zip(view).all(|(a, s)| Arc::ptr_eq(a, &s.skills) || **a == *s.skills)
     }
+}
+
+/// Whether the hybrid router asks the model: the classifier's confidence is below the
+/// threshold (a rule's decision, which has none, counts as 0: only threshold 0 keeps it).
+pub fn hybrid_sends(confidence: Option<f32>, threshold: f32) -> bool {
+    confidence.unwrap_or(0.0) < threshold
+}
+
+/// A proposal and, when the model was asked, what that call did.
+pub struct Decided {
+    pub decision: Decision,
+    /// The classifier's probability when it decided.
+    pub confidence: Option<f32>,
+    pub call: Option<crate::live::ModelCall>,
 }
 
 /// A proposal with the classifier's probability for what it acted on (`None` from the
@@ -203,6 +235,15 @@ impl Router {
             trained: Mutex::new(None),
             training: Mutex::new(()),
             on_train: None,
+            llm: config.live.as_ref().filter(|_| mode.calls_model()).and_then(|setup| match setup.client() {
+                Ok(client) => Some(Arc::new(client) as Arc<dyn llm::Llm>),
+                Err(e) => {
+                    tracing::error!(code = e.code.as_str(), "the live router's client could not be built");
+                    None
+                }
+            }),
+            model: config.live.as_ref().map(|s| s.model).unwrap_or_default(),
+            threshold: config.hybrid_threshold,
             #[cfg(feature = "embed")]
             encoder: config.encoder.clone(),
         }
@@ -216,6 +257,66 @@ impl Router {
 
     pub fn mode(&self) -> RouterMode {
         self.mode
+    }
+
+    /// Answers the live router's calls with `llm` (a mock, a replay, a recorder) instead
+    /// of the configured client.
+    pub fn with_llm(mut self, llm: Arc<dyn llm::Llm>) -> Self {
+        self.llm = Some(llm);
+        self
+    }
+
+    /// The `hybrid` threshold.
+    pub fn with_threshold(mut self, threshold: f32) -> Self {
+        self.threshold = threshold;
+        self
+    }
+
+    pub fn threshold(&self) -> f32 {
+        self.threshold
+    }
+
+    /// The model the live router asks (for the startup line and metadata).
+    pub fn model_id(&self) -> &'static str {
+        self.model.id()
+    }
+
+    /// Proposes a destination, calling the model in `live` mode, and in `hybrid` mode when
+    /// the classifier's confidence is below the threshold. `allow_model: false` decides
+    /// with the classifier (a model call already failed for this question: no second
+    /// call). A failed call (every code, one call, no retry) falls back to the classifier
+    /// and is returned with its code. The other modes decide as [`Router::decide_scored`].
+    pub async fn decide_live(&self, question: &str, view: &[SpecialistView], allow_model: bool) -> Decided {
+        if !self.mode.calls_model() {
+            let scored = self.decide_scored(question, view);
+            return Decided { decision: scored.decision, confidence: scored.confidence, call: None };
+        }
+        let local = classify(&self.model(view), question, view);
+        let send =
+            allow_model && (self.mode == RouterMode::Live || hybrid_sends(local.confidence, self.threshold));
+        if !send {
+            return Decided { decision: local.decision, confidence: local.confidence, call: None };
+        }
+        let Some(llm) = &self.llm else {
+            let call = crate::live::ModelCall {
+                model: self.model.id().to_string(),
+                latency_ms: 0,
+                usage: None,
+                request_id: None,
+                error: Some(llm::LlmError::new(llm::ErrorCode::ConnectionFailed)),
+            };
+            return Decided { decision: local.decision, confidence: local.confidence, call: Some(call) };
+        };
+        match crate::live::decide(llm.as_ref(), self.model, question, view).await {
+            Ok((decision, call)) => Decided { decision, confidence: None, call: Some(call) },
+            Err(call) => {
+                tracing::warn!(
+                    code = call.error.as_ref().map_or("-", |e| e.code.as_str()),
+                    "live router failed; the classifier decided"
+                );
+                Decided { decision: local.decision, confidence: local.confidence, call: Some(call) }
+            }
+        }
     }
 
     fn current(&self) -> Option<Arc<Trained>> {
@@ -290,7 +391,9 @@ impl Router {
                 None => Decision::Unsupported { reason: "direct mode, but no tutor is configured".into() },
             },
             RouterMode::Mock => mock(question, view),
-            RouterMode::Classifier | RouterMode::Embed => return classify(&self.model(view), question, view),
+            RouterMode::Classifier | RouterMode::Embed | RouterMode::Live | RouterMode::Hybrid => {
+                return classify(&self.model(view), question, view);
+            }
         };
         Scored { decision, confidence: None }
     }
@@ -305,7 +408,7 @@ fn classify(model: &intent::Model, question: &str, view: &[SpecialistView]) -> S
             specialist: target,
             skill,
         },
-        intent::Verdict::Clarify { options, .. } => Decision::Clarify { options },
+        intent::Verdict::Clarify { options, .. } => Decision::Clarify { options, question: None },
         intent::Verdict::OutOfScope => Decision::Unsupported {
             reason: format!("{name}: out of scope; routable now: {}", capability_list(view)),
         },
@@ -313,7 +416,7 @@ fn classify(model: &intent::Model, question: &str, view: &[SpecialistView]) -> S
     Scored { decision, confidence: p.confidence }
 }
 
-fn mock(question: &str, view: &[SpecialistView]) -> Decision {
+pub(crate) fn mock(question: &str, view: &[SpecialistView]) -> Decision {
     let q = words(question);
     let mut best: Vec<(usize, &SpecialistView, &str)> = Vec::new(); // best skill per specialist
     for s in view {
@@ -324,7 +427,7 @@ fn mock(question: &str, view: &[SpecialistView]) -> Decision {
     }
     best.sort_by_key(|b| std::cmp::Reverse(b.0));
     match best.as_slice() {
-        [] if q.len() < 2 => Decision::Clarify { options: Vec::new() },
+        [] if q.len() < 2 => Decision::Clarify { options: Vec::new(), question: None },
         [] => Decision::Unsupported {
             reason: format!(
                 "mock keyword heuristic: no skill tag matched; routable now: {}",
@@ -333,6 +436,7 @@ fn mock(question: &str, view: &[SpecialistView]) -> Decision {
         },
         [(top, _, _), (second, _, _), ..] if top == second => Decision::Clarify {
             options: best.iter().take_while(|b| b.0 == *top).map(|b| b.1.id.clone()).collect(),
+            question: None,
         },
         [(sc, s, skill), ..] => Decision::Route {
             specialist: s.id.clone(),
@@ -342,7 +446,7 @@ fn mock(question: &str, view: &[SpecialistView]) -> Decision {
     }
 }
 
-fn capability_list(view: &[SpecialistView]) -> String {
+pub(crate) fn capability_list(view: &[SpecialistView]) -> String {
     let caps: Vec<&str> = view.iter().filter(|s| s.routable()).map(|s| s.capability.as_str()).collect();
     if caps.is_empty() { "none".into() } else { caps.join(" and ") }
 }
@@ -366,7 +470,7 @@ pub fn best_skill(question: &str, specialist: &SpecialistView) -> Option<String>
 /// what is routable right now.
 pub fn validate(decision: Decision, view: &[SpecialistView]) -> Outcome {
     match decision {
-        Decision::Clarify { options } => {
+        Decision::Clarify { options, question } => {
             let routable = |id: &String| view.iter().any(|s| &s.id == id && s.routable());
             let tie = !options.is_empty();
             let options: Vec<String> = if tie {
@@ -374,7 +478,7 @@ pub fn validate(decision: Decision, view: &[SpecialistView]) -> Outcome {
             } else {
                 view.iter().filter(|s| s.routable()).map(|s| s.id.clone()).collect()
             };
-            Outcome::Clarify { tie: tie && options.len() > 1, options }
+            Outcome::Clarify { tie: tie && options.len() > 1, options, question }
         }
         Decision::Unsupported { reason } => Outcome::Unsupported { reason },
         Decision::Route { specialist, skill, reason } => {
@@ -467,10 +571,13 @@ mod tests {
         ));
         assert_eq!(
             Router::new(RouterMode::Mock, &config()).decide("hi", &v),
-            Decision::Clarify { options: vec![] }
+            Decision::Clarify { options: vec![], question: None }
         );
         let tie = Router::new(RouterMode::Mock, &config()).decide("the price of a limit", &v);
-        assert_eq!(tie, Decision::Clarify { options: vec!["tutor".into(), "library".into()] });
+        assert_eq!(
+            tie,
+            Decision::Clarify { options: vec!["tutor".into(), "library".into()], question: None }
+        );
         assert_eq!(best_skill("the price of a limit", &v[1]).as_deref(), Some("printing"));
         assert_eq!(best_skill("something else", &v[1]).as_deref(), Some("library-hours"));
         let d = Router::new(RouterMode::Direct, &config()).decide("library hours", &v);
@@ -497,20 +604,23 @@ mod tests {
     #[test]
     fn clarifying_questions_offer_only_what_is_routable_now() {
         let mut v = view();
-        let tie = || Decision::Clarify { options: vec!["tutor".into(), "library".into()] };
+        let tie = || Decision::Clarify { options: vec!["tutor".into(), "library".into()], question: None };
         assert_eq!(
             validate(tie(), &v),
-            Outcome::Clarify { options: vec!["tutor".into(), "library".into()], tie: true }
+            Outcome::Clarify { options: vec!["tutor".into(), "library".into()], tie: true, question: None }
         );
         v[0].status = Status::Disabled;
-        assert_eq!(validate(tie(), &v), Outcome::Clarify { options: vec!["library".into()], tie: false });
-        let vague = Decision::Clarify { options: vec![] };
+        assert_eq!(
+            validate(tie(), &v),
+            Outcome::Clarify { options: vec!["library".into()], tie: false, question: None }
+        );
+        let vague = Decision::Clarify { options: vec![], question: None };
         assert_eq!(
             validate(vague.clone(), &v),
-            Outcome::Clarify { options: vec!["library".into()], tie: false }
+            Outcome::Clarify { options: vec!["library".into()], tie: false, question: None }
         );
         v[1].skills = skills(vec![]);
-        assert_eq!(validate(vague, &v), Outcome::Clarify { options: vec![], tie: false });
+        assert_eq!(validate(vague, &v), Outcome::Clarify { options: vec![], tie: false, question: None });
         assert!(!v[1].routable(), "ready without enabled skills is not routable");
     }
 }
