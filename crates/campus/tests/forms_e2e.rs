@@ -163,3 +163,50 @@ fn a_press_the_hub_saw_no_answer_for_is_uncertain_and_reconciles_to_one_effect()
     };
     assert_eq!(next.version, f.version + 2);
 }
+
+#[test]
+fn continue_or_replace_is_answered_through_the_hub_and_anything_else_is_routed_as_usual() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let student = Student::new(A2aClient::default(), u.hub_url.clone());
+    let ask = |text: &str| common::rt().block_on(student.ask(text)).expect("the hub answers");
+    let asks_which = |text: &str| {
+        let e = ask(text);
+        assert!(
+            matches!(e.reply, Reply::Answer) && e.reply_text.contains("\"continue\""),
+            "the library asks whether to continue or replace: {}",
+            e.reply_text
+        );
+        assert!(e.served_by.as_deref().unwrap_or("").contains("Library"), "{e:?}");
+    };
+    let first = form(&student, "I want to reserve a group study room for 4 people");
+    let surface = surface_id(&first.messages);
+
+    // "continue": the same form comes back (its surface is the Library's form id)
+    asks_which("can I book a study room for friday?");
+    let kept = form(&student, "continue");
+    assert_eq!(kept.workflow, "study-room-booking");
+    assert_eq!(surface_id(&kept.messages), surface, "the open form, not a new one");
+    assert!(kept.version > first.version, "re-sent at its next version");
+
+    // "replace": a new form; the reference it replaces takes nothing more
+    asks_which("can I book a study room for friday?");
+    let new = form(&student, "replace");
+    assert_eq!(new.workflow, "study-room-booking");
+    assert_ne!(surface_id(&new.messages), surface, "a new form");
+    assert_ne!(new.form_ref, kept.form_ref);
+    let mut screen = HashMap::new();
+    components(&kept.messages, &mut screen);
+    let find = press(&surface, &screen, "find_times", &prefill(&kept.messages));
+    let late = common::rt().block_on(student.act(&kept.form_ref, "op-old", find));
+    assert!(matches!(&late, ActionOutcome::Refused { code, .. } if code == "form_closed"), "{late:?}");
+
+    // the awaited answer is consumed once: a new question instead is routed as usual ...
+    asks_which("can I book a study room for friday?");
+    let other = ask("what is the derivative of x^2?");
+    assert_eq!(other.outcome.as_deref(), Some("route"), "{other:?}");
+    assert!(other.served_by.as_deref().unwrap_or("").contains("Tutor"), "{other:?}");
+    // ... and a "replace" nobody asked for is the Hub's to answer
+    let stray = ask("replace");
+    assert_ne!(stray.outcome.as_deref(), Some("route"), "{stray:?}");
+}

@@ -139,7 +139,7 @@ impl Library {
             )
             .await;
         let say = |text: &str, outcome: &str| {
-            let reply = Reply::text(text);
+            let reply = specialist::forms::chat_reply(text);
             specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &serde_json::json!({}));
             reply
         };
