@@ -22,11 +22,17 @@ fn form(u: &Student, text: &str) -> FormReply {
     }
 }
 
-#[test]
-fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
+/// The Hub, the Tutor and the Library, ready, and a Student asking the Hub.
+fn start() -> (University, Student) {
     let u = University::start(&[], &[]);
     u.wait_ready();
     let student = Student::new(A2aClient::default(), u.hub_url.clone());
+    (u, student)
+}
+
+#[test]
+fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
+    let (_u, student) = start();
     let f = form(&student, "Can I meet a tutor about derivatives tomorrow afternoon?");
     assert_eq!(f.workflow, "tutoring-request");
     assert!(f.form_ref.starts_with("hf-"), "the hub's reference, not the tutor's id: {}", f.form_ref);
@@ -74,9 +80,7 @@ fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
 
 #[test]
 fn a_study_room_is_booked_through_the_hub_after_times_and_a_review() {
-    let u = University::start(&[], &[]);
-    u.wait_ready();
-    let student = Student::new(A2aClient::default(), u.hub_url.clone());
+    let (_u, student) = start();
     let f = form(&student, "I want to reserve a group study room for 4 people tomorrow");
     assert_eq!(f.workflow, "study-room-booking");
     let surface = surface_id(&f.messages);
@@ -166,9 +170,7 @@ fn a_press_the_hub_saw_no_answer_for_is_uncertain_and_reconciles_to_one_effect()
 
 #[test]
 fn continue_or_replace_is_answered_through_the_hub_and_anything_else_is_routed_as_usual() {
-    let u = University::start(&[], &[]);
-    u.wait_ready();
-    let student = Student::new(A2aClient::default(), u.hub_url.clone());
+    let (_u, student) = start();
     let ask = |text: &str| common::rt().block_on(student.ask(text)).expect("the hub answers");
     let asks_which = |text: &str| {
         let e = ask(text);
@@ -209,4 +211,17 @@ fn continue_or_replace_is_answered_through_the_hub_and_anything_else_is_routed_a
     // ... and a "replace" nobody asked for is the Hub's to answer
     let stray = ask("replace");
     assert_ne!(stray.outcome.as_deref(), Some("route"), "{stray:?}");
+}
+
+#[test]
+fn a_booking_is_cancelled_from_its_first_screen() {
+    let (_u, student) = start();
+    let f = form(&student, "I want to reserve a group study room for 4 people");
+    let mut screen = HashMap::new();
+    components(&f.messages, &mut screen);
+    let surface = surface_id(&f.messages);
+    let cancel = press(&surface, &screen, "cancel_form", &prefill(&f.messages));
+    let out = common::rt().block_on(student.act(&f.form_ref, "op-cancel", cancel));
+    let ActionOutcome::Cancelled(done) = out else { panic!("cancelled: {out:?}") };
+    assert!(done.messages.iter().any(|m| m.get("deleteSurface").is_some()), "the form is removed");
 }

@@ -271,10 +271,16 @@ fn the_booking_form_finds_times_in_place_reviews_and_confirms() {
             &c,
             "window.__surface = f.querySelector('a2ui-surface'); window.__size = pick('input[type=number]'); \
              return {date: pick('input[type=date]')?.value, size: window.__size?.value, \
-             options: [...r.querySelectorAll('label.a2ui-option-label')].map(l => l.textContent.trim())};",
+             options: [...r.querySelectorAll('label.a2ui-option-label')].map(l => l.textContent.trim()), \
+             buttons: [...r.querySelectorAll('button')].map(b => b.textContent.trim())};",
         )
         .await;
         assert_eq!(drawn["size"], "4", "prefilled from the question: {drawn}");
+        assert_eq!(
+            drawn["buttons"],
+            json!(["Find times", "Cancel"]),
+            "the first screen can be cancelled: {drawn}"
+        );
         assert!(drawn["date"].as_str().is_some_and(|d| d.len() == 10), "prefilled date: {drawn}");
         assert!(
             drawn["options"].as_array().unwrap().iter().any(|o| o == "Room B (up to 6 people)"),
