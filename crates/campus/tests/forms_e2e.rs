@@ -225,3 +225,15 @@ fn a_booking_is_cancelled_from_its_first_screen() {
     let ActionOutcome::Cancelled(done) = out else { panic!("cancelled: {out:?}") };
     assert!(done.messages.iter().any(|m| m.get("deleteSurface").is_some()), "the form is removed");
 }
+
+#[test]
+fn a_question_about_the_booking_rules_is_answered_in_words_through_the_hub() {
+    let (_u, student) = start();
+    let e = common::rt()
+        .block_on(student.ask("how far ahead can I book a study room?"))
+        .expect("the hub answers");
+    assert!(matches!(e.reply, Reply::Answer), "words, not a form: {e:?}");
+    assert!(e.served_by.as_deref().unwrap_or("").contains("Library"), "{e:?}");
+    assert!(e.reply_text.contains("14 days ahead"), "the rule itself: {}", e.reply_text);
+    assert!(!e.reply_text.contains("Do you mean"), "no question back: {}", e.reply_text);
+}
