@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::*;
 
-const TUTORING: &str = "Can I meet a tutor about derivatives tomorrow afternoon?";
+const TUTORING: &str = common::forms::TUTORING_QUESTION;
 const BOOKING: &str = "I want to reserve a group study room for 4 people tomorrow";
 
 /// Script prelude: `f`, the last form in the chat, and `r`, its surface's shadow root.
