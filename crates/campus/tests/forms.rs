@@ -116,10 +116,10 @@ fn the_tutor_offers_its_form_only_to_a_client_that_renders_it_and_takes_a_reques
     let tutor = Proc::start(&["tutor"], &[("HUB_URL", "http://127.0.0.1:9")]);
     let ctx = id("ctx");
     // no capabilities: text saying why
-    let plain = chat(&tutor.url, &ctx, "I'd like to book a tutoring session tomorrow afternoon", false);
+    let plain = chat(&tutor.url, &ctx, "I'd like to book a tutoring session next Monday afternoon", false);
     assert!(text(&plain).contains("did not say it can show forms"), "{plain}");
 
-    let offered = chat(&tutor.url, &ctx, "I'd like to book a tutoring session tomorrow afternoon", true);
+    let offered = chat(&tutor.url, &ctx, "I'd like to book a tutoring session next Monday afternoon", true);
     assert_eq!(task(&offered)["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "{offered}");
     let (form, version, state) = form_of(&offered);
     assert_eq!((version, state.as_str()), (1, "open"));

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use a2a::client::A2aClient;
 use common::University;
-use common::forms::{components, prefill, press, surface_id};
+use common::forms::{TUTORING_QUESTION, components, prefill, press, surface_id};
 use serde_json::json;
 use student::{ActionOutcome, FormReply, FormStatus, Reply, Student};
 
@@ -22,12 +22,18 @@ fn form(u: &Student, text: &str) -> FormReply {
     }
 }
 
-#[test]
-fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
+/// The Hub, the Tutor and the Library, ready, and a Student asking the Hub.
+fn start() -> (University, Student) {
     let u = University::start(&[], &[]);
     u.wait_ready();
     let student = Student::new(A2aClient::default(), u.hub_url.clone());
-    let f = form(&student, "Can I meet a tutor about derivatives tomorrow afternoon?");
+    (u, student)
+}
+
+#[test]
+fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
+    let (_u, student) = start();
+    let f = form(&student, TUTORING_QUESTION);
     assert_eq!(f.workflow, "tutoring-request");
     assert!(f.form_ref.starts_with("hf-"), "the hub's reference, not the tutor's id: {}", f.form_ref);
     assert_eq!(f.state, FormStatus::Open);
@@ -39,9 +45,9 @@ fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
     values["email"] = json!("alex@example.com");
     values["topic"] = json!("the chain rule");
     values["notes"] = json!("");
-    if values["date"].as_str().unwrap_or_default().is_empty() {
-        panic!("tomorrow was read: {data}");
-    }
+    let date: jiff::civil::Date =
+        values["date"].as_str().unwrap_or_default().parse().expect("the date was read");
+    assert_eq!(date.weekday(), jiff::civil::Weekday::Monday, "{data}");
     let mut screen = HashMap::new();
     components(&f.messages, &mut screen);
     let surface = surface_id(&f.messages);
@@ -74,9 +80,7 @@ fn a_tutoring_request_goes_from_the_chat_to_a_receipt_through_the_hub_once() {
 
 #[test]
 fn a_study_room_is_booked_through_the_hub_after_times_and_a_review() {
-    let u = University::start(&[], &[]);
-    u.wait_ready();
-    let student = Student::new(A2aClient::default(), u.hub_url.clone());
+    let (_u, student) = start();
     let f = form(&student, "I want to reserve a group study room for 4 people tomorrow");
     assert_eq!(f.workflow, "study-room-booking");
     let surface = surface_id(&f.messages);
@@ -162,4 +166,74 @@ fn a_press_the_hub_saw_no_answer_for_is_uncertain_and_reconciles_to_one_effect()
         panic!("a new press runs")
     };
     assert_eq!(next.version, f.version + 2);
+}
+
+#[test]
+fn continue_or_replace_is_answered_through_the_hub_and_anything_else_is_routed_as_usual() {
+    let (_u, student) = start();
+    let ask = |text: &str| common::rt().block_on(student.ask(text)).expect("the hub answers");
+    let asks_which = |text: &str| {
+        let e = ask(text);
+        assert!(
+            matches!(e.reply, Reply::Answer) && e.reply_text.contains("\"continue\""),
+            "the library asks whether to continue or replace: {}",
+            e.reply_text
+        );
+        assert!(e.served_by.as_deref().unwrap_or("").contains("Library"), "{e:?}");
+    };
+    let first = form(&student, "I want to reserve a group study room for 4 people");
+    let surface = surface_id(&first.messages);
+
+    // "continue": the same form comes back (its surface is the Library's form id)
+    asks_which("can I book a study room for friday?");
+    let kept = form(&student, "continue");
+    assert_eq!(kept.workflow, "study-room-booking");
+    assert_eq!(surface_id(&kept.messages), surface, "the open form, not a new one");
+    assert!(kept.version > first.version, "re-sent at its next version");
+
+    // "replace": a new form; the reference it replaces takes nothing more
+    asks_which("can I book a study room for friday?");
+    let new = form(&student, "replace");
+    assert_eq!(new.workflow, "study-room-booking");
+    assert_ne!(surface_id(&new.messages), surface, "a new form");
+    assert_ne!(new.form_ref, kept.form_ref);
+    let mut screen = HashMap::new();
+    components(&kept.messages, &mut screen);
+    let find = press(&surface, &screen, "find_times", &prefill(&kept.messages));
+    let late = common::rt().block_on(student.act(&kept.form_ref, "op-old", find));
+    assert!(matches!(&late, ActionOutcome::Refused { code, .. } if code == "form_closed"), "{late:?}");
+
+    // the awaited answer is consumed once: a new question instead is routed as usual ...
+    asks_which("can I book a study room for friday?");
+    let other = ask("what is the derivative of x^2?");
+    assert_eq!(other.outcome.as_deref(), Some("route"), "{other:?}");
+    assert!(other.served_by.as_deref().unwrap_or("").contains("Tutor"), "{other:?}");
+    // ... and a "replace" nobody asked for is the Hub's to answer
+    let stray = ask("replace");
+    assert_ne!(stray.outcome.as_deref(), Some("route"), "{stray:?}");
+}
+
+#[test]
+fn a_booking_is_cancelled_from_its_first_screen() {
+    let (_u, student) = start();
+    let f = form(&student, "I want to reserve a group study room for 4 people");
+    let mut screen = HashMap::new();
+    components(&f.messages, &mut screen);
+    let surface = surface_id(&f.messages);
+    let cancel = press(&surface, &screen, "cancel_form", &prefill(&f.messages));
+    let out = common::rt().block_on(student.act(&f.form_ref, "op-cancel", cancel));
+    let ActionOutcome::Cancelled(done) = out else { panic!("cancelled: {out:?}") };
+    assert!(done.messages.iter().any(|m| m.get("deleteSurface").is_some()), "the form is removed");
+}
+
+#[test]
+fn a_question_about_the_booking_rules_is_answered_in_words_through_the_hub() {
+    let (_u, student) = start();
+    let e = common::rt()
+        .block_on(student.ask("how far ahead can I book a study room?"))
+        .expect("the hub answers");
+    assert!(matches!(e.reply, Reply::Answer), "words, not a form: {e:?}");
+    assert!(e.served_by.as_deref().unwrap_or("").contains("Library"), "{e:?}");
+    assert!(e.reply_text.contains("14 days ahead"), "the rule itself: {}", e.reply_text);
+    assert!(!e.reply_text.contains("Do you mean"), "no question back: {}", e.reply_text);
 }

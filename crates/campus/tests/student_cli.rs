@@ -146,7 +146,7 @@ fn the_command_line_never_claims_forms_so_a_form_request_is_answered_in_words_th
     let u = University::start(&[], &[]);
     u.wait_ready();
     for (question, agent) in [
-        ("Can I meet a tutor about derivatives tomorrow afternoon?", "Tutor"),
+        (common::forms::TUTORING_QUESTION, "Tutor"),
         ("I want to reserve a group study room for 4 people tomorrow", "Library"),
     ] {
         let out = student(&[question], &u.hub_url, "");

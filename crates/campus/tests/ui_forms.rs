@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::forms::{components, prefill, press, surface_id};
+use common::forms::{TUTORING_QUESTION, components, prefill, press, surface_id};
 use common::ui::{Frame, ask, post, read_stream, run_ended, start_ui};
 use common::{University, feed_events};
 use serde_json::{Value, json};
@@ -50,8 +50,7 @@ fn a_form_streams_as_a_snapshot_a_press_gets_the_receipt_and_a_forged_ref_sends_
     let ui = start_ui(&u.hub_url, &[]);
     let runs = format!("{}/api/ag-ui/runs", ui.url);
 
-    let (status, answer) =
-        ask(&ui.url, THREAD, "r-ask", "Can I meet a tutor about derivatives tomorrow afternoon?");
+    let (status, answer) = ask(&ui.url, THREAD, "r-ask", TUTORING_QUESTION);
     assert_eq!(status, 202, "{answer}");
     let frames = until_ended(&ui.url, "r-ask");
     let snaps = snapshots(&frames);

@@ -225,8 +225,8 @@ pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date, version: 
 const BOOKING_EDIT_CHILDREN: [&str; 7] =
     ["title", "intro", "date_field", "room_field", "duration_field", "group_field", "find_btn"];
 
-/// The booking form's editing screen: date, room, duration, group size and "Find times",
-/// drawn as `version`.
+/// The booking form's editing screen: date, room, duration, group size, "Find times" and
+/// "Cancel", drawn as `version`.
 pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date, version: u32) -> Built {
     let wf = Workflow::Booking;
     let mut not_filled = Vec::new();
@@ -248,9 +248,11 @@ pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date, version: u
         "groupSize": group.unwrap_or(json!("")),
         "slot": [],
     });
+    let first_screen_children = [&BOOKING_EDIT_CHILDREN[..], &["edit_buttons"]].concat();
     let mut components = vec![
         json!({"id": "root", "component": "Card", "child": "form_col"}),
-        json!({"id": "form_col", "component": "Column", "children": BOOKING_EDIT_CHILDREN}),
+        json!({"id": "form_col", "component": "Column", "children": first_screen_children}),
+        json!({"id": "edit_buttons", "component": "Row", "children": ["cancel_btn"]}),
         text("title", "Book a group study room", "h3"),
         text(
             "intro",
@@ -294,6 +296,7 @@ pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date, version: u
             ],
         ),
     ];
+    components.extend(button("cancel_btn", "Cancel", "default", action::CANCEL_FORM, &[], version));
     components.extend(button("find_btn", "Find times", "default", action::FIND_TIMES, &CRITERIA, version));
     Built {
         messages: vec![

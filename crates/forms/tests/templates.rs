@@ -187,6 +187,13 @@ fn the_booking_form_goes_edit_slots_review_and_back() {
     assert_eq!(find["action"]["event"]["name"], "find_times");
     assert_eq!(find["action"]["event"]["context"]["formVersion"], 1);
     assert_eq!(bound(&find["action"]["event"]), fields_as_paths(&["date", "room", "duration", "groupSize"]));
+    assert_eq!(
+        component(m, "cancel_btn")["action"],
+        json!({"event": {"name": "cancel_form", "context": {"formVersion": 1}}}),
+        "the first screen can be cancelled"
+    );
+    assert!(component(m, "form_col")["children"].as_array().unwrap().contains(&json!("edit_buttons")));
+    assert_eq!(component(m, "edit_buttons")["children"], json!(["cancel_btn"]));
 
     let criteria = Criteria { date: Date::constant(2026, 12, 1), room: Room::B, duration: 2, group_size: 4 };
     let slots = free_slots(&SlotKey::new(b"k"), "b-2", &criteria, &now(), &[]);

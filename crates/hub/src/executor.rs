@@ -42,6 +42,9 @@ struct Inner {
     clarifications: Clarifications,
     /// Student conversation → the specialist and skill its last routed question went to.
     last_routes: Mutex<BoundedMap<String, (String, String)>>,
+    /// Student conversation → the specialist (and skill) that asked "continue or replace"
+    /// and awaits the answer (`hublink::AWAITS_KEY`); taken by the next message.
+    awaiting_choice: Mutex<BoundedMap<String, (String, String)>>,
     /// Form references and actions (docs/forms.md).
     forms: Forms,
     emit: Emit,
@@ -83,6 +86,7 @@ impl HubExecutor {
             contexts: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
             clarifications: Clarifications::new(),
             last_routes: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
+            awaiting_choice: Mutex::new(BoundedMap::new(CONTEXTS_CAPACITY)),
             emit,
         });
         if trains {
@@ -466,8 +470,18 @@ impl Inner {
             }
         }
         let open = self.clarifications.take(student_ctx);
+        let awaited =
+            self.awaiting_choice.lock().unwrap_or_else(|p| p.into_inner()).take(&student_ctx.to_string());
         let mut calls = Vec::new();
-        let (decision, question) = self.decide(student_ctx, open.as_ref(), text, &view, &mut calls).await;
+        let (decision, question) = if let Some((specialist, skill)) =
+            awaited.clone().filter(|_| hublink::OpenFormChoice::read(text).is_some())
+        {
+            // the answer to a specialist's "continue or replace": back to the one that asked
+            let reason = format!("the student answered {specialist}'s question about its open form");
+            (Decision::Route { specialist, skill, reason }, text.to_string())
+        } else {
+            self.decide(student_ctx, open.as_ref(), text, &view, &mut calls).await
+        };
         let outcome = validate(decision, &view);
         tracing::info!(request_id = %request_id, context_id = %student_ctx, outcome = outcome.kind(), "routing decision");
         let routed = Routed { request_id, context_id: student_ctx, decision: &outcome };
@@ -488,6 +502,9 @@ impl Inner {
             // Nothing was dispatched: a retry of this answer may still answer the question.
             self.clarifications.remember(student_ctx, p);
         }
+        if !keep && let Some(a) = awaited {
+            self.await_choice(student_ctx, a);
+        }
         (stored, keep)
     }
 
@@ -504,6 +521,10 @@ impl Inner {
             v["call"] = last.to_json();
         }
         v
+    }
+
+    fn await_choice(&self, student_ctx: &str, from: (String, String)) {
+        self.awaiting_choice.lock().unwrap_or_else(|p| p.into_inner()).insert(student_ctx.to_string(), from);
     }
 
     fn names(&self, ids: impl IntoIterator<Item = impl AsRef<str>>) -> Vec<String> {
@@ -619,6 +640,11 @@ impl Inner {
             Ok(Ok(resp)) => {
                 self.registry.mark_reachable(specialist, true);
                 let form = forms::read_specialist(&resp);
+                if let SendMessageResponse::Message(m) = &resp
+                    && hublink::awaits_form_choice(m.metadata.as_ref())
+                {
+                    self.await_choice(student_ctx, (specialist.to_string(), skill.to_string()));
+                }
                 let parts = reply_parts(resp);
                 self.emit.send("specialist_replied", Data::new(&operation));
                 if parts.is_empty() {

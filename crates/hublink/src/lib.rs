@@ -15,8 +15,11 @@
 //! notice is only a hint: the Hub re-fetches the card from its own configured URL and
 //! applies nothing from the notice (fields it does not know, such as a URL, are ignored).
 
+mod choice;
 mod link;
 mod messages;
+
+pub use choice::{AWAITS_FORM_CHOICE, AWAITS_KEY, OpenFormChoice, awaits_form_choice};
 
 pub use link::{LinkConfig, LinkEvents, run_link};
 pub use messages::{

@@ -72,7 +72,12 @@ fn booking_skill() -> Skill {
         enabled: true,
         allowed_scope: Vec::new(),
         excluded: vec!["bookings outside the demo's rooms A, B and C".into()],
-        answer_content: "Rooms A (up to 4 people), B (up to 6) and C (up to 10) can be booked here with a form, 09:00–21:00 Pacific Time, for 1 or 2 whole hours, up to 14 days ahead. These are demo bookings.".into(),
+        answer_content: [
+            "Rooms A (up to 4 people), B (up to 6) and C (up to 10) can be booked here with a form.",
+            "Book a room as far as 14 days ahead, for 1 or 2 whole hours between 09:00 and 21:00 Pacific Time.",
+            "These are demo bookings.",
+        ]
+        .join("\n"),
     }
 }
 
@@ -139,7 +144,7 @@ impl Library {
             )
             .await;
         let say = |text: &str, outcome: &str| {
-            let reply = Reply::text(text);
+            let reply = specialist::forms::chat_reply(text);
             specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &serde_json::json!({}));
             reply
         };
@@ -167,18 +172,7 @@ impl AgentExecutor for Library {
         }
         // The policy is read once: the whole answer comes from one configuration revision.
         let policy = self.settings.policy();
-        let texts: Vec<SkillText<'_>> = policy
-            .skills
-            .iter()
-            .filter(|s| !s.answer_content.trim().is_empty())
-            .map(|s| SkillText {
-                id: &s.id,
-                name: &s.name,
-                description: &s.description,
-                tags: &s.tags,
-                content: &s.answer_content,
-            })
-            .collect();
+        let texts = skill_texts(&policy.skills);
         let decided = answer(&question, &texts);
         let text = render(&decided, &texts);
         let (outcome, skill) = match &decided {
@@ -193,6 +187,21 @@ impl AgentExecutor for Library {
     }
 }
 
+/// What the answerer reads of `skills`: those with answer content.
+fn skill_texts(skills: &[skills::PolicySkill]) -> Vec<SkillText<'_>> {
+    skills
+        .iter()
+        .filter(|s| !s.answer_content.trim().is_empty())
+        .map(|s| SkillText {
+            id: &s.id,
+            name: &s.name,
+            description: &s.description,
+            tags: &s.tags,
+            content: &s.answer_content,
+        })
+        .collect()
+}
+
 /// How the Library answers: mock only (a labelled, deterministic line extractor).
 pub(crate) const MODE: &str = "mock";
 
@@ -205,5 +214,26 @@ pub fn agent() -> specialist::Agent<Library, fn(Settings, Telemetry, store::Stor
         default_skills: default_skill_set(),
         rules: RULES,
         executor: Library::new,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Answer, answer};
+
+    /// A rules question about booking is answered from the booking skill's own lines, not
+    /// asked back ("Do you mean Study rooms or Study room booking?").
+    #[test]
+    fn a_booking_rules_question_is_answered_by_the_booking_skill() {
+        let policy = skills::Policy::from_set(&default_skill_set(), 1);
+        let texts = skill_texts(&policy.skills);
+        let Answer::Lines { skill_id, lines } = answer("how far ahead can I book a study room?", &texts)
+        else {
+            panic!("an answer")
+        };
+        assert_eq!(skill_id, booking::WORKFLOW);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("14 days ahead"), "{lines:?}");
     }
 }

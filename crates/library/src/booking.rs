@@ -36,7 +36,7 @@ pub const DISABLED_TEXT: &str = "Study-room booking is turned off in the Library
 /// The buttons of each screen.
 pub fn buttons(_workflow: &str, screen: &str) -> &'static [(&'static str, &'static str)] {
     match screen {
-        EDIT => &[("find_btn", action::FIND_TIMES)],
+        EDIT => &[("find_btn", action::FIND_TIMES), ("cancel_btn", action::CANCEL_FORM)],
         SLOTS => &[
             ("find_btn", action::FIND_TIMES),
             ("review_btn", action::REVIEW_BOOKING),

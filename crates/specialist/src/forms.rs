@@ -592,35 +592,24 @@ pub enum Chat {
     Offer(Option<OpenFormChoice>),
 }
 
-/// The student's answer to "continue or replace", when that is what the message says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OpenFormChoice {
-    Continue,
-    Replace,
-}
-
-impl OpenFormChoice {
-    /// `continue`, `keep it`, `replace`, `start over`, `new one` (a short message only).
-    pub fn read(text: &str) -> Option<OpenFormChoice> {
-        let t = text.trim().trim_end_matches(['.', '!']).to_lowercase();
-        if t.split_whitespace().count() > 4 {
-            return None;
-        }
-        if ["continue", "keep", "resume", "continue it", "keep it", "the open one"].iter().any(|w| t == *w)
-            || t.starts_with("continue")
-        {
-            return Some(OpenFormChoice::Continue);
-        }
-        if t.starts_with("replace") || t.contains("start over") || t.contains("new one") || t == "new form" {
-            return Some(OpenFormChoice::Replace);
-        }
-        None
-    }
-}
+pub use hublink::OpenFormChoice;
 
 /// What the agent says when a form of this workflow is already open here.
 pub const CONTINUE_OR_REPLACE: &str =
     "You already have this form open here. Say \"continue\" to keep it, or \"replace\" to start a new one.";
+
+/// A text reply to a chat message; asking [`CONTINUE_OR_REPLACE`] marks it for the Hub,
+/// which then sends the student's "continue" or "replace" back here (`hublink::AWAITS_KEY`).
+pub fn chat_reply(text: &str) -> Reply {
+    let mut reply = Reply::text(text);
+    if text == CONTINUE_OR_REPLACE
+        && let Reply::Message { metadata, .. } = &mut reply
+    {
+        *metadata =
+            Some(HashMap::from([(hublink::AWAITS_KEY.to_string(), json!(hublink::AWAITS_FORM_CHOICE))]));
+    }
+    reply
+}
 
 /// A field error as the reply's errors list carries it.
 pub fn field_errors(errors: &[forms::FieldError]) -> Vec<Value> {

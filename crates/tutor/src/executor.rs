@@ -100,7 +100,7 @@ impl Tutor {
             .read_chat(ctx, forms::Workflow::Tutoring, &policy, form::DISABLED_TEXT, form::NO_RENDERER_TEXT)
             .await;
         let say = |text: &str, outcome: &str| {
-            let reply = Reply::text(text);
+            let reply = specialist::forms::chat_reply(text);
             specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &serde_json::json!({}));
             reply
         };

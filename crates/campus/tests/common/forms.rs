@@ -5,6 +5,11 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
+/// A question that gets the tutoring form with its date and period prefilled, whatever
+/// today is: "next Monday" is always a weekday (the Monday of next week, 1–7 days ahead),
+/// inside the form's window; "tomorrow" is a weekend day on Fridays and Saturdays.
+pub const TUTORING_QUESTION: &str = "Can I meet a tutor about derivatives next Monday afternoon?";
+
 /// Every component of the surface so far, by id (later messages replace earlier ones).
 pub fn components(messages: &[Value], into: &mut HashMap<String, Value>) {
     for m in messages {
