@@ -42,7 +42,7 @@ enum Command {
     Hub,
     /// Run the Tutor agent (127.0.0.1:41241; TUTOR_MODE=mock|fixed, TUTOR_CONFIG, PORT, HUB_URL, …)
     Tutor,
-    /// Run the Library agent (127.0.0.1:41242; LIBRARY_CONFIG, PORT, HUB_URL, …)
+    /// Run the Library agent (127.0.0.1:41242; LIBRARY_MODE=mock|live, LIBRARY_MODEL, LIBRARY_CONFIG, PORT, HUB_URL, …)
     Library,
     /// Run the UI server with the Student agent: open its address in a browser (127.0.0.1:4444; UI_PORT or PORT, HUB_URL)
     Ui,
@@ -167,14 +167,20 @@ fn main() -> ExitCode {
             Command::Demo => demo::run().await,
             Command::Hub => run_hub().await,
             Command::Tutor => match tutor::Mode::from_env(&env) {
-                Ok(mode) => {
-                    run_specialist("tutor", "TUTOR_CONFIG", tutor::DEFAULT_PORT, tutor::agent(mode)).await
-                }
+                Ok(mode) => match specialist::Config::from_env(
+                    "TUTOR_CONFIG",
+                    tutor::DEFAULT_PORT,
+                    tutor::RULES,
+                    &env,
+                ) {
+                    Ok(config) => {
+                        run_specialist("tutor", config, tutor::agent(mode, forms::intent::heuristic())).await
+                    }
+                    Err(e) => Err(e.into()),
+                },
                 Err(e) => Err(e.into()),
             },
-            Command::Library => {
-                run_specialist("library", "LIBRARY_CONFIG", library::DEFAULT_PORT, library::agent()).await
-            }
+            Command::Library => run_library().await,
             Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
@@ -222,17 +228,44 @@ async fn run_ui() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The Library: `LIBRARY_MODE`; in live mode the model (`LIBRARY_MODEL`, else the
+/// config's `model.name`; an unknown one stops it here, exit 78), the key (the config's
+/// `model.keyVariable`, default `ANTHROPIC_API_KEY`, or `LIBRARY_ENV_FILE` / `.env`) and
+/// `LIBRARY_LOG_CONTENT`.
+async fn run_library() -> anyhow::Result<()> {
+    let mode = library::Mode::from_env(&env)?;
+    let config = specialist::Config::from_env("LIBRARY_CONFIG", library::DEFAULT_PORT, library::RULES, &env)?;
+    let live = match mode {
+        library::Mode::Mock => None,
+        library::Mode::Live => {
+            let setup = llm::LiveSetup::from_env("LIBRARY", &config.model, &config.source, &env)?;
+            let log_content = conf::env_bool("LIBRARY_LOG_CONTENT", &env)?.unwrap_or(false);
+            let client = setup
+                .client()
+                .map_err(|e| anyhow::anyhow!("the model client could not start: {}", e.code))?;
+            // the startup line says whether a key is set, never the key
+            eprintln!(
+                "library live mode: model {}, API key ({}): {}, content logging {}",
+                setup.model.id(),
+                setup.key_variable,
+                setup.key_status(),
+                if log_content { "on" } else { "off" }
+            );
+            Some(library::LiveConfig { llm: std::sync::Arc::new(client), model: setup.model, log_content })
+        }
+    };
+    run_specialist("library", config, library::agent(live)).await
+}
+
 async fn run_specialist<E, F>(
     name: &str,
-    file_var: &str,
-    default_port: u16,
+    config: specialist::Config,
     agent: specialist::Agent<E, F>,
 ) -> anyhow::Result<()>
 where
     E: a2a::server::AgentExecutor,
     F: FnOnce(skills::Settings, telemetry::Telemetry, specialist::Store) -> E,
 {
-    let config = specialist::Config::from_env(file_var, default_port, agent.rules, &env)?;
     // A taken port stops the agent first, before it touches its data file.
     let listener = lifecycle::bind(name, config.bind).await?;
     // An unusable data file or folder stops the agent here, before its ready line (exit 1).

@@ -2,7 +2,8 @@
 //! agent crate holds only its identity, default skills and executor:
 //!
 //! - [`Config`]: built-in defaults, an optional JSON file (`TUTOR_CONFIG`, …), then
-//!   `PORT`, `HUB_URL`, `SPECIALIST_ENABLED`, `HEARTBEAT_INTERVAL_MS`, `CAMPUS_DATA_DIR`;
+//!   `PORT`, `HUB_URL`, `SPECIALIST_ENABLED`, `HEARTBEAT_INTERVAL_MS`, `CAMPUS_DATA_DIR`
+//!   (the file's `model` section is read by an agent's live mode);
 //! - [`open_store`]: the agent's SQLite file (`<data dir>/<identity>.sqlite3`) and the
 //!   skill settings saved in it, which win over the file's skills and the defaults;
 //! - [`serve`]: one guarded server with the A2A endpoint, the settings API
@@ -11,6 +12,7 @@
 
 use std::future::Future;
 pub mod forms;
+pub mod live;
 mod stored;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -48,6 +50,11 @@ pub struct Config {
     /// Where the agent's data file lives (`CAMPUS_DATA_DIR`, default `data`, relative to
     /// the working directory).
     pub data_dir: PathBuf,
+    /// The file's `model` section (model name, key variable) for a live mode.
+    pub model: llm::ModelConfig,
+    /// Where the configuration came from (`TUTOR_CONFIG=<path>`, or `defaults`), for
+    /// error messages about it.
+    pub source: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -58,6 +65,7 @@ struct File {
     enabled: Option<bool>,
     heartbeat_interval_ms: Option<u64>,
     skills: Option<Vec<Skill>>,
+    model: Option<llm::ModelConfig>,
 }
 
 impl Config {
@@ -77,6 +85,8 @@ impl Config {
             heartbeat_interval: Duration::from_millis(file.heartbeat_interval_ms.unwrap_or(3_000)),
             skills: file.skills.map(|skills| SkillSet { skills }),
             data_dir: PathBuf::from(env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into())),
+            model: file.model.unwrap_or_default(),
+            source: source.clone(),
         };
         check_local_url(&source, "hubUrl", &c.hub_url)?;
         if let Some(Err(errors)) = c.skills.as_ref().map(|set| skills::validate(set, rules)) {

@@ -157,9 +157,11 @@ fn tutoring_request_skill() -> Skill {
 /// The Tutor's validation rules: reference notes are optional.
 pub const RULES: Rules = Rules { require_content: false };
 
-/// The Tutor answering in `mode`, ready for [`specialist::serve`].
+/// The Tutor answering in `mode`, its chat messages read by `decider` (the heuristic;
+/// in live mode the model), ready for [`specialist::serve`].
 pub fn agent(
     mode: Mode,
+    decider: std::sync::Arc<dyn forms::intent::Decide>,
 ) -> specialist::Agent<Tutor, impl FnOnce(skills::Settings, telemetry::Telemetry, store::Store) -> Tutor> {
     specialist::Agent {
         identity: IDENTITY,
@@ -173,7 +175,7 @@ pub fn agent(
                 settings,
                 telemetry,
                 Answerer::for_mode(mode),
-                specialist::forms::FormHost::new(store, &env),
+                specialist::forms::FormHost::new(store, decider, &env),
             )
         },
     }
