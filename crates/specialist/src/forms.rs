@@ -648,8 +648,14 @@ impl ChatRead {
                 meter.failed(forms::intent::PURPOSE, e);
                 crate::live::error_metadata(&meter, e)
             }
-            _ if self.call.is_some() => meter.metadata(),
-            _ => Map::new(),
+            _ => match &self.call {
+                Some(call) => {
+                    let mut m = meter.metadata();
+                    m.insert("latencyMs".into(), json!(call.latency.as_millis() as u64));
+                    m
+                }
+                None => Map::new(),
+            },
         }
     }
 }
