@@ -182,4 +182,6 @@ pub fn agent(
 }
 
 #[cfg(test)]
+mod intent_tests;
+#[cfg(test)]
 mod tests;
