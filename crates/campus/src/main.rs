@@ -43,7 +43,7 @@ enum Command {
     Hub,
     /// Run the Tutor agent (127.0.0.1:41241; TUTOR_MODE=mock|fixed|live, TUTOR_MODEL, TUTOR_CONFIG, PORT, HUB_URL, …)
     Tutor,
-    /// Run the Library agent (127.0.0.1:41242; LIBRARY_CONFIG, PORT, HUB_URL, …)
+    /// Run the Library agent (127.0.0.1:41242; LIBRARY_MODE=mock|live, LIBRARY_MODEL, LIBRARY_CONFIG, PORT, HUB_URL, …)
     Library,
     /// Run the UI server with the Student agent: open its address in a browser (127.0.0.1:4444; UI_PORT or PORT, HUB_URL)
     Ui,
@@ -168,18 +168,7 @@ fn main() -> ExitCode {
             Command::Demo => demo::run().await,
             Command::Hub => run_hub().await,
             Command::Tutor => run_tutor().await,
-            Command::Library => {
-                let config = specialist::Config::from_env(
-                    "LIBRARY_CONFIG",
-                    library::DEFAULT_PORT,
-                    library::RULES,
-                    &env,
-                );
-                match config {
-                    Ok(config) => run_specialist("library", config, library::agent()).await,
-                    Err(e) => Err(e.into()),
-                }
-            }
+            Command::Library => run_library().await,
             Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
@@ -237,37 +226,58 @@ async fn run_ui() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The Tutor: `TUTOR_MODE`; in live mode the model (`TUTOR_MODEL`, else the config's
-/// `model.name`; an unknown one stops it here, exit 78), the key (the config's
-/// `model.keyVariable`, default `ANTHROPIC_API_KEY`, or `TUTOR_ENV_FILE` / `.env`) and
-/// `TUTOR_LOG_CONTENT`.
+/// The Tutor: `TUTOR_MODE`; in live mode the model reads its chat too (see [`live_model`]).
 async fn run_tutor() -> anyhow::Result<()> {
     let mode = tutor::Mode::from_env(&env)?;
     let config = specialist::Config::from_env("TUTOR_CONFIG", tutor::DEFAULT_PORT, tutor::RULES, &env)?;
-    let answerer = match tutor::Answerer::for_mode(mode) {
-        Some(answerer) => answerer,
+    let (answerer, decider) = match tutor::Answerer::for_mode(mode) {
+        Some(answerer) => (answerer, forms::intent::heuristic()),
         None => {
-            let setup = llm::LiveSetup::from_env("TUTOR", &config.model, &config.source, &env)?;
-            let log_content = conf::env_bool("TUTOR_LOG_CONTENT", &env)?.unwrap_or(false);
-            let client = setup
-                .client()
-                .map_err(|e| anyhow::anyhow!("the model client could not start: {}", e.code))?;
-            // the startup line says whether a key is set, never the key
-            eprintln!(
-                "tutor live mode: model {}, API key ({}): {}, content logging {}",
-                setup.model.id(),
-                setup.key_variable,
-                setup.key_status(),
-                if log_content { "on" } else { "off" }
-            );
-            tutor::Answerer::live(tutor::LiveConfig {
-                llm: std::sync::Arc::new(client),
-                model: setup.model,
-                log_content,
-            })
+            let (model, llm, log_content) = live_model("tutor", &config)?;
+            let decider: std::sync::Arc<dyn forms::intent::Decide> =
+                std::sync::Arc::new(forms::intent::Live { llm: llm.clone(), model });
+            (tutor::Answerer::live(tutor::LiveConfig { llm, model, log_content }), decider)
         }
     };
-    run_specialist("tutor", config, tutor::agent(answerer)).await
+    run_specialist("tutor", config, tutor::agent(answerer, decider)).await
+}
+
+/// The Library: `LIBRARY_MODE`; in live mode see [`live_model`].
+async fn run_library() -> anyhow::Result<()> {
+    let mode = library::Mode::from_env(&env)?;
+    let config = specialist::Config::from_env("LIBRARY_CONFIG", library::DEFAULT_PORT, library::RULES, &env)?;
+    let live = match mode {
+        library::Mode::Mock => None,
+        library::Mode::Live => {
+            let (model, llm, log_content) = live_model("library", &config)?;
+            Some(library::LiveConfig { llm, model, log_content })
+        }
+    };
+    run_specialist("library", config, library::agent(live)).await
+}
+
+/// A specialist's model in live mode: `<AGENT>_MODEL`, else the config's `model.name` (an
+/// unknown one stops it here, exit 78); the key from the config's `model.keyVariable`
+/// (default `ANTHROPIC_API_KEY`), else `<AGENT>_ENV_FILE` / `.env`; and
+/// `<AGENT>_LOG_CONTENT`. Prints the startup line, which says whether a key is set, never
+/// the key.
+fn live_model(
+    agent: &str,
+    config: &specialist::Config,
+) -> anyhow::Result<(llm::Model, std::sync::Arc<dyn llm::Llm>, bool)> {
+    let upper = agent.to_ascii_uppercase();
+    let setup = llm::LiveSetup::from_env(&upper, &config.model, &config.source, &env)?;
+    let log_content = conf::env_bool(&format!("{upper}_LOG_CONTENT"), &env)?.unwrap_or(false);
+    let client =
+        setup.client().map_err(|e| anyhow::anyhow!("the model client could not start: {}", e.code))?;
+    eprintln!(
+        "{agent} live mode: model {}, API key ({}): {}, content logging {}",
+        setup.model.id(),
+        setup.key_variable,
+        setup.key_status(),
+        if log_content { "on" } else { "off" }
+    );
+    Ok((setup.model, std::sync::Arc::new(client), log_content))
 }
 
 async fn run_specialist<E, F>(

@@ -23,14 +23,24 @@ fn specialist(var: &'static str, name: &str, port: u16, rules: skills::Rules) ->
 fn the_tutor_example_is_the_tutor_default() {
     let [file, default] = specialist("TUTOR_CONFIG", "tutor", tutor::DEFAULT_PORT, tutor::RULES);
     assert_eq!(file.skills.as_ref(), Some(&tutor::default_skills()));
-    assert_eq!(file, specialist::Config { skills: Some(tutor::default_skills()), ..default });
+    assert_eq!(
+        file,
+        specialist::Config { skills: Some(tutor::default_skills()), source: file.source.clone(), ..default }
+    );
 }
 
 #[test]
 fn the_library_example_is_the_library_default() {
     let [file, default] = specialist("LIBRARY_CONFIG", "library", library::DEFAULT_PORT, library::RULES);
     assert_eq!(file.skills.as_ref(), Some(&library::default_skill_set()));
-    assert_eq!(file, specialist::Config { skills: Some(library::default_skill_set()), ..default });
+    assert_eq!(
+        file,
+        specialist::Config {
+            skills: Some(library::default_skill_set()),
+            source: file.source.clone(),
+            ..default
+        }
+    );
 }
 
 #[test]

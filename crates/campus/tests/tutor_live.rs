@@ -65,13 +65,13 @@ fn a_live_answer_over_a2a_once_per_request_id_and_the_key_never_leaves() {
     assert!(meta["usage"]["inputTokens"].as_u64().unwrap() >= 321, "{meta}");
     assert!(meta["requestId"].as_str().unwrap().starts_with("req_fake"), "{meta}");
     assert!(meta["latencyMs"].is_u64());
-    assert_eq!(fake_total(&fake.url), 3, "scope check, answer, answer check");
+    assert_eq!(fake_total(&fake.url), 4, "form intent, scope check, answer, answer check");
 
     // "Check for answer": the same request id (a new message id) costs no call
     let again = send("req-1");
     assert_eq!(again["result"]["message"]["parts"][0]["text"], ANSWER, "{again}");
     assert_eq!(again["result"]["message"]["metadata"]["requestId"], meta["requestId"]);
-    assert_eq!(fake_total(&fake.url), 3);
+    assert_eq!(fake_total(&fake.url), 4);
 
     // everything the Tutor writes or serves, scanned for the key
     let mut emitted = vec![first.to_string(), again.to_string()];
@@ -170,7 +170,7 @@ fn a_timed_out_question_is_unknown_and_check_for_answer_collects_it_without_a_se
         first_request,
         "the same request id"
     );
-    assert_eq!(fake_total(&fake.url), 3, "one question, one set of model calls");
+    assert_eq!(fake_total(&fake.url), 4, "one question, one set of model calls");
     // a second check of the same run: nothing left to check
     let again = json!({"threadId": thread, "runId": "r-check-again", "state": {}, "messages": [], "tools": [],
                        "context": [], "forwardedProps": {"checkAnswer": {"runId": run}}});

@@ -1,7 +1,15 @@
 //! The labelled offer-a-form heuristic over a table of messages.
 
 use forms::Workflow::{Booking, Tutoring};
-use forms::intent::{Decide, Decision, Heuristic, decide};
+use std::sync::{Arc, Mutex};
+
+use forms::intent::{Decide, Decision, Heuristic, INTENT_MAX_TOKENS, Live, MAX_TEXT, decide};
+use llm::{ErrorCode, Mock, MockReply, Model, Request};
+use serde_json::json;
+
+fn run<T>(f: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
+}
 
 #[test]
 fn the_table_of_messages_is_decided_as_expected() {
@@ -49,6 +57,70 @@ fn the_table_of_messages_is_decided_as_expected() {
 fn the_heuristic_is_labelled_and_sits_behind_the_seam() {
     let decider: &dyn Decide = &Heuristic;
     assert_eq!(decider.label(), "heuristic");
-    assert_eq!(decider.decide(Booking, "reserve a room"), Decision::OfferForm);
+    let decided = run(decider.decide(Booking, "reserve a room")).unwrap();
+    assert_eq!((decided.decision, decided.call), (Decision::OfferForm, None));
     assert_eq!(serde_json::to_value(Decision::OfferForm).expect("serializes"), "offer_form");
+}
+
+/// A live decider over a mock that answers `reply` and keeps every request it was sent.
+fn live(reply: MockReply) -> (Live, Arc<Mock>, Arc<Mutex<Vec<Request>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let keep = seen.clone();
+    let mock = Arc::new(Mock::new(move |req, _| {
+        keep.lock().unwrap().push(req.clone());
+        reply.clone()
+    }));
+    (Live { llm: mock.clone(), model: Model::default() }, mock, seen)
+}
+
+#[test]
+fn the_live_decider_maps_the_model_s_four_outcomes_and_keeps_offers_to_its_workflow() {
+    let cases = [
+        (json!({"decision": "offer_form", "workflow": "study-room-booking"}), Booking, Decision::OfferForm),
+        (json!({"decision": "offer_form", "workflow": "tutoring-request"}), Tutoring, Decision::OfferForm),
+        (json!({"decision": "clarify", "workflow": "none"}), Booking, Decision::Clarify),
+        (json!({"decision": "out_of_scope", "workflow": "none"}), Tutoring, Decision::OutOfScope),
+        (json!({"decision": "answer", "workflow": "none"}), Booking, Decision::Answer),
+        // an offer that names no workflow is no offer
+        (json!({"decision": "offer_form", "workflow": "none"}), Booking, Decision::Answer),
+    ];
+    for (content, workflow, want) in cases {
+        let (decider, mock, seen) = live(MockReply::Json(content.clone()));
+        assert_eq!(decider.label(), "live");
+        let decided = run(decider.decide(workflow, "book room B tomorrow")).unwrap();
+        assert_eq!(decided.decision, want, "{content}");
+        assert_eq!(decided.call.as_ref().map(|c| c.request_id.as_deref()), Some(Some("mock-1")));
+        assert_eq!(mock.calls(), 1);
+        let req = seen.lock().unwrap()[0].clone();
+        assert_eq!(
+            (req.purpose, req.max_tokens, req.effort),
+            ("form_intent", INTENT_MAX_TOKENS, Some(llm::Effort::Low))
+        );
+        assert_eq!(req.messages.len(), 1);
+        assert_eq!(req.messages[0].text, "book room B tomorrow");
+        assert!(req.system.contains(workflow.id()), "{}", req.system);
+    }
+    // the schema names the four outcomes and the agent's one workflow
+    let schema = Live::schema(Booking);
+    assert_eq!(
+        schema.value()["properties"]["decision"]["enum"],
+        json!(["answer", "clarify", "offer_form", "out_of_scope"])
+    );
+    assert_eq!(schema.value()["properties"]["workflow"]["enum"], json!(["study-room-booking", "none"]));
+    // a reply outside the schema is invalid output, not a guess
+    let (decider, _, _) = live(MockReply::Json(json!({"decision": "book_it", "workflow": "none"})));
+    let e = run(decider.decide(Booking, "x")).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidOutput);
+}
+
+#[test]
+fn the_live_decider_passes_a_failure_on_and_sends_no_overlong_message() {
+    let (decider, mock, _) = live(MockReply::Fail(ErrorCode::RateLimited));
+    let e = run(decider.decide(Tutoring, "meet a tutor")).unwrap_err();
+    assert_eq!((e.code, mock.calls()), (ErrorCode::RateLimited, 1));
+
+    let (decider, mock, _) = live(MockReply::Json(json!({"decision": "clarify", "workflow": "none"})));
+    let long = "a".repeat(MAX_TEXT + 1);
+    let decided = run(decider.decide(Tutoring, &long)).unwrap();
+    assert_eq!((decided.decision, decided.call, mock.calls()), (Decision::Answer, None, 0));
 }

@@ -12,6 +12,7 @@ use specialist::forms::{Chat, FormHost, Outcome, skill_enabled};
 use telemetry::Telemetry;
 
 use crate::booking;
+use crate::live::LiveConfig;
 
 use crate::extract::{Answer, SkillText, answer, render};
 
@@ -81,31 +82,48 @@ fn booking_skill() -> Skill {
     }
 }
 
-/// The Library in mock mode (a labelled, deterministic line extractor).
+/// The Library: in mock mode a labelled, deterministic line extractor; in live mode a
+/// model whose answers code checks ([`crate::live`]).
 #[derive(Clone)]
 pub struct Library {
     settings: Settings,
     telemetry: Telemetry,
     host: FormHost,
     key: Arc<SlotKey>,
+    live: Option<Arc<LiveConfig>>,
 }
 
 impl Library {
-    /// The Library over its store: the form host, and the slot key kept in the store.
-    pub fn new(settings: Settings, telemetry: Telemetry, store: store::Store) -> Self {
+    /// The Library over its store: the form host (its chat read by the model in live mode,
+    /// else the heuristic), and the slot key kept in the store.
+    pub fn new(
+        settings: Settings,
+        telemetry: Telemetry,
+        store: store::Store,
+        live: Option<LiveConfig>,
+    ) -> Self {
         let env = |k: &str| std::env::var(k).ok();
         // opened before the ready line; a store that cannot keep the key cannot book either
         let secret = store
             .secret(booking::SLOT_KEY_SECRET, specialist::random_secret)
             .unwrap_or_else(|e| panic!("the library's slot key: {e}"));
         let key = Arc::new(SlotKey::new(&secret));
-        Self { settings, telemetry, host: FormHost::new(store, &env), key }
+        let decider: Arc<dyn forms::intent::Decide> = match &live {
+            Some(l) => Arc::new(forms::intent::Live { llm: l.llm.clone(), model: l.model }),
+            None => forms::intent::heuristic(),
+        };
+        let host = FormHost::new(store, decider, &env);
+        Self { settings, telemetry, host, key, live: live.map(Arc::new) }
+    }
+
+    fn mode(&self) -> &'static str {
+        if self.live.is_some() { Mode::Live.as_str() } else { Mode::Mock.as_str() }
     }
 
     fn publish(&self, ctx: &RequestContext, outcome: &Outcome) -> Reply {
         let reply = outcome.reply();
         let details = json!({"formId": outcome.form_id, "workflow": outcome.workflow,
-                             "version": outcome.version, "mode": MODE});
+                             "version": outcome.version, "mode": self.mode()});
         let state = serde_json::to_value(outcome.state).ok();
         let state = state.as_ref().and_then(|s| s.as_str()).unwrap_or("form");
         specialist::log_reply(
@@ -130,33 +148,46 @@ impl Library {
         Ok(self.publish(ctx, &outcome))
     }
 
-    /// A chat message that may get the form: `None` when it is a question to answer.
-    async fn maybe_form(&self, ctx: &RequestContext) -> Option<Reply> {
+    /// A chat message that may get the form, a clarifying question or a decline; `Err`
+    /// when it is a question to answer, with the decision's model call if one was made.
+    async fn maybe_form(&self, ctx: &RequestContext) -> Result<Reply, Option<llm::Reply<()>>> {
         let policy = self.settings.policy();
-        let chat = self
-            .host
-            .read_chat(
-                ctx,
-                forms::Workflow::Booking,
-                &policy,
-                booking::DISABLED_TEXT,
-                booking::NO_RENDERER_TEXT,
-            )
-            .await;
+        let read = self.host.read_chat(ctx, forms::Workflow::Booking, &policy, &booking::TEXTS).await;
+        let meta = read.metadata();
         let say = |text: &str, outcome: &str| {
-            let reply = specialist::forms::chat_reply(text);
-            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &serde_json::json!({}));
+            let reply = specialist::live::with_metadata(specialist::forms::chat_reply(text), meta.clone());
+            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &meta);
             reply
         };
-        let choice = match chat {
-            Chat::Question => return None,
-            Chat::Say(text, outcome) => return Some(say(text, outcome)),
+        let choice = match read.chat {
+            Chat::Question => return Err(read.call),
+            Chat::Say(text, outcome) => return Ok(say(text, outcome)),
+            Chat::Failed(e) => {
+                return Ok(say(&specialist::live::error_text("The Library", &e), "model_error"));
+            }
             Chat::Offer(choice) => choice,
         };
-        Some(match booking::offer(&self.host, &self.key, ctx, choice).await {
-            Ok(outcome) => self.publish(ctx, &outcome),
+        Ok(match booking::offer(&self.host, &self.key, ctx, choice).await {
+            Ok(outcome) => specialist::live::with_metadata(self.publish(ctx, &outcome), meta),
             Err(text) => say(&text, "form_asked_continue"),
         })
+    }
+
+    /// A question in live mode: the model's answer, released only as [`crate::live`] says.
+    async fn answer_live(
+        &self,
+        ctx: &RequestContext,
+        live: &LiveConfig,
+        intent: Option<llm::Reply<()>>,
+    ) -> Reply {
+        let mut meter = specialist::live::Meter::new(live.model);
+        if let Some(call) = &intent {
+            meter.ok(forms::intent::PURPOSE, call);
+        }
+        let a = live.answer(&ctx.text(), &self.settings, meter).await;
+        let reply = specialist::live::with_metadata(Reply::text(a.text.clone()), a.metadata.clone());
+        specialist::log_reply(&self.telemetry, ctx, &reply, a.outcome, &a.text, &a.metadata);
+        reply
     }
 }
 
@@ -167,8 +198,12 @@ impl AgentExecutor for Library {
         if FormHost::is_action(&ctx) {
             return self.act(&ctx).await;
         }
-        if let Some(reply) = self.maybe_form(&ctx).await {
-            return Ok(reply);
+        let intent = match self.maybe_form(&ctx).await {
+            Ok(reply) => return Ok(reply),
+            Err(intent) => intent,
+        };
+        if let Some(live) = &self.live {
+            return Ok(self.answer_live(&ctx, live, intent).await);
         }
         // The policy is read once: the whole answer comes from one configuration revision.
         let policy = self.settings.policy();
@@ -181,7 +216,7 @@ impl AgentExecutor for Library {
             Answer::NotCovered => ("not_covered", None),
         };
         let reply = Reply::text(text.clone());
-        let details = json!({"skill": skill, "revision": policy.revision, "mode": MODE});
+        let details = json!({"skill": skill, "revision": policy.revision, "mode": self.mode()});
         specialist::log_reply(&self.telemetry, &ctx, &reply, outcome, &text, &details);
         Ok(reply)
     }
@@ -202,18 +237,46 @@ fn skill_texts(skills: &[skills::PolicySkill]) -> Vec<SkillText<'_>> {
         .collect()
 }
 
-/// How the Library answers: mock only (a labelled, deterministic line extractor).
-pub(crate) const MODE: &str = "mock";
+/// How the Library answers chat (`LIBRARY_MODE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// A labelled, deterministic line extractor; the heuristic reads form intent.
+    #[default]
+    Mock,
+    /// A model whose answers code checks ([`crate::live`]); the model reads form intent.
+    Live,
+}
 
-/// The Library, ready for [`specialist::serve`].
-pub fn agent() -> specialist::Agent<Library, fn(Settings, Telemetry, store::Store) -> Library> {
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Mock => "mock",
+            Mode::Live => "live",
+        }
+    }
+
+    /// Reads `LIBRARY_MODE` (default `mock`).
+    pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Mode, conf::ConfError> {
+        match env("LIBRARY_MODE").as_deref().map(str::trim) {
+            None | Some("") | Some("mock") => Ok(Mode::Mock),
+            Some("live") => Ok(Mode::Live),
+            Some(_) => Err(conf::ConfError::new("LIBRARY_MODE", "", "must be mock or live")),
+        }
+    }
+}
+
+/// The Library, ready for [`specialist::serve`]: live when `live` is given, else mock.
+pub fn agent(
+    live: Option<LiveConfig>,
+) -> specialist::Agent<Library, impl FnOnce(Settings, Telemetry, store::Store) -> Library> {
+    let mode = if live.is_some() { Mode::Live } else { Mode::Mock };
     specialist::Agent {
         identity: IDENTITY,
         card: agent_card,
-        mode: MODE,
+        mode: mode.as_str(),
         default_skills: default_skill_set(),
         rules: RULES,
-        executor: Library::new,
+        executor: move |settings, telemetry, store| Library::new(settings, telemetry, store, live),
     }
 }
 

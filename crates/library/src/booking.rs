@@ -32,6 +32,13 @@ const REVIEW: &str = "review";
 pub const OFFER_TEXT: &str = "Here is a form to book a group study room (a demo booking). Choose a date, room, duration and group size, then find times.";
 pub const NO_RENDERER_TEXT: &str = "I can book a study room with a form, but this client did not say it can show forms (A2UI v0.9, basic catalog).";
 pub const DISABLED_TEXT: &str = "Study-room booking is turned off in the Library's settings right now.";
+/// What the Library says for each chat outcome that is neither its answer nor its form.
+pub const TEXTS: specialist::forms::ChatTexts = specialist::forms::ChatTexts {
+    clarify: "What would you like: to book a group study room (for example \"book room B tomorrow at 3pm for 4 people\"), or to ask about the library (for example \"what are the opening hours?\")?",
+    out_of_scope: "Sorry, that is not something the Library does: it answers from its saved information and books group study rooms. Tutoring sessions are requested from the Tutor.",
+    disabled: DISABLED_TEXT,
+    no_renderer: NO_RENDERER_TEXT,
+};
 
 /// The buttons of each screen.
 pub fn buttons(_workflow: &str, screen: &str) -> &'static [(&'static str, &'static str)] {

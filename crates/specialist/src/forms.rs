@@ -202,6 +202,9 @@ pub type Buttons = fn(workflow: &str, screen: &str) -> &'static [(&'static str, 
 #[derive(Clone)]
 pub struct FormHost {
     store: Store,
+    /// What decides a chat message (answer, clarify, offer, out of scope): the heuristic,
+    /// or in live mode the model; chosen at agent startup.
+    decider: Arc<dyn forms::intent::Decide>,
     /// The test-only delay, until the first action has taken it.
     delay: Arc<(Duration, AtomicBool)>,
 }
@@ -229,13 +232,18 @@ fn is_operation_id(s: &str) -> bool {
 }
 
 impl FormHost {
-    /// A host over `store`; `env` is read once for the [test delay](TEST_DELAY_ENV).
-    pub fn new(store: Store, env: &dyn Fn(&str) -> Option<String>) -> FormHost {
+    /// A host over `store` whose chat messages `decider` reads; `env` is read once for
+    /// the [test delay](TEST_DELAY_ENV).
+    pub fn new(
+        store: Store,
+        decider: Arc<dyn forms::intent::Decide>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> FormHost {
         let ms = env(TEST_DELAY_ENV).and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(0);
         if ms > 0 {
             tracing::warn!(ms, "{TEST_DELAY_ENV} is set: the first form action waits (a test switch)");
         }
-        FormHost { store, delay: Arc::new((Duration::from_millis(ms), AtomicBool::new(ms > 0))) }
+        FormHost { store, decider, delay: Arc::new((Duration::from_millis(ms), AtomicBool::new(ms > 0))) }
     }
 
     pub fn store(&self) -> &Store {
@@ -267,34 +275,56 @@ impl FormHost {
             .to_string()
     }
 
-    /// Whether a chat message gets `workflow`'s form, by the one rule both agents follow:
-    /// an answer to "continue or replace" while such a form is open, or the intent
-    /// heuristic's offer; then the workflow must be enabled (`policy`) and the client able
-    /// to draw it, else the agent says so in words (`disabled`, `no_renderer`).
+    /// What a chat message is to an agent hosting `workflow`: an answer to "continue or
+    /// replace" while such a form is open gets the form; otherwise the injected decider
+    /// decides — answer (the agent's answerer), clarify (`texts.clarify`), out of scope
+    /// (`texts.out_of_scope`) or offer the form, which then needs the workflow enabled
+    /// (`policy`) and a client able to draw it, else the agent says why in words. A
+    /// model decider's failure is [`Chat::Failed`]; `call` is what its call cost.
     pub async fn read_chat(
         &self,
         ctx: &RequestContext,
         workflow: forms::Workflow,
         policy: &skills::Policy,
-        disabled: &'static str,
-        no_renderer: &'static str,
-    ) -> Chat {
+        texts: &ChatTexts,
+    ) -> ChatRead {
+        use forms::intent::Decision;
         let text = ctx.text();
         let choice = OpenFormChoice::read(&text);
         let open = match choice {
             Some(_) => self.open_form_of(&ctx.context_id, workflow.id()).await.ok().flatten(),
             None => None,
         };
-        if open.is_none() && forms::intent::decide(workflow, &text) != forms::intent::Decision::OfferForm {
-            return Chat::Question;
+        let mut call = None;
+        if open.is_none() {
+            let decided = match self.decider.decide(workflow, &text).await {
+                Ok(decided) => decided,
+                Err(e) => return ChatRead { chat: Chat::Failed(e), call: None, model: self.decider.model() },
+            };
+            call = decided.call;
+            let chat = match decided.decision {
+                Decision::OfferForm => None,
+                Decision::Answer => Some(Chat::Question),
+                Decision::Clarify => Some(Chat::Say(texts.clarify, "clarify")),
+                Decision::OutOfScope => Some(Chat::Say(texts.out_of_scope, "out_of_scope")),
+            };
+            if let Some(chat) = chat {
+                return ChatRead { chat, call, model: self.decider.model() };
+            }
         }
-        if !skill_enabled(policy, workflow.id()) {
-            return Chat::Say(disabled, "form_disabled");
-        }
-        if !FormHost::client_renders(ctx) {
-            return Chat::Say(no_renderer, "form_not_renderable");
-        }
-        Chat::Offer(open.and(choice))
+        let chat = if !skill_enabled(policy, workflow.id()) {
+            Chat::Say(texts.disabled, "form_disabled")
+        } else if !FormHost::client_renders(ctx) {
+            Chat::Say(texts.no_renderer, "form_not_renderable")
+        } else {
+            Chat::Offer(open.and(choice))
+        };
+        ChatRead { chat, call, model: self.decider.model() }
+    }
+
+    /// How this host's chat messages are decided (`heuristic`, `live`).
+    pub fn decider_label(&self) -> &'static str {
+        self.decider.label()
     }
 
     /// The open form of `workflow` in this conversation.
@@ -582,14 +612,65 @@ pub fn skill_enabled(policy: &skills::Policy, id: &str) -> bool {
 }
 
 /// What a chat message is to an agent hosting a workflow ([`FormHost::read_chat`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Chat {
     /// A question for the agent's own answerer.
     Question,
-    /// The form cannot be offered: say this text, with this reply outcome.
+    /// Say this text (a clarifying question, an honest decline, or why the form cannot be
+    /// offered), with this reply outcome.
     Say(&'static str, &'static str),
     /// Offer the form; with the student's answer to "continue or replace" when one is open.
     Offer(Option<OpenFormChoice>),
+    /// The model deciding failed: the agent answers with its code (no second call).
+    Failed(llm::LlmError),
+}
+
+/// [`FormHost::read_chat`]'s answer and, when a model decided, what its call cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatRead {
+    pub chat: Chat,
+    pub call: Option<llm::Reply<()>>,
+    /// The model that decided, when one did (live mode).
+    pub model: Option<llm::Model>,
+}
+
+impl ChatRead {
+    /// What the reply's metadata says about the decision's model call (empty for the
+    /// heuristic): see [`crate::live::Meter::metadata`]; a failure adds `modelError`.
+    pub fn metadata(&self) -> Map<String, Value> {
+        let Some(model) = self.model else { return Map::new() };
+        let mut meter = crate::live::Meter::new(model);
+        if let Some(call) = &self.call {
+            meter.ok(forms::intent::PURPOSE, call);
+        }
+        match &self.chat {
+            Chat::Failed(e) => {
+                meter.failed(forms::intent::PURPOSE, e);
+                crate::live::error_metadata(&meter, e)
+            }
+            _ => match &self.call {
+                Some(call) => {
+                    let mut m = meter.metadata();
+                    m.insert("latencyMs".into(), json!(call.latency.as_millis() as u64));
+                    m
+                }
+                None => Map::new(),
+            },
+        }
+    }
+}
+
+/// What an agent says for each chat outcome that is not its answer or its form.
+#[derive(Debug, Clone, Copy)]
+pub struct ChatTexts {
+    /// Asked when too little was said.
+    pub clarify: &'static str,
+    /// Said when the message asks for something this agent does not do.
+    pub out_of_scope: &'static str,
+    /// Said when the form was asked for but its workflow is disabled.
+    pub disabled: &'static str,
+    /// Said when the form was asked for but the client cannot draw it.
+    pub no_renderer: &'static str,
 }
 
 pub use hublink::OpenFormChoice;

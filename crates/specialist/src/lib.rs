@@ -12,6 +12,7 @@
 
 use std::future::Future;
 pub mod forms;
+pub mod live;
 mod stored;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

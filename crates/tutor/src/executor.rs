@@ -92,25 +92,27 @@ impl Tutor {
         reply
     }
 
-    /// A chat message that may get the form: `None` when it is a question to answer.
+    /// A chat message that may get the form, a clarifying question or a decline: `None`
+    /// when it is a question to answer.
     async fn maybe_form(&self, ctx: &RequestContext) -> Option<Reply> {
         let policy = self.settings.policy();
-        let chat = self
-            .host
-            .read_chat(ctx, forms::Workflow::Tutoring, &policy, form::DISABLED_TEXT, form::NO_RENDERER_TEXT)
-            .await;
+        let read = self.host.read_chat(ctx, forms::Workflow::Tutoring, &policy, &form::TEXTS).await;
+        let meta = read.metadata();
         let say = |text: &str, outcome: &str| {
-            let reply = specialist::forms::chat_reply(text);
-            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &serde_json::json!({}));
+            let reply = specialist::live::with_metadata(specialist::forms::chat_reply(text), meta.clone());
+            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &meta);
             reply
         };
-        let choice = match chat {
+        let choice = match read.chat {
             Chat::Question => return None,
             Chat::Say(text, outcome) => return Some(say(text, outcome)),
+            Chat::Failed(e) => {
+                return Some(say(&specialist::live::error_text("The Tutor", &e), "model_error"));
+            }
             Chat::Offer(choice) => choice,
         };
         Some(match form::offer(&self.host, ctx, choice).await {
-            Ok(outcome) => self.publish(ctx, &outcome),
+            Ok(outcome) => specialist::live::with_metadata(self.publish(ctx, &outcome), meta),
             Err(text) => say(&text, "form_asked_continue"),
         })
     }
@@ -165,6 +167,13 @@ impl AgentExecutor for Tutor {
         specialist::log_received(&self.telemetry, &ctx);
         if FormHost::is_action(&ctx) {
             return self.act(&ctx).await;
+        }
+        // a repeat of a live question is answered from the live ledger, with no second
+        // model call (not even the form-intent decision)
+        if let Answerer::Live(live) = &self.answerer
+            && live.knows(&ctx.context_id, ctx.new_context, &request_id(&ctx))
+        {
+            return Ok(self.live(live, &ctx).await);
         }
         if let Some(reply) = self.maybe_form(&ctx).await {
             return Ok(reply);

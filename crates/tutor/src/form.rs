@@ -23,6 +23,13 @@ pub const OFFER_TEXT: &str =
 pub const NO_RENDERER_TEXT: &str = "I can take a tutoring request with a form, but this client did not say it can show forms (A2UI v0.9, basic catalog).";
 /// Why no form when the skill is off.
 pub const DISABLED_TEXT: &str = "Tutoring requests are turned off in the Tutor's settings right now.";
+/// What the Tutor says for each chat outcome that is neither its answer nor its form.
+pub const TEXTS: specialist::forms::ChatTexts = specialist::forms::ChatTexts {
+    clarify: "What would you like: help with a calculus question (for example \"explain the chain rule\"), or a session with a human tutor (for example \"I'd like to meet a tutor on Thursday afternoon\")?",
+    out_of_scope: "Sorry, that is not something the Tutor does: it explains calculus and takes requests for sessions with a human tutor. Study rooms are booked with the Library.",
+    disabled: DISABLED_TEXT,
+    no_renderer: NO_RENDERER_TEXT,
+};
 
 /// The buttons of each screen.
 pub fn buttons(_workflow: &str, screen: &str) -> &'static [(&'static str, &'static str)] {

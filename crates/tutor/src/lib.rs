@@ -161,9 +161,11 @@ fn tutoring_request_skill() -> Skill {
 /// The Tutor's validation rules: reference notes are optional.
 pub const RULES: Rules = Rules { require_content: false };
 
-/// The Tutor answering with `answerer`, ready for [`specialist::serve`].
+/// The Tutor answering with `answerer`, its chat messages read by `decider` (the
+/// heuristic; in live mode the model), ready for [`specialist::serve`].
 pub fn agent(
     answerer: Answerer,
+    decider: std::sync::Arc<dyn forms::intent::Decide>,
 ) -> specialist::Agent<Tutor, impl FnOnce(skills::Settings, telemetry::Telemetry, store::Store) -> Tutor> {
     specialist::Agent {
         identity: IDENTITY,
@@ -173,10 +175,12 @@ pub fn agent(
         rules: RULES,
         executor: move |settings, telemetry, store| {
             let env = |k: &str| std::env::var(k).ok();
-            Tutor::new(settings, telemetry, answerer, specialist::forms::FormHost::new(store, &env))
+            Tutor::new(settings, telemetry, answerer, specialist::forms::FormHost::new(store, decider, &env))
         },
     }
 }
 
+#[cfg(test)]
+mod intent_tests;
 #[cfg(test)]
 mod tests;

@@ -229,6 +229,14 @@ impl LiveTutor {
         self.config.model
     }
 
+    /// Whether a request (a first question's by its request id alone) is stored or in
+    /// flight here: its repeat must go straight to [`LiveTutor::ask`], past any other
+    /// model call (the form-intent decision).
+    pub fn knows(&self, context_id: &str, new_context: bool, request_id: &str) -> bool {
+        let scope = if new_context { String::new() } else { context_id.to_string() };
+        lock(&self.requests).get(&(scope, request_id.to_string())).is_some()
+    }
+
     /// Answers `ask` under the current `settings`: the stored or in-flight answer for a
     /// repeated request id, `busy` while another question of the conversation runs.
     pub async fn ask(self: &Arc<Self>, ask: Ask, settings: Settings) -> LiveAnswer {

@@ -1,0 +1,94 @@
+//! What a live-mode reply says about the model calls behind it: mode, model, latency,
+//! tokens and the provider's request ids (never the key, never the model's words).
+
+use std::time::Instant;
+
+use a2a::server::Reply as A2aReply;
+use llm::{LlmError, Model, Reply, Usage};
+use serde_json::{Map, Value, json};
+
+/// The calls made for one reply.
+#[derive(Debug, Clone)]
+pub struct Meter {
+    started: Instant,
+    model: String,
+    usage: Usage,
+    request_id: Option<String>,
+    calls: Vec<Value>,
+}
+
+impl Meter {
+    /// Starts timing a reply answered by `model`.
+    pub fn new(model: Model) -> Self {
+        Meter::named(model.id())
+    }
+
+    /// Starts timing a reply answered by the model the provider calls `model`.
+    pub fn named(model: &str) -> Self {
+        Meter {
+            started: Instant::now(),
+            model: model.to_string(),
+            usage: Usage::default(),
+            request_id: None,
+            calls: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, purpose: &str, usage: Usage, request_id: Option<&String>, latency_ms: u64) {
+        self.usage.input_tokens += usage.input_tokens;
+        self.usage.output_tokens += usage.output_tokens;
+        if let Some(id) = request_id {
+            self.request_id = Some(id.clone());
+        }
+        self.calls.push(json!({"purpose": purpose, "requestId": request_id, "latencyMs": latency_ms,
+                                "inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens}));
+    }
+
+    /// A call that answered.
+    pub fn ok<T>(&mut self, purpose: &str, r: &Reply<T>) {
+        self.model = r.model.clone();
+        self.add(purpose, r.usage, r.request_id.as_ref(), r.latency.as_millis() as u64);
+    }
+
+    /// A call that failed (tokens billed anyway are counted).
+    pub fn failed(&mut self, purpose: &str, e: &LlmError) {
+        self.add(purpose, e.usage.unwrap_or_default(), e.request_id.as_ref(), 0);
+    }
+
+    /// `mode`, `model`, `latencyMs`, `usage`, `requestId` (the last call's) and
+    /// `modelCalls` (each call's purpose, request id, latency and tokens).
+    pub fn metadata(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("mode".into(), json!("live"));
+        m.insert("model".into(), json!(self.model));
+        m.insert("latencyMs".into(), json!(self.started.elapsed().as_millis() as u64));
+        m.insert(
+            "usage".into(),
+            json!({"inputTokens": self.usage.input_tokens, "outputTokens": self.usage.output_tokens}),
+        );
+        m.insert("requestId".into(), json!(self.request_id));
+        m.insert("modelCalls".into(), Value::Array(self.calls.clone()));
+        m
+    }
+}
+
+/// The metadata of a reply that failed on a model call: `mode`, `model`, the calls and
+/// `modelError` (`{code, message, requestId?}`, our words, never the provider's).
+pub fn error_metadata(meter: &Meter, e: &LlmError) -> Map<String, Value> {
+    let mut m = meter.metadata();
+    m.insert("modelError".into(), e.to_json());
+    m
+}
+
+/// What a student reads when a model call failed: `<who> could not answer: <our words>
+/// (<code>).`
+pub fn error_text(who: &str, e: &LlmError) -> String {
+    format!("{who} could not answer: {} ({}).", e.code.message(), e.code.as_str())
+}
+
+/// `reply` with `extra` added to its metadata.
+pub fn with_metadata(mut reply: A2aReply, extra: Map<String, Value>) -> A2aReply {
+    let (A2aReply::Message { metadata, .. } | A2aReply::Task { metadata, .. }) = &mut reply;
+    metadata.get_or_insert_with(Default::default).extend(extra);
+    reply
+}
