@@ -185,7 +185,11 @@ impl OwnModel {
                 read(&reply.content, skills, may_clarify, &mut step)
             }
             Err(e) => {
-                tracing::warn!(mode = step.mode, code = e.code.as_str(), "student step failed; the question goes on as it is");
+                tracing::warn!(
+                    mode = step.mode,
+                    code = e.code.as_str(),
+                    "student step failed; the question goes on as it is"
+                );
                 step.outcome = "failed_open";
                 step.call = Some(Call {
                     latency_ms: started.elapsed().as_millis() as u64,
@@ -347,9 +351,42 @@ pub fn named(question: &str, skills: &[AgentSkill]) -> Vec<String> {
 
 /// Words that say nothing about what is asked (for the mock's "too vague").
 const FILLER: &[&str] = &[
-    "i", "im", "me", "my", "a", "an", "the", "to", "with", "need", "help", "please", "can", "could", "you",
-    "some", "want", "is", "it", "do", "how", "what", "hi", "hello", "hey", "question", "have", "got", "thanks",
-    "something", "about", "this", "that", "there", "anyone", "any",
+    "i",
+    "im",
+    "me",
+    "my",
+    "a",
+    "an",
+    "the",
+    "to",
+    "with",
+    "need",
+    "help",
+    "please",
+    "can",
+    "could",
+    "you",
+    "some",
+    "want",
+    "is",
+    "it",
+    "do",
+    "how",
+    "what",
+    "hi",
+    "hello",
+    "hey",
+    "question",
+    "have",
+    "got",
+    "thanks",
+    "something",
+    "about",
+    "this",
+    "that",
+    "there",
+    "anyone",
+    "any",
 ];
 /// Things no university service offers, for the mock's confident "not offered".
 const NOT_A_UNIVERSITY: &[&str] = &[
@@ -414,7 +451,10 @@ mod tests {
         assert_eq!(named("two BOOKS on calculus", &skills), ["tutoring", "library"]);
         assert!(named("a study of rooms", &skills).is_empty(), "a phrase is matched whole");
         assert_eq!(names(&skills, "or"), "Tutoring or Library");
-        assert!(SCHEMA.accepts(&json!({"decision": "pass", "capability": "", "question": "", "confident": false})));
+        assert!(
+            SCHEMA
+                .accepts(&json!({"decision": "pass", "capability": "", "question": "", "confident": false}))
+        );
         assert_eq!(llm::unsupported_keyword(SCHEMA.value()), None);
     }
 }

@@ -132,14 +132,10 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
     let telemetry = Telemetry::new("student");
     let monitor = Arc::new(Monitor::new(stream.clone()));
     let client = A2aClient::new(ClientConfig { timeout: config.timeout, ..Default::default() });
-    let runs = Arc::new(Runs::new(
-        stream.clone(),
-        monitor.clone(),
-        client,
-        config.hub_url.clone(),
-        telemetry.clone(),
-    )
-    .with_own_model(config.own.clone()));
+    let runs = Arc::new(
+        Runs::new(stream.clone(), monitor.clone(), client, config.hub_url.clone(), telemetry.clone())
+            .with_own_model(config.own.clone()),
+    );
     let student_mode = config.own.as_ref().map_or(STUDENT_MODE, |o| o.mode().as_str());
     let http = reqwest::Client::builder()
         .no_proxy()
@@ -148,7 +144,15 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
         .expect("http client builds with static settings");
     spawn_follow(&config.hub_url, runs.clone(), monitor.clone(), stop.clone());
     let notices = Arc::new(Notices::new(stream.clone()));
-    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), notices, student_mode, stop.clone());
+    spawn_poll(
+        http,
+        config.hub_url.clone(),
+        runs.clone(),
+        monitor.clone(),
+        notices,
+        student_mode,
+        stop.clone(),
+    );
     spawn_flush(monitor, stop);
     let app = App { stream: stream.clone(), runs };
     let api = Router::new()

@@ -536,7 +536,13 @@ impl Runs {
 
     /// Runs a question: a form's fill from the chat, the Student's own step (not when
     /// `checking` an unknown outcome: that asks exactly what was sent), then the Hub.
-    async fn execute(self: Arc<Self>, run: Arc<Run>, student: Arc<Student>, question: String, checking: bool) {
+    async fn execute(
+        self: Arc<Self>,
+        run: Arc<Run>,
+        student: Arc<Student>,
+        question: String,
+        checking: bool,
+    ) {
         // a form open here: the message fills what it can first; only the rest is asked
         let Some(question) = self.fill_from_chat(&run, &question) else {
             return;
