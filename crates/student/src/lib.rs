@@ -109,6 +109,7 @@ pub struct Exchange {
 
 /// What the Student did with a question: sent it, or answered it itself.
 #[derive(Debug)]
+#[expect(clippy::large_enum_variant, reason = "one per question, returned once and never stored")]
 pub enum Asked {
     Sent(Exchange),
     /// The Student's own model answered; nothing was sent.
