@@ -309,7 +309,12 @@ async fn run_student(words: Vec<String>, verbose: bool) -> anyhow::Result<()> {
         timeout: config.timeout,
         ..Default::default()
     });
-    let me = student::Student::new(client, config.url.clone()).text_only();
+    let own = student::OwnModel::from_env(&env)?;
+    if let Some(own) = &own {
+        let key = own.key_status().map(|k| format!(", key {k}")).unwrap_or_default();
+        eprintln!("student's own model: {} ({}{key})", own.mode().as_str(), own.model_id());
+    }
+    let me = student::Student::new(client, config.url.clone()).text_only().with_own_model(own);
     let mut out = std::io::stdout().lock();
     let Some(question) = question else {
         let stdin = std::io::stdin();
@@ -317,10 +322,10 @@ async fn run_student(words: Vec<String>, verbose: bool) -> anyhow::Result<()> {
         let mut err = std::io::stderr();
         return Ok(student::chat::chat(&me, stdin.lock(), &mut out, &mut err, opts).await?);
     };
-    let ex = me
-        .ask(question)
+    let asked = me
+        .ask_own(question)
         .await
         .map_err(|e| anyhow::anyhow!("could not ask the agent at {}: {e}", config.url))?;
-    student::chat::write_exchange(&mut out, &ex, verbose)?;
+    student::chat::write_asked(&mut out, &asked, verbose)?;
     Ok(())
 }

@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::{Exchange, Student};
+use crate::{Asked, Exchange, Student};
 
 /// The longest question the Student sends, in characters (not bytes).
 pub const MAX_QUESTION_CHARS: usize = 2_000;
@@ -54,6 +54,9 @@ pub fn write_exchange(out: &mut impl Write, ex: &Exchange, verbose: bool) -> io:
     };
     writeln!(out, "{who}: {}", ex.reply_text)?;
     if verbose {
+        if let Some(step) = &ex.step {
+            writeln!(out, "student step {}", step.to_json())?;
+        }
         let sent_context = ex.sent_context_id.as_deref().unwrap_or("(new)");
         writeln!(out, "sent  messageId={} contextId={sent_context}", ex.sent_message_id)?;
         writeln!(out, "reply messageId={} contextId={}", ex.reply_message_id, ex.context_id)?;
@@ -65,6 +68,21 @@ pub fn write_exchange(out: &mut impl Write, ex: &Exchange, verbose: bool) -> io:
         }
     }
     Ok(())
+}
+
+/// Writes what the Student did with a question: the attributed answer, or its own reply
+/// labelled as such (nothing was sent).
+pub fn write_asked(out: &mut impl Write, asked: &Asked, verbose: bool) -> io::Result<()> {
+    match asked {
+        Asked::Sent(ex) => write_exchange(out, ex, verbose),
+        Asked::Local(reply) => {
+            writeln!(out, "Student: {}", reply.labelled())?;
+            if verbose {
+                writeln!(out, "student step {}", reply.step.to_json())?;
+            }
+            Ok(())
+        }
+    }
 }
 
 /// How the chat presents itself.
@@ -121,8 +139,8 @@ pub async fn chat(
             }
             _ => match check_question(text) {
                 Err(refused) => writeln!(err, "{refused}")?,
-                Ok(question) => match student.ask(question).await {
-                    Ok(ex) => write_exchange(out, &ex, opts.verbose)?,
+                Ok(question) => match student.ask_own(question).await {
+                    Ok(asked) => write_asked(out, &asked, opts.verbose)?,
                     Err(e) => writeln!(err, "error: could not ask the agent at {}: {e}", student.url())?,
                 },
             },

@@ -9,14 +9,16 @@
 
 pub mod chat;
 pub mod form;
+pub mod own;
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use a2a::client::{A2aClient, AgentHandle, ClientError};
 use a2a::wire::{Message, Part, Role, SendMessageResponse, new_message_id};
 use serde_json::{Value, json};
 
 pub use form::{ActionOutcome, FieldError, FormReply, FormStatus, Reply};
+pub use own::{OwnModel, Step};
 
 /// Where the Hub is unless `HUB_URL` says otherwise.
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
@@ -41,12 +43,20 @@ pub struct Config {
 struct File {
     hub_url: Option<String>,
     timeout_ms: Option<u64>,
+    /// The Student's own model in live mode (`STUDENT_MODE=live`).
+    model: Option<llm::ModelConfig>,
+}
+
+/// The `STUDENT_CONFIG` file (or the defaults) and how errors name it.
+fn load_file(env: &dyn Fn(&str) -> Option<String>) -> Result<(File, String), conf::ConfError> {
+    let file: File = conf::load_file("STUDENT_CONFIG", env)?.unwrap_or_default();
+    let source = env("STUDENT_CONFIG").map(|p| format!("STUDENT_CONFIG={p}")).unwrap_or_default();
+    Ok((file, source))
 }
 
 impl Config {
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, conf::ConfError> {
-        let file: File = conf::load_file("STUDENT_CONFIG", env)?.unwrap_or_default();
-        let source = env("STUDENT_CONFIG").map(|p| format!("STUDENT_CONFIG={p}")).unwrap_or_default();
+        let (file, source) = load_file(env)?;
         let mut url = file.hub_url.unwrap_or_else(|| DEFAULT_HUB_URL.into());
         conf::check_local_url(&source, "hubUrl", &url)?;
         let mut timeout_ms = file.timeout_ms.unwrap_or(35_000);
@@ -93,6 +103,41 @@ pub struct Exchange {
     pub task: Option<(String, String)>,
     /// An answer, or a form (checked by the allowlist), or a form payload refused.
     pub reply: Reply,
+    /// What the Student's own model did before sending (`None`: no own model).
+    pub step: Option<Step>,
+}
+
+/// What the Student did with a question: sent it, or answered it itself.
+#[derive(Debug)]
+#[expect(clippy::large_enum_variant, reason = "one per question, returned once and never stored")]
+pub enum Asked {
+    Sent(Exchange),
+    /// The Student's own model answered; nothing was sent.
+    Local(LocalReply),
+}
+
+/// A reply from the Student's own model (a clarifying question, or "not offered").
+#[derive(Debug, Clone)]
+pub struct LocalReply {
+    pub text: String,
+    pub step: Step,
+}
+
+impl LocalReply {
+    /// The text with its honest label: it came from the Student's own model and nothing
+    /// was sent to the university.
+    pub fn labelled(&self) -> String {
+        let what = if self.step.mode == "mock" { "mock, not a model" } else { self.step.model.as_str() };
+        format!("{}\n({} ({what}); nothing was sent to the university.)", self.text, own::LABEL)
+    }
+}
+
+/// What [`Student::prepare`] decided: the text to send (with the step, whose capability
+/// is the hint), or the Student's own reply.
+#[derive(Debug)]
+pub enum Prepared {
+    Send { text: String, step: Option<Step> },
+    Local(LocalReply),
 }
 
 /// A Student talking to the agent at `url`.
@@ -106,6 +151,10 @@ pub struct Student {
     open_form: Mutex<Option<form::OpenForm>>,
     /// Whether this client draws A2UI forms (and says so with every message).
     renders_forms: bool,
+    /// The Student's own model (`STUDENT_MODE`), if any.
+    own: Option<Arc<OwnModel>>,
+    /// The question its clarifying question asked about, until the student answers.
+    clarifying: Mutex<Option<String>>,
 }
 
 impl Student {
@@ -123,7 +172,15 @@ impl Student {
             conversation: Mutex::new(None),
             open_form: Mutex::new(None),
             renders_forms: true,
+            own: None,
+            clarifying: Mutex::new(None),
         }
+    }
+
+    /// A Student with its own model (`None`: questions go on as they are).
+    pub fn with_own_model(mut self, own: Option<Arc<OwnModel>>) -> Self {
+        self.own = own;
+        self
     }
 
     /// A Student that cannot draw forms (the command line): it never claims A2UI, so an
@@ -137,6 +194,7 @@ impl Student {
     pub fn set_conversation(&self, context_id: Option<String>) {
         *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = context_id;
         *self.open_form.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *self.clarifying.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 
     /// The base URL of the agent this Student asks.
@@ -184,6 +242,55 @@ impl Student {
     /// Asks with a given request id: repeating one asks the Hub for the same answer again
     /// (a retry), not a second time.
     pub async fn ask_with_request_id(&self, text: &str, request_id: &str) -> Result<Exchange, ClientError> {
+        self.send_question(text, request_id, None).await
+    }
+
+    /// The Student's own model step, then the question: [`Student::prepare`], then
+    /// [`Student::send_question`] unless the Student answered itself.
+    pub async fn ask_own(&self, text: &str) -> Result<Asked, ClientError> {
+        match self.prepare(text).await? {
+            Prepared::Local(reply) => Ok(Asked::Local(reply)),
+            Prepared::Send { text, step } => {
+                Ok(Asked::Sent(self.send_question(&text, &new_message_id(), step).await?))
+            }
+        }
+    }
+
+    /// The Student's own model step (`STUDENT_MODE`) for `text`: without an own model the
+    /// text goes on as it is. After a clarifying question, `text` is the student's answer
+    /// and goes on after the question it answers; the step may not clarify again. Reads
+    /// the Hub's public card (its skills are the capabilities the model may name).
+    pub async fn prepare(&self, text: &str) -> Result<Prepared, ClientError> {
+        let Some(own) = &self.own else { return Ok(Prepared::Send { text: text.into(), step: None }) };
+        let agent = self.agent().await?;
+        let asked_about = self.clarifying.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let (text, may_clarify) = match asked_about {
+            Some(q) => {
+                let both = format!("{q}\n{text}");
+                let fits = both.chars().count() <= chat::MAX_QUESTION_CHARS;
+                (if fits { both } else { text.to_string() }, false)
+            }
+            None => (text.to_string(), true),
+        };
+        let (decision, step) = own.decide(&text, &agent.card.skills, may_clarify).await;
+        Ok(match decision {
+            own::Decision::Send => Prepared::Send { text, step: Some(step) },
+            own::Decision::Clarify(question) => {
+                *self.clarifying.lock().unwrap_or_else(|p| p.into_inner()) = Some(text);
+                Prepared::Local(LocalReply { text: question, step })
+            }
+            own::Decision::NotOffered(reply) => Prepared::Local(LocalReply { text: reply, step }),
+        })
+    }
+
+    /// Sends `text` with `request_id`; the step's capability, if any, goes with it as a
+    /// hint (`metadata.studentHint: {capability, mode}`), which the Hub may use or ignore.
+    pub async fn send_question(
+        &self,
+        text: &str,
+        request_id: &str,
+        step: Option<Step>,
+    ) -> Result<Exchange, ClientError> {
         let agent = self.agent().await?;
         let context_id = self.conversation();
         let message = Message {
@@ -195,6 +302,11 @@ impl Student {
             metadata: Some({
                 let mut m = self.metadata();
                 m.insert("requestId".into(), json!(request_id));
+                if let Some(step) = &step
+                    && let Some(capability) = &step.capability
+                {
+                    m.insert("studentHint".into(), json!({"capability": capability, "mode": step.mode}));
+                }
                 m
             }),
             extensions: None,
@@ -214,6 +326,7 @@ impl Student {
         };
         let mut exchange = read_reply(&agent, response, sent_message_id, request_id.to_string())?;
         exchange.sent_context_id = context_id;
+        exchange.step = step;
         self.take_reply(&mut exchange);
         Ok(exchange)
     }
@@ -351,6 +464,7 @@ fn read_reply(
         reply_text: reply_text.join("\n"),
         task,
         reply,
+        step: None,
     })
 }
 

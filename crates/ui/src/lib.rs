@@ -46,7 +46,8 @@ use crate::stream::Stream;
 
 /// Where the UI server listens unless `PORT` or `UI_PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 4444;
-/// The hosted Student's mode, as it says itself: it only passes questions to the Hub.
+/// The hosted Student's mode without its own model, as it says itself: it only passes
+/// questions to the Hub.
 pub const STUDENT_MODE: &str = "no model";
 /// How often the Hub's registry is read for the agents' statuses.
 const POLL: Duration = Duration::from_secs(1);
@@ -56,13 +57,15 @@ pub const HISTORY_RANGE: std::ops::RangeInclusive<usize> = 16..=100_000;
 
 /// The UI server's configuration: `PORT` (as every agent), else `UI_PORT`, else 4444;
 /// `HUB_URL`; `STUDENT_TIMEOUT_MS` (how long the Student waits for an answer);
-/// `UI_HISTORY_FRAMES` (frames the stream keeps for resuming, [`stream::HISTORY`] unless set).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `UI_HISTORY_FRAMES` (frames the stream keeps for resuming, [`stream::HISTORY`] unless set);
+/// the hosted Student's own model (`STUDENT_MODE`, see [`student::OwnModel::from_env`]).
+#[derive(Debug, Clone)]
 pub struct Config {
     pub bind: SocketAddr,
     pub hub_url: String,
     pub timeout: Duration,
     pub history: usize,
+    pub own: Option<Arc<student::OwnModel>>,
 }
 
 impl Config {
@@ -91,6 +94,7 @@ impl Config {
             hub_url: hub_url.trim_end_matches('/').to_string(),
             timeout: Duration::from_millis(timeout_ms.max(1)),
             history,
+            own: student::OwnModel::from_env(env)?,
         })
     }
 }
@@ -128,13 +132,11 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
     let telemetry = Telemetry::new("student");
     let monitor = Arc::new(Monitor::new(stream.clone()));
     let client = A2aClient::new(ClientConfig { timeout: config.timeout, ..Default::default() });
-    let runs = Arc::new(Runs::new(
-        stream.clone(),
-        monitor.clone(),
-        client,
-        config.hub_url.clone(),
-        telemetry.clone(),
-    ));
+    let runs = Arc::new(
+        Runs::new(stream.clone(), monitor.clone(), client, config.hub_url.clone(), telemetry.clone())
+            .with_own_model(config.own.clone()),
+    );
+    let student_mode = config.own.as_ref().map_or(STUDENT_MODE, |o| o.mode().as_str());
     let http = reqwest::Client::builder()
         .no_proxy()
         .timeout(Duration::from_secs(3))
@@ -142,7 +144,15 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
         .expect("http client builds with static settings");
     spawn_follow(&config.hub_url, runs.clone(), monitor.clone(), stop.clone());
     let notices = Arc::new(Notices::new(stream.clone()));
-    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), notices, stop.clone());
+    spawn_poll(
+        http,
+        config.hub_url.clone(),
+        runs.clone(),
+        monitor.clone(),
+        notices,
+        student_mode,
+        stop.clone(),
+    );
     spawn_flush(monitor, stop);
     let app = App { stream: stream.clone(), runs };
     let api = Router::new()
@@ -187,6 +197,7 @@ fn spawn_poll(
     runs: Arc<Runs>,
     monitor: Arc<Monitor>,
     notices: Arc<Notices>,
+    student_mode: &'static str,
     mut stop: watch::Receiver<bool>,
 ) {
     tokio::spawn(async move {
@@ -203,19 +214,19 @@ fn spawn_poll(
                 _ => None,
             };
             notices.hub(registry.is_some());
-            let (agents, hub) = statuses(registry.as_ref(), runs.in_flight());
+            let (agents, hub) = statuses(registry.as_ref(), runs.in_flight(), student_mode);
             monitor.status(agents, hub);
         }
     });
 }
 
 /// The agents' statuses as the Hub reported them (`unknown` for what nothing reported).
-fn statuses(registry: Option<&Value>, student_in_flight: usize) -> (Value, Value) {
+fn statuses(registry: Option<&Value>, student_in_flight: usize, student_mode: &str) -> (Value, Value) {
     let now = now_ms();
     let mut agents = serde_json::Map::new();
     agents.insert(
         "student".into(),
-        json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": STUDENT_MODE}),
+        json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": student_mode}),
     );
     let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
     // modes as each agent said (the Hub its router's, a specialist in its registration);
@@ -363,7 +374,7 @@ mod tests {
 
     #[test]
     fn statuses_say_unknown_for_what_nothing_reported() {
-        let (agents, hub) = statuses(None, 2);
+        let (agents, hub) = statuses(None, 2, STUDENT_MODE);
         assert_eq!(hub["status"], "unreachable");
         assert_eq!(agents["tutor"]["status"], "unknown");
         assert!(agents["tutor"]["inFlight"].is_null() && agents["hub"]["inFlight"].is_null());
@@ -377,7 +388,7 @@ mod tests {
                 {"id": "library", "status": "ready", "heartbeatAgeMs": 100, "mode": null},
             ],
         });
-        let (agents, _) = statuses(Some(&reg), 0);
+        let (agents, _) = statuses(Some(&reg), 0, STUDENT_MODE);
         assert_eq!(agents["tutor"]["status"], "ready");
         assert_eq!(
             (&agents["hub"]["mode"], &agents["tutor"]["mode"]),
@@ -387,6 +398,6 @@ mod tests {
         assert!(agents["tutor"]["heartbeatAt"].as_i64().unwrap() > 0);
         assert!(agents["tutor"]["inFlight"].is_null(), "never a made-up 0");
         let reg = json!({"specialists": [{"id": "tutor", "status": "ready"}]});
-        assert!(statuses(Some(&reg), 0).0.get("library").is_none());
+        assert!(statuses(Some(&reg), 0, STUDENT_MODE).0.get("library").is_none());
     }
 }

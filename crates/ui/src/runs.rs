@@ -16,7 +16,7 @@ use axum::http::StatusCode;
 use bounded::BoundedMap;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use student::{ActionOutcome, FormReply, Reply, Student};
+use student::{ActionOutcome, FormReply, LocalReply, Prepared, Reply, Student};
 use telemetry::Telemetry;
 use tokio::sync::Notify;
 
@@ -94,6 +94,9 @@ struct Progress {
     status: Status,
     hops: Hops,
     finished: bool,
+    /// What was sent, when the Student's own step changed it (an answer to its
+    /// clarifying question goes with the question).
+    sent: Option<String>,
 }
 
 impl Run {
@@ -121,6 +124,8 @@ pub struct Runs {
     active: Mutex<Active>,
     /// Presses (form actions) in flight, counted with the runs against [`MAX_ACTIVE`].
     presses: std::sync::atomic::AtomicUsize,
+    /// The hosted Student's own model (`STUDENT_MODE`), shared by every conversation.
+    own: Option<Arc<student::OwnModel>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -155,7 +160,14 @@ impl Runs {
             run_ids: Mutex::new(BoundedMap::new(RUN_IDS)),
             active: Mutex::new(Active::default()),
             presses: std::sync::atomic::AtomicUsize::new(0),
+            own: None,
         }
+    }
+
+    /// Every conversation's Student with this own model (`None`: questions go on as they are).
+    pub fn with_own_model(mut self, own: Option<Arc<student::OwnModel>>) -> Self {
+        self.own = own;
+        self
     }
 
     /// How many runs are in flight.
@@ -165,7 +177,9 @@ impl Runs {
 
     fn new_thread(&self) -> Thread {
         Thread {
-            student: Arc::new(Student::new(self.client.clone(), self.hub_url.clone())),
+            student: Arc::new(
+                Student::new(self.client.clone(), self.hub_url.clone()).with_own_model(self.own.clone()),
+            ),
             active: None,
             form: None,
             uncertain: None,
@@ -270,6 +284,7 @@ impl Runs {
                 status: Status::Sending,
                 hops: Hops::default(),
                 finished: false,
+                sent: None,
             }),
             changed: Notify::new(),
         });
@@ -295,7 +310,8 @@ impl Runs {
         }
         self.stream.emit(CHANNEL, &run.thread, &run.run_id, &events);
         let runs = self.clone();
-        tokio::spawn(async move { runs.execute(run, student, question).await });
+        let checking = checks.is_some();
+        tokio::spawn(async move { runs.execute(run, student, question, checking).await });
     }
 
     /// Takes the thread for a new run: `Ok(None)` for the same run posted again (nothing
@@ -352,9 +368,10 @@ impl Runs {
     }
 
     /// Remembers a run whose outcome is unknown, for "Check for answer".
-    fn keep_uncertain(&self, run: &Run) {
+    fn keep_uncertain(&self, run: &Run, sent: Option<&String>) {
         if let Some(t) = lock(&self.threads).get_mut(&run.thread) {
-            t.uncertain = Some((run.run_id.clone(), run.request_id.clone(), run.question.clone()));
+            let question = sent.unwrap_or(&run.question).clone();
+            t.uncertain = Some((run.run_id.clone(), run.request_id.clone(), question));
         }
     }
 
@@ -517,15 +534,36 @@ impl Runs {
         self.monitor.push(event);
     }
 
-    async fn execute(self: Arc<Self>, run: Arc<Run>, student: Arc<Student>, question: String) {
+    /// Runs a question: a form's fill from the chat, the Student's own step (not when
+    /// `checking` an unknown outcome: that asks exactly what was sent), then the Hub.
+    async fn execute(
+        self: Arc<Self>,
+        run: Arc<Run>,
+        student: Arc<Student>,
+        question: String,
+        checking: bool,
+    ) {
         // a form open here: the message fills what it can first; only the rest is asked
         let Some(question) = self.fill_from_chat(&run, &question) else {
             return;
         };
+        let prepared = match checking {
+            true => Ok(Prepared::Send { text: question, step: None }),
+            false => student.prepare(&question).await,
+        };
+        let (question, own_step) = match prepared {
+            Ok(Prepared::Send { text, step }) => (text, step),
+            Ok(Prepared::Local(reply)) => return self.answer_locally(&run, reply),
+            Err(e) => return self.failed(&run, &e),
+        };
         let ids = json!({"requestId": run.request_id, "threadId": run.thread, "runId": run.run_id});
         self.record("request_sent", ids.clone());
-        self.update(&run, |p| (false, p.hops.set(step::STUDENT_SENT, State::Done, Some(now_ms()), None)));
-        let result = student.ask_with_request_id(&question, &run.request_id).await;
+        let step_json = own_step.as_ref().map(student::Step::to_json);
+        self.update(&run, |p| {
+            p.sent = Some(question.clone());
+            (false, p.hops.set(step::STUDENT_SENT, State::Done, Some(now_ms()), None))
+        });
+        let result = student.send_question(&question, &run.request_id, own_step).await;
         match result {
             Ok(mut ex) => {
                 // a form is drawn after the words that offer it
@@ -554,17 +592,42 @@ impl Runs {
                         break;
                     }
                 }
-                let result =
+                let mut result =
                     json!({"servedBy": ex.attribution, "outcome": ex.outcome, "requestId": run.request_id});
+                if let Some(step) = step_json {
+                    result["studentStep"] = step;
+                }
                 self.finish(&run, Ok((ex.reply_text, result, received_at, form_events)));
             }
-            Err(e) => {
-                let (code, status, message) = classify(&e);
-                tracing::warn!(request_id = %run.request_id, code, error = %e, "question failed");
-                self.record("request_failed", json!({"requestId": run.request_id, "code": code}));
-                self.finish(&run, Err((code, status, message)));
-            }
+            Err(e) => self.failed(&run, &e),
         }
+    }
+
+    /// A question that could not be asked: `RUN_ERROR` with its code.
+    fn failed(&self, run: &Run, e: &ClientError) {
+        let (code, status, message) = classify(e);
+        tracing::warn!(request_id = %run.request_id, code, error = %e, "question failed");
+        self.record("request_failed", json!({"requestId": run.request_id, "code": code}));
+        self.finish(run, Err((code, status, message)));
+    }
+
+    /// Marks the run's steps skipped: the Student sent nothing, for `reason`.
+    fn nothing_sent(&self, run: &Run, reason: &str) {
+        self.update(run, |p| {
+            let mut hops = p.hops.set(step::STUDENT_SENT, State::Skipped, None, Some(reason.into()));
+            hops.extend(p.hops.nothing_sent(reason));
+            (false, hops)
+        });
+    }
+
+    /// The Student's own model answered (a clarifying question, or "not offered"): the
+    /// reply, labelled, ends the run; nothing was sent.
+    fn answer_locally(&self, run: &Run, reply: LocalReply) {
+        self.nothing_sent(run, "answered by the Student's own model; nothing was sent");
+        let outcome = format!("student_{}", reply.step.outcome);
+        let result = json!({"servedBy": null, "outcome": outcome, "requestId": run.request_id,
+            "studentStep": reply.step.to_json()});
+        self.finish(run, Ok((reply.labelled(), result, now_ms(), Vec::new())));
     }
 
     /// Ends a run: final hops and status, then the reply and `RUN_FINISHED`, or `RUN_ERROR`.
@@ -604,7 +667,7 @@ impl Runs {
             }
             // kept before anyone hears of the run's end, so a check can follow at once
             if p.status == Status::Unknown {
-                self.keep_uncertain(run);
+                self.keep_uncertain(run, p.sent.as_ref());
             }
             self.delta(run, &p, moved, &hops);
             let mut events = Vec::new();
@@ -653,12 +716,7 @@ impl Runs {
             self.stream.emit(CHANNEL, &run.thread, &run.run_id, &note);
             return Some(rest);
         }
-        self.update(run, |p| {
-            let reason = "filled in the form from the chat; nothing was sent";
-            let mut hops = p.hops.set(step::STUDENT_SENT, State::Skipped, None, Some(reason.into()));
-            hops.extend(p.hops.nothing_sent(reason));
-            (false, hops)
-        });
+        self.nothing_sent(run, "filled in the form from the chat; nothing was sent");
         let result = json!({"servedBy": null, "outcome": "filled", "requestId": run.request_id});
         self.finish(run, Ok((note, result, now_ms(), Vec::new())));
         None

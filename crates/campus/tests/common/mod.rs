@@ -82,6 +82,7 @@ impl Proc {
             "TUTOR_MODE",
             "LIBRARY_CONFIG",
             "ROUTER_MODE",
+            "STUDENT_MODE",
         ] {
             cmd.env_remove(var);
         }
