@@ -211,6 +211,7 @@ pub fn agent() -> specialist::Agent<Library, fn(Settings, Telemetry, store::Stor
         identity: IDENTITY,
         card: agent_card,
         mode: MODE,
+        model: None,
         default_skills: default_skill_set(),
         rules: RULES,
         executor: Library::new,
