@@ -50,11 +50,14 @@ export function mount(section, ctx) {
     h("div", { class: "composer-row" }, input, send),
     h("p", { class: "hint", id: "question-hint" }, "Enter sends, Shift+Enter starts a new line."),
   );
+  // in live mode: what leaves the machine (as the agents report their modes; never a key)
+  const liveNotice = h("p", { class: "live-notice", id: "live-notice", hidden: "" });
   section.append(
     h("div", { class: "view-head" }, h("h1", { tabindex: "-1" }, "Conversation"), fresh),
     h("div", { class: "chat-wrap" }, log, empty),
     waiting,
     h("section", { class: "hop-panel", "aria-labelledby": "hops-title" }, h("h2", { id: "hops-title" }, "This question's path"), strip, stripNote),
+    liveNotice,
     form,
   );
 
@@ -248,6 +251,16 @@ export function mount(section, ctx) {
     waiting.classList.toggle("on", text !== "");
   }
 
+  function drawLiveNotice(state) {
+    const agents = Object.entries(state.monitor?.agents || {}).filter(([, a]) => a?.mode === "live");
+    const names = agents.map(([id, a]) => `${agentName(id)} (${a.model || "model unknown"})`);
+    const text = names.length
+      ? `Live mode: your question and the recent conversation history are sent to the model provider by ${names.join(", ")}. No API key is ever sent to this page.`
+      : "";
+    if (liveNotice.textContent !== text) liveNotice.textContent = text;
+    liveNotice.hidden = !text;
+  }
+
   const forms = new Map(); // form id → formNode
   function drawForm(state, item) {
     let node = forms.get(item.id);
@@ -280,6 +293,7 @@ export function mount(section, ctx) {
       const run = currentRun(state);
       drawHops(state, run);
       drawWaiting(state, run);
+      drawLiveNotice(state);
       if (follow) log.scrollTop = log.scrollHeight;
     },
   };

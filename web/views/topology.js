@@ -301,7 +301,7 @@ export function mount(section, ctx) {
       const stat = `${heartbeatText(a, src.now || Date.now())} · ${inflight}`;
       if (n.stat.textContent !== stat) n.stat.textContent = stat;
       // the name starts with the visible text (2.5.3 Label in Name), then what the icons mean
-      n.el.setAttribute("aria-label", `${agentName(id)} ${statusText}${stat} (status ${word}${typeof a.inFlight === "number" ? "" : ", in flight unknown"}${a.mode ? `, model mode ${a.mode}` : ""})`);
+      n.el.setAttribute("aria-label", `${agentName(id)} ${statusText}${stat} (status ${word}${typeof a.inFlight === "number" ? "" : ", in flight unknown"}${a.mode ? `, model mode ${a.mode}` : ""}${a.model ? `, model ${a.model}` : ""})`);
       n.mode.style.display = a.mode ? "" : "none";
       n.modeText.textContent = a.mode ? `model: ${a.mode}` : "";
       const sel = prefs.selected?.kind === "node" && prefs.selected.id === id;
@@ -415,7 +415,7 @@ export function mount(section, ctx) {
     const agents = ["student", "hub", ...specialists].map((id) => {
       const a = agentInfo(src, id);
       const [icon, word] = statusOf(a.status);
-      return h("tr", {}, h("td", {}, agentName(id)), h("td", {}, `${icon} ${word}`), h("td", {}, heartbeatText(a, src.now || Date.now())), h("td", {}, String(a.inFlight ?? "unknown")), h("td", {}, a.mode || "–"));
+      return h("tr", {}, h("td", {}, agentName(id)), h("td", {}, `${icon} ${word}`), h("td", {}, heartbeatText(a, src.now || Date.now())), h("td", {}, String(a.inFlight ?? "unknown")), h("td", {}, a.mode || "–"), h("td", {}, a.model || (a.mode === "live" ? "unknown" : "–")));
     });
     const evs = newest(visibleEvents(src, prefs), LIST_MAX);
     replace(
@@ -431,7 +431,7 @@ export function mount(section, ctx) {
         "table",
         {},
         h("caption", {}, "Agents"),
-        h("thead", {}, h("tr", {}, ...["Agent", "Status", "Heartbeat", "In flight", "Model mode"].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ...["Agent", "Status", "Heartbeat", "In flight", "Model mode", "Model"].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, agents),
       ),
       h("h2", { id: "topo-events-title" }, "Recent events, newest first"),
@@ -463,7 +463,7 @@ export function mount(section, ctx) {
       const a = agentInfo(src, sel.id);
       const [icon, word] = statusOf(a.status);
       heading = `${agentName(sel.id)} details`;
-      const extra = Object.entries(a).filter(([k]) => !["status", "heartbeatAt", "inFlight", "mode"].includes(k));
+      const extra = Object.entries(a).filter(([k]) => !["status", "heartbeatAt", "inFlight", "mode", "model"].includes(k));
       const mine = newest(evs.filter((e) => e.from === sel.id || e.to === sel.id), 15);
       body = [
         h(
@@ -477,6 +477,8 @@ export function mount(section, ctx) {
           h("dd", {}, String(a.inFlight ?? "unknown")),
           h("dt", {}, "Model mode"),
           h("dd", {}, a.mode || "not reported"),
+          h("dt", {}, "Model"),
+          h("dd", {}, a.model || (a.mode === "live" ? "unknown" : "none reported")),
           ...extra.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, typeof v === "string" ? v : JSON.stringify(v))]),
         ),
         h("h3", {}, "Recent events"),

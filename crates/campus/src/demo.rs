@@ -21,13 +21,15 @@ use tokio::sync::mpsc;
 
 use crate::lifecycle::{PARENT_PID_VAR, PORT_VAR_VAR, stop_signal};
 
-/// How many children the demo runs.
+/// How many agents the demo runs (the fake model server, when asked for, comes after them).
 const N: usize = 4;
 
-/// The processes the demo runs (name, colour, port variable, default port), in start order
-/// (start order does not matter: specialists keep retrying registration, the UI server
-/// keeps following the Hub). The Hub first.
-const AGENTS: [(&str, &str, &str, u16); N] = [
+/// One child process: name (its subcommand), colour, port variable, default port.
+type Spec = (&'static str, &'static str, &'static str, u16);
+
+/// The processes the demo runs, in start order (start order does not matter: specialists
+/// keep retrying registration, the UI server keeps following the Hub). The Hub first.
+const AGENTS: [Spec; N] = [
     ("hub", "35", "HUB_PORT", hub::DEFAULT_PORT),
     ("tutor", "32", "TUTOR_PORT", tutor::DEFAULT_PORT),
     ("library", "36", "LIBRARY_PORT", library::DEFAULT_PORT),
@@ -36,14 +38,64 @@ const AGENTS: [(&str, &str, &str, u16); N] = [
 /// The UI server's index in [`AGENTS`].
 const UI: usize = 3;
 
+/// `--fake-model`: `campus fake-anthropic` with the demo's script, after the agents.
+const FAKE: Spec = ("fake-anthropic", "34", "FAKE_ANTHROPIC_PORT", llm::fake::DEFAULT_PORT);
+
+/// Each agent's live mode: the process it runs in, the variable, the live value. An agent
+/// whose live mode lands is one line here (the Library: `LIBRARY_MODE`; the Student, in
+/// the UI server: `STUDENT_MODE`).
+pub(crate) const LIVE_MODES: &[(&str, &str, &str)] =
+    &[("hub", "ROUTER_MODE", "live"), ("tutor", "TUTOR_MODE", "live")];
+
+/// The placeholder key `--fake-model` gives every agent: the fake takes any key, and an
+/// exported real key is never sent to it.
+pub(crate) const FAKE_KEY: &str = "fake-key-for-campus-fake-anthropic";
+
+/// How the demo's agents answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Models {
+    /// Each agent's default (offline) mode.
+    Default,
+    /// `--live`: every agent in live mode against the provider (a key is required).
+    Live,
+    /// `--fake-model`: every agent in live mode against `campus fake-anthropic`.
+    Fake,
+}
+
+impl Models {
+    fn describe(self) -> &'static str {
+        match self {
+            Models::Default => "on mock models",
+            Models::Live => "in live mode (questions and recent history go to the model provider)",
+            Models::Fake => {
+                "in live mode against the fake model server (no key, nothing leaves this machine)"
+            }
+        }
+    }
+}
+
+/// Before anything starts: `--live` needs a key in `ANTHROPIC_API_KEY` (exported, or in
+/// `.env`); without one the demo stops here, naming the variable.
+pub(crate) fn check_live_key(env: &dyn Fn(&str) -> Option<String>) -> Result<(), conf::ConfError> {
+    match llm::load_key(llm::DEFAULT_KEY_VAR, env, std::path::Path::new(".env"))? {
+        Some(_) => Ok(()),
+        None => Err(conf::ConfError::new(
+            llm::DEFAULT_KEY_VAR,
+            "",
+            "is not set (export it or put it in .env); campus demo --live started nothing. \
+             To watch live mode without a key: campus demo --fake-model",
+        )),
+    }
+}
+
 /// The question the ready hint suggests (the mock router sends it to the Tutor).
 const TRY_QUESTION: &str = "what is the derivative of x^2";
 
 /// `campus demo --help`: the port variables and their defaults, and how it stops.
 pub(crate) fn ports_help() -> String {
     let mut help = String::from("Ports (on 127.0.0.1):\n");
-    for (name, _, var, port) in AGENTS {
-        help.push_str(&format!("  {var:<13} the {name} (default {port})\n"));
+    for (name, _, var, port) in AGENTS.into_iter().chain([FAKE]) {
+        help.push_str(&format!("  {var:<19} the {name} (default {port})\n"));
     }
     help.push_str(
         "\nCtrl+C, SIGTERM or SIGHUP stops every agent (the specialists sign out from the Hub first);\n\
@@ -54,34 +106,52 @@ pub(crate) fn ports_help() -> String {
     help
 }
 
-/// The demo's ports: `HUB_PORT`, `TUTOR_PORT`, `LIBRARY_PORT`, `UI_PORT` or the defaults.
-fn ports() -> Result<[u16; N], conf::ConfError> {
-    let mut ports = [0; N];
-    for (slot, (_, _, var, default)) in ports.iter_mut().zip(AGENTS) {
+/// The children's ports: `HUB_PORT`, `TUTOR_PORT`, `LIBRARY_PORT`, `UI_PORT`
+/// (`FAKE_ANTHROPIC_PORT` for the fake) or the defaults.
+fn ports(specs: &[Spec]) -> Result<Vec<u16>, conf::ConfError> {
+    let mut ports = Vec::with_capacity(specs.len());
+    for (_, _, var, default) in specs {
         let port =
-            conf::env_parse::<u16>(var, &crate::env, "a port number from 1 to 65535")?.unwrap_or(default);
+            conf::env_parse::<u16>(var, &crate::env, "a port number from 1 to 65535")?.unwrap_or(*default);
         if port == 0 {
-            return Err(conf::ConfError::new(var, "", "0 is not a port number from 1 to 65535"));
+            return Err(conf::ConfError::new(*var, "", "0 is not a port number from 1 to 65535"));
         }
-        *slot = port;
+        ports.push(port);
     }
     Ok(ports)
 }
 
-/// Each child's environment: its own `PORT`, where the others are, and what ties it to
-/// this launcher.
-fn child_env(index: usize, ports: &[u16; N]) -> Vec<(&'static str, String)> {
+/// Each child's environment: its own `PORT`, where the others are, what ties it to this
+/// launcher, and in live modes its live mode variable (and, with the fake, where the
+/// model is and a placeholder key).
+fn child_env(index: usize, specs: &[Spec], ports: &[u16], models: Models) -> Vec<(&'static str, String)> {
     let url = |i: usize| format!("http://127.0.0.1:{}", ports[i]);
+    let name = specs[index].0;
     let mut env = vec![
         ("PORT", ports[index].to_string()),
-        (PORT_VAR_VAR, AGENTS[index].2.to_string()),
+        (PORT_VAR_VAR, specs[index].2.to_string()),
         (PARENT_PID_VAR, std::process::id().to_string()),
     ];
-    if index == 0 {
-        env.push(("TUTOR_URL", url(1)));
-        env.push(("LIBRARY_URL", url(2)));
-    } else {
-        env.push(("HUB_URL", url(0)));
+    match name {
+        "hub" => {
+            env.push(("TUTOR_URL", url(1)));
+            env.push(("LIBRARY_URL", url(2)));
+        }
+        "fake-anthropic" => return env,
+        _ => env.push(("HUB_URL", url(0))),
+    }
+    if models != Models::Default {
+        env.extend(
+            LIVE_MODES
+                .iter()
+                .filter(|(agent, ..)| *agent == name)
+                .map(|(_, var, value)| (*var, value.to_string())),
+        );
+    }
+    if models == Models::Fake {
+        let fake = specs.iter().position(|s| s.0 == FAKE.0).expect("the fake is started with --fake-model");
+        env.push(("ANTHROPIC_BASE_URL", url(fake)));
+        env.push((llm::DEFAULT_KEY_VAR, FAKE_KEY.to_string()));
     }
     env
 }
@@ -186,20 +256,29 @@ struct Stop {
     killed: bool,
 }
 
-pub(crate) async fn run() -> anyhow::Result<()> {
-    let ports = ports()?;
+pub(crate) async fn run(models: Models) -> anyhow::Result<()> {
+    if models == Models::Live {
+        check_live_key(&crate::env)?;
+    }
+    let mut specs: Vec<Spec> = AGENTS.to_vec();
+    if models == Models::Fake {
+        specs.push(FAKE);
+    }
+    let specs = specs;
+    let ports = ports(&specs)?;
     let exe = std::env::current_exe().context("could not find the campus binary")?;
     // Before any child exists, so a stop request is never the default (immediate) death.
     let stop_requested = stop_signal().context("could not listen for signals")?;
     tokio::pin!(stop_requested);
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut children: Vec<(&'static str, Child)> = Vec::new();
-    for (i, (name, colour, _, _)) in AGENTS.into_iter().enumerate() {
+    for (i, &(name, colour, _, _)) in specs.iter().enumerate() {
         // Spawned here, on the thread block_on runs (see main): the children's
         // parent-death signal follows this thread.
+        let args: &[&str] = if name == FAKE.0 { &[name, "--demo-script"] } else { &[name] };
         let spawned = Command::new(&exe)
-            .arg(name)
-            .envs(child_env(i, &ports))
+            .args(args)
+            .envs(child_env(i, &specs, &ports, models))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -223,7 +302,7 @@ pub(crate) async fn run() -> anyhow::Result<()> {
     let demo = paint("1", "[   demo]");
     let started: Vec<String> =
         children.iter().map(|(n, c)| format!("{n} (pid {})", c.id().unwrap_or(0))).collect();
-    say(&format!("{demo} started {} on mock models; Ctrl+C stops them all", started.join(", ")));
+    say(&format!("{demo} started {} {}; Ctrl+C stops them all", started.join(", "), models.describe()));
     for (name, mut child) in children {
         let tx = tx.clone();
         tokio::spawn(async move {
@@ -235,7 +314,7 @@ pub(crate) async fn run() -> anyhow::Result<()> {
     drop(tx);
 
     let mut ready: Vec<(&str, String)> = Vec::new();
-    let mut running: Vec<&str> = AGENTS.iter().map(|(n, ..)| *n).collect();
+    let mut running: Vec<&str> = specs.iter().map(|(n, ..)| *n).collect();
     let mut failed: Option<StartFailed> = None;
     let mut stop = Stop { stopping: false, hub_signalled: false, killed: false };
     let hub_deadline = tokio::time::sleep(Duration::from_secs(3600));
@@ -257,9 +336,9 @@ pub(crate) async fn run() -> anyhow::Result<()> {
         tokio::select! {
             note = rx.recv() => match note {
                 Some(Note::Ready(name, url)) => {
-                    let pid = AGENTS.iter().position(|a| a.0 == name).and_then(|i| pids[i]).unwrap_or(0);
+                    let pid = specs.iter().position(|a| a.0 == name).and_then(|i| pids[i]).unwrap_or(0);
                     ready.push((name, format!("{name} {url} (pid {pid})")));
-                    if ready.len() == AGENTS.len() && !stop.stopping {
+                    if ready.len() == specs.len() && !stop.stopping {
                         // a question asked now would find no specialist yet: wait for the
                         // Hub to see them register before saying the university is ready
                         let tx = registered_tx.clone();
@@ -273,7 +352,7 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                     running.retain(|n| *n != name);
                     let was_ready = ready.iter().any(|(n, _)| *n == name);
                     if !stop.stopping && !was_ready {
-                        let i = AGENTS.iter().position(|a| a.0 == name).unwrap_or(0);
+                        let i = specs.iter().position(|a| a.0 == name).unwrap_or(0);
                         let f = StartFailed {
                             agent: name,
                             port: ports[i],
@@ -304,7 +383,7 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                         let msg = "the hub has not seen every specialist register yet; until it does, questions for them are answered 'unavailable'";
                         say(&format!("{demo} {}", paint("33", msg)));
                     }
-                    ready.sort_by_key(|(n, _)| AGENTS.iter().position(|a| a.0 == *n));
+                    ready.sort_by_key(|(n, _)| specs.iter().position(|a| a.0 == *n));
                     let list: Vec<&str> = ready.iter().map(|(_, r)| r.as_str()).collect();
                     say(&format!("{demo} all agents ready: {}", list.join(", ")));
                     say(&format!("{demo} open http://127.0.0.1:{} in a browser", ports[UI]));
@@ -320,7 +399,7 @@ pub(crate) async fn run() -> anyhow::Result<()> {
                     // still running 5 s after its SIGINT: it does not outlive the demo
                     say(&format!("{demo} {} did not stop in time; killing it", running.join(", ")));
                     stop.killed = true;
-                    let left: Vec<Option<u32>> = AGENTS
+                    let left: Vec<Option<u32>> = specs
                         .iter()
                         .zip(&pids)
                         .filter(|(a, _)| running.contains(&a.0))
@@ -365,5 +444,76 @@ async fn wait_registered(hub_port: u16) -> bool {
             return false;
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// `campus fake-anthropic --demo-script` (what `demo --fake-model` runs): enough for live
+/// mode to behave sensibly without a model. The live router sends library words to that
+/// Library skill, calculus words to the Tutor, and asks back otherwise; the Tutor's scope
+/// and answer checks pass; its answers say they come from the fake.
+pub(crate) fn fake_script() -> llm::fake::Script {
+    use llm::fake::{FakeReply, FakeRule, Script, When};
+    use serde_json::json;
+    const ROUTER: &str = "You route a student's message";
+    let route = |words: &[&str], agent: &str, skill: &str| -> Vec<FakeRule> {
+        words
+            .iter()
+            .map(|w| FakeRule {
+                when: When {
+                    system_contains: Some(ROUTER.into()),
+                    field: Some("/question".into()),
+                    contains: Some((*w).into()),
+                    ..When::default()
+                },
+                reply: FakeReply::json(json!({"decision": "route", "agent": agent, "skill": skill,
+                "question": "", "reason": "the fake model's keyword rule"})),
+            })
+            .collect()
+    };
+    let system = |text: &str, reply: FakeReply| FakeRule {
+        when: When { system_contains: Some(text.into()), ..When::default() },
+        reply,
+    };
+    let mut rules: Vec<FakeRule> = Vec::new();
+    rules.extend(route(&["print"], "library", "printing"));
+    rules.extend(route(&["room"], "library", "study-rooms"));
+    rules.extend(route(&["borrow", "renew", "loan"], "library", "borrowing"));
+    rules.extend(route(&["hours", "open", "close"], "library", "library-hours"));
+    rules.extend(route(&["find", "catalog", "book"], "library", "finding-items"));
+    rules.extend(route(
+        &["deriv", "integr", "limit", "calculus", "differentiat", "x^", "dx", "tutor"],
+        "tutor",
+        "calculus-tutoring",
+    ));
+    rules.push(system(
+        ROUTER,
+        FakeReply::json(json!({"decision": "clarify", "agent": "", "skill": "",
+            "question": "Is your question about calculus or about the library?", "reason": "no keyword rule matched"})),
+    ));
+    rules.push(system(
+        "You classify one student request for a calculus tutor",
+        FakeReply::json(
+            json!({"decision": "in_scope", "skill_id": "calculus-tutoring", "clarifying_question": ""}),
+        ),
+    ));
+    rules.push(system("You check a draft answer", FakeReply::json(json!({"verdict": "within_scope"}))));
+    rules.push(FakeRule {
+        when: When {
+            system_contains: Some("You are the Tutor Agent".into()),
+            contains: Some("x^2".into()),
+            ..When::default()
+        },
+        reply: FakeReply::text(
+            "The derivative of x^2 is 2x. By the power rule, d/dx x^n = n·x^(n-1); with n = 2 that gives \
+             2·x^1 = 2x. (This answer comes from the fake model server, campus fake-anthropic, not a real model.)",
+        ),
+    });
+    Script {
+        rules,
+        default: Some(FakeReply::text(
+            "This demo runs against the fake model server (campus fake-anthropic), so there is no real answer \
+             here: a live model would work through your question step by step.",
+        )),
+        ..Script::default()
     }
 }

@@ -38,7 +38,14 @@ struct Cli {
 enum Command {
     /// Run every agent as a child process (Hub, Tutor, Library, the UI server); Ctrl+C stops them all
     #[command(after_help = demo::ports_help())]
-    Demo,
+    Demo {
+        /// Every agent in live mode against the model provider (needs ANTHROPIC_API_KEY, exported or in .env)
+        #[arg(long, conflicts_with = "fake_model")]
+        live: bool,
+        /// Every agent in live mode against a fake model server started as another child (no key, no network)
+        #[arg(long)]
+        fake_model: bool,
+    },
     /// Run the University Hub (127.0.0.1:41243; HUB_CONFIG, PORT, ROUTER_MODE, …)
     Hub,
     /// Run the Tutor agent (127.0.0.1:41241; TUTOR_MODE=mock|fixed|live, TUTOR_MODEL, TUTOR_CONFIG, PORT, HUB_URL, …)
@@ -69,8 +76,11 @@ enum Command {
         #[arg(long, env = "PORT", default_value_t = llm::fake::DEFAULT_PORT)]
         port: u16,
         /// A JSON script: {"replies": [...], "rules": [...], "default": {...}, "models": [...], "accept_key": "..."}
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "demo_script")]
         script: Option<std::path::PathBuf>,
+        /// The script `campus demo --fake-model` uses: router decisions, scope checks that pass, labelled answers
+        #[arg(long)]
+        demo_script: bool,
     },
 }
 
@@ -165,7 +175,14 @@ fn main() -> ExitCode {
     // thread: a child's parent-death signal follows the thread that spawned it.
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Demo => demo::run().await,
+            Command::Demo { live, fake_model } => {
+                let models = match (live, fake_model) {
+                    (true, _) => demo::Models::Live,
+                    (_, true) => demo::Models::Fake,
+                    _ => demo::Models::Default,
+                };
+                demo::run(models).await
+            }
             Command::Hub => run_hub().await,
             Command::Tutor => run_tutor().await,
             Command::Library => run_library().await,
@@ -173,7 +190,9 @@ fn main() -> ExitCode {
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
             Command::EvalRouter(args) => eval::run(args, &env).await,
-            Command::FakeAnthropic { port, script } => run_fake_anthropic(port, script).await,
+            Command::FakeAnthropic { port, script, demo_script } => {
+                run_fake_anthropic(port, script, demo_script).await
+            }
         }
     });
     match result {
@@ -204,9 +223,14 @@ async fn run_hub() -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn run_fake_anthropic(port: u16, script: Option<std::path::PathBuf>) -> anyhow::Result<()> {
+async fn run_fake_anthropic(
+    port: u16,
+    script: Option<std::path::PathBuf>,
+    demo_script: bool,
+) -> anyhow::Result<()> {
     let script = match script {
         Some(path) => llm::fake::load_script(&path)?,
+        None if demo_script => demo::fake_script(),
         None => llm::fake::Script::default(),
     };
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));

@@ -3,10 +3,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::Command;
 
 use common::{BIN, free_port, http_json};
 
@@ -14,38 +11,18 @@ use common::{BIN, free_port, http_json};
 fn demo_runs_reports_and_stops_everything() {
     let (hub, tutor, library, ui) = (free_port(), free_port(), free_port(), free_port());
     let data = common::TempDir::new();
-    let mut demo = Command::new(BIN)
-        .arg("demo")
-        .env("CAMPUS_DATA_DIR", data.path())
-        .env("HUB_PORT", hub.to_string())
-        .env("TUTOR_PORT", tutor.to_string())
-        .env("LIBRARY_PORT", library.to_string())
-        .env("UI_PORT", ui.to_string())
-        .env("HEARTBEAT_INTERVAL_MS", "100")
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let (tx, rx) = mpsc::channel::<String>();
-    let out = demo.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let mut lines = Vec::new();
-    let mut wait_line = |pred: &dyn Fn(&str) -> bool, what: &str| -> String {
-        loop {
-            let line = rx
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("no line {what}: {lines:?}"));
-            lines.push(line.clone());
-            if pred(&line) {
-                return line;
-            }
-        }
-    };
+    let (mut demo, mut out) = common::Lines::spawn(
+        Command::new(BIN)
+            .arg("demo")
+            .env("CAMPUS_DATA_DIR", data.path())
+            .env("HUB_PORT", hub.to_string())
+            .env("TUTOR_PORT", tutor.to_string())
+            .env("LIBRARY_PORT", library.to_string())
+            .env("UI_PORT", ui.to_string())
+            .env("HEARTBEAT_INTERVAL_MS", "100")
+            .env("RUST_LOG", "info"),
+    );
+    let mut wait_line = |pred: &dyn Fn(&str) -> bool, what: &str| out.wait(pred, what);
     let ready = wait_line(&|l| l.contains("all agents ready"), "all agents ready");
     let hub_url = format!("http://127.0.0.1:{hub}");
     assert!(ready.contains(&hub_url), "{ready}");

@@ -199,6 +199,7 @@ fn start_specialist(rt: &tokio::runtime::Runtime, port: u16, hub_url: &str) -> S
         card_url: format!("{url}{}", a2a::CARD_PATH),
         enabled: true,
         mode: None,
+        model: None,
         heartbeat_interval: Duration::from_millis(100),
     };
     let (_changes, rx) = tokio::sync::watch::channel(0u64);

@@ -210,6 +210,7 @@ fn registration_is_checked_against_the_allowlist() {
             card_url: format!("{}/.well-known/agent-card.json", u.tutor_url),
             enabled: true,
             mode: None,
+            model: None,
         }),
     );
     assert_eq!(takeover.code.as_deref(), Some("identity_in_use"));
@@ -222,6 +223,7 @@ fn registration_is_checked_against_the_allowlist() {
             card_url: "http://127.0.0.1:1/.well-known/agent-card.json".into(),
             enabled: true,
             mode: None,
+            model: None,
         }),
     );
     assert_eq!(elsewhere.code.as_deref(), Some("endpoint_mismatch"));
@@ -234,6 +236,7 @@ fn registration_is_checked_against_the_allowlist() {
             card_url: u.tutor_url.clone(),
             enabled: true,
             mode: None,
+            model: None,
         }),
     );
     assert_eq!(stranger.code.as_deref(), Some("not_allowlisted"));
@@ -246,6 +249,7 @@ fn registration_is_checked_against_the_allowlist() {
             card_url: format!("{}/.well-known/agent-card.json", u.tutor_url),
             enabled: true,
             mode: Some("<b>live</b>".into()),
+            model: None,
         }),
     );
     assert_eq!(odd_mode.code.as_deref(), Some("invalid_control"), "{odd_mode:?}");

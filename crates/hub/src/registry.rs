@@ -44,6 +44,8 @@ struct Instance {
     enabled: bool,
     /// How it answers, as its registration said (`None`: it did not say).
     mode: Option<String>,
+    /// The model it asks, as its registration said.
+    model: Option<String>,
     last_seen: Instant,
 }
 
@@ -240,11 +242,16 @@ impl Registry {
                 "the endpoint is not the one configured for this identity",
             );
         }
-        if r.mode.as_deref().is_some_and(|m| !hublink::valid_mode(m)) {
-            return Ack::refused(
-                ack_codes::INVALID_CONTROL,
-                format!("mode must be 1 to {} characters of a-z, 0-9, _ and -", hublink::MAX_MODE_CHARS),
-            );
+        for (field, value) in [("mode", &r.mode), ("model", &r.model)] {
+            if value.as_deref().is_some_and(|m| !hublink::valid_mode(m)) {
+                return Ack::refused(
+                    ack_codes::INVALID_CONTROL,
+                    format!(
+                        "{field} must be 1 to {} characters of a-z, 0-9, _ and -",
+                        hublink::MAX_MODE_CHARS
+                    ),
+                );
+            }
         }
         if let Some(live) = &entry.instance {
             let alive = live.last_seen.elapsed() <= self.expiry;
@@ -256,6 +263,7 @@ impl Registry {
             id: r.instance_id.clone(),
             enabled: r.enabled,
             mode: r.mode.clone(),
+            model: r.model.clone(),
             last_seen: Instant::now(),
         });
         entry.unreachable = false;
@@ -404,6 +412,7 @@ impl Registry {
                     "status": self.status_of(e),
                     "instanceId": e.instance.as_ref().map(|i| i.id.clone()),
                     "mode": e.instance.as_ref().and_then(|i| i.mode.clone()),
+                    "model": e.instance.as_ref().and_then(|i| i.model.clone()),
                     "heartbeatAgeMs": e.instance.as_ref().map(|i| i.last_seen.elapsed().as_millis() as u64),
                     "cardEtag": e.card.as_ref().and_then(|c| c.etag.clone()),
                     "cardRevision": revision,

@@ -18,6 +18,7 @@ fn register(reg: &Registry, base: &str) -> Ack {
         card_url: format!("{base}/.well-known/agent-card.json"),
         enabled: true,
         mode: None,
+        model: None,
     })
 }
 
@@ -161,6 +162,7 @@ async fn the_mode_is_what_the_registration_said_and_unknown_without_it() {
         card_url: format!("{base}/.well-known/agent-card.json"),
         enabled: true,
         mode: Some(m.into()),
+        model: None,
     };
     assert!(reg.register(&with("fixed")).ok);
     assert_eq!(mode(&reg), "fixed");
@@ -169,4 +171,11 @@ async fn the_mode_is_what_the_registration_said_and_unknown_without_it() {
         assert_eq!(ack.code.as_deref(), Some(ack_codes::INVALID_CONTROL), "{bad:?}");
     }
     assert_eq!(mode(&reg), "fixed", "a refused registration changes nothing");
+    let model = |reg: &Registry| reg.describe()["specialists"][0]["model"].clone();
+    assert!(model(&reg).is_null(), "no model said: unknown");
+    let live = Register { model: Some("claude-haiku-5-5".into()), ..with("live") };
+    assert!(reg.register(&live).ok);
+    assert_eq!((mode(&reg), model(&reg)), (json!("live"), json!("claude-haiku-5-5")));
+    let bad = Register { model: Some("Claude Haiku".into()), ..with("live") };
+    assert_eq!(reg.register(&bad).code.as_deref(), Some(ack_codes::INVALID_CONTROL));
 }

@@ -26,6 +26,8 @@ pub struct LinkConfig {
     pub enabled: bool,
     /// How this agent answers (`mock`, `fixed`, …), sent with every registration.
     pub mode: Option<String>,
+    /// The model it asks, when one answers (see [`crate::Register::model`]).
+    pub model: Option<String>,
     pub heartbeat_interval: Duration,
 }
 
@@ -90,6 +92,7 @@ impl Link {
             card_url: self.cfg.card_url.clone(),
             enabled: self.cfg.enabled,
             mode: self.cfg.mode.clone(),
+            model: self.cfg.model.clone(),
         });
         match self.send(&control).await {
             Outcome::Acked(ack) if ack.ok => {

@@ -26,6 +26,10 @@ pub struct Register {
     /// agents (the Hub then shows it as unknown). See [`valid_mode`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
+    /// The model it asks in live mode (`claude-haiku-5-5`), as it says itself; absent
+    /// when no model answers or from older agents. Same characters as a mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 /// Longest [`Register::mode`] the Hub accepts.

@@ -107,6 +107,7 @@ async fn start(script: Vec<Answer>) -> Running {
         card_url: "http://127.0.0.1:1/.well-known/agent-card.json".into(),
         enabled: true,
         mode: Some("mock".into()),
+        model: Some("claude-haiku-5-5".into()),
         heartbeat_interval: Duration::from_millis(40),
     };
     let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(2), ..Default::default() });

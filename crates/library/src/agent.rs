@@ -274,6 +274,7 @@ pub fn agent(
         identity: IDENTITY,
         card: agent_card,
         mode: mode.as_str(),
+        model: live.as_ref().map(|l| l.model.id()),
         default_skills: default_skill_set(),
         rules: RULES,
         executor: move |settings, telemetry, store| Library::new(settings, telemetry, store, live),

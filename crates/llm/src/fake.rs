@@ -127,6 +127,10 @@ pub struct When {
     /// The last user message contains this (any case).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contains: Option<String>,
+    /// A JSON pointer (`/question`): `contains` then looks only at the string there in
+    /// the last user message read as JSON (not JSON, or no string there: no match).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
     /// The system prompt contains this (any case).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_contains: Option<String>,
@@ -526,7 +530,14 @@ fn last_user_text(req: &Value) -> String {
 
 fn matches(when: &When, req: &Value) -> bool {
     let has = |hay: &str, needle: &str| hay.to_lowercase().contains(&needle.to_lowercase());
-    when.contains.as_deref().is_none_or(|c| has(&last_user_text(req), c))
+    let text = last_user_text(req);
+    let looked_at = match when.field.as_deref() {
+        None => Some(text),
+        Some(pointer) => serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|v| v.pointer(pointer).and_then(Value::as_str).map(str::to_owned)),
+    };
+    looked_at.is_some_and(|t| when.contains.as_deref().is_none_or(|c| has(&t, c)))
         && when.system_contains.as_deref().is_none_or(|c| has(req["system"].as_str().unwrap_or(""), c))
         && when.structured.is_none_or(|s| s == req.pointer("/output_config/format").is_some())
         && when.model.as_deref().is_none_or(|m| req["model"] == m)
@@ -679,6 +690,17 @@ mod tests {
         assert!(matches(&when, &r));
         assert!(!matches(&When { structured: Some(true), ..When::default() }, &r));
         assert!(!matches(&When { model: Some("claude-opus-5-5".into()), ..When::default() }, &r));
+        let data =
+            json!({"messages": [{"role": "user", "content": r#"{"question":"a room","services":"tutor"}"#}]});
+        let at = |field: &str, contains: &str| When {
+            field: Some(field.into()),
+            contains: Some(contains.into()),
+            ..When::default()
+        };
+        assert!(matches(&at("/question", "ROOM"), &req(data.clone())));
+        assert!(!matches(&at("/question", "tutor"), &req(data.clone())), "only the field is read");
+        assert!(!matches(&at("/missing", ""), &req(data)), "no string there: no match");
+        assert!(!matches(&at("/question", ""), &r), "not json: no match");
     }
 
     #[test]

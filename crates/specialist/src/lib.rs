@@ -217,6 +217,9 @@ where
     pub card: fn(&str) -> AgentCard,
     /// How it answers (`mock`, `fixed`), told to the Hub with each registration.
     pub mode: &'static str,
+    /// The model it asks in live mode (`claude-haiku-5-5`), told to the Hub with each
+    /// registration; `None` when no model answers.
+    pub model: Option<&'static str>,
     pub default_skills: SkillSet,
     pub rules: Rules,
     /// Builds the executor from the live settings, the telemetry feed and the agent's store.
@@ -287,6 +290,7 @@ where
         card_url: format!("{base}{}", a2a::CARD_PATH),
         enabled: config.enabled,
         mode: Some(agent.mode.to_string()),
+        model: agent.model.map(str::to_string),
         heartbeat_interval: config.heartbeat_interval,
     };
     let client =

@@ -44,6 +44,14 @@ impl Answerer {
         Answerer::Live(Arc::new(LiveTutor::new(config)))
     }
 
+    /// The model a live answerer asks; `None` in the offline modes.
+    pub fn model(&self) -> Option<&'static str> {
+        match self {
+            Answerer::Live(live) => Some(live.model().id()),
+            _ => None,
+        }
+    }
+
     pub fn mode(&self) -> Mode {
         match self {
             Answerer::Fixed => Mode::Fixed,

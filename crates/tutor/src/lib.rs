@@ -171,6 +171,7 @@ pub fn agent(
         identity: IDENTITY,
         card: agent_card,
         mode: answerer.mode().as_str(),
+        model: answerer.model(),
         default_skills: default_skills(),
         rules: RULES,
         executor: move |settings, telemetry, store| {

@@ -229,13 +229,16 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize, student_mode: &s
         json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": student_mode}),
     );
     let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
-    // modes as each agent said (the Hub its router's, a specialist in its registration);
-    // what nothing said stays null
-    let mode = |v: Option<&Value>| v.and_then(|v| v.get("mode")).and_then(Value::as_str).map(str::to_owned);
+    // modes and models as each agent said (the Hub its router's, a specialist in its
+    // registration); what nothing said stays null
+    let said = |v: Option<&Value>, field: &str| {
+        v.and_then(|v| v.get(field)).and_then(Value::as_str).map(str::to_owned)
+    };
+    let hub = registry.and_then(|r| r.get("hub"));
     // nothing reports the Hub's own work in flight: unknown, not 0
     agents.insert(
         "hub".into(),
-        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null, "mode": mode(registry.and_then(|r| r.get("hub")))}),
+        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null, "mode": said(hub, "mode"), "model": said(hub, "model")}),
     );
     let list = registry.and_then(|r| r.get("specialists")).and_then(Value::as_array);
     for s in list.into_iter().flatten() {
@@ -248,7 +251,8 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize, student_mode: &s
                 "heartbeatAt": age.map(|a| now - a),
                 // the monitor fills in what the Hub's feed told; unknown until then
                 "inFlight": null,
-                "mode": mode(Some(s)),
+                "mode": said(Some(s), "mode"),
+                "model": said(Some(s), "model"),
             }),
         );
     }
@@ -256,7 +260,7 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize, student_mode: &s
         for id in ["tutor", "library"] {
             agents.insert(
                 id.into(),
-                json!({"status": "unknown", "heartbeatAt": null, "inFlight": null, "mode": null}),
+                json!({"status": "unknown", "heartbeatAt": null, "inFlight": null, "mode": null, "model": null}),
             );
         }
     }
@@ -399,5 +403,15 @@ mod tests {
         assert!(agents["tutor"]["inFlight"].is_null(), "never a made-up 0");
         let reg = json!({"specialists": [{"id": "tutor", "status": "ready"}]});
         assert!(statuses(Some(&reg), 0, STUDENT_MODE).0.get("library").is_none());
+        assert!(agents["tutor"]["model"].is_null() && agents["hub"]["model"].is_null());
+        let reg = json!({
+            "hub": {"mode": "live", "model": "claude-sonnet-5-5"},
+            "specialists": [{"id": "tutor", "status": "ready", "mode": "live", "model": "claude-haiku-5-5"}],
+        });
+        let (agents, _) = statuses(Some(&reg), 0, STUDENT_MODE);
+        assert_eq!(
+            (&agents["hub"]["model"], &agents["tutor"]["model"]),
+            (&json!("claude-sonnet-5-5"), &json!("claude-haiku-5-5"))
+        );
     }
 }

@@ -418,3 +418,39 @@ pub fn rpc(base_url: &str, method: &str, params: Value) -> Value {
         resp.json::<Value>().await.unwrap()
     })
 }
+
+/// A child's stdout read line by line on a thread (`campus demo`'s prefixed output).
+pub struct Lines {
+    rx: mpsc::Receiver<String>,
+    /// Every line read so far.
+    pub seen: Vec<String>,
+}
+
+impl Lines {
+    /// Spawns `cmd` with stdout piped (stderr dropped) and follows its stdout.
+    pub fn spawn(cmd: &mut Command) -> (Child, Lines) {
+        let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+        let (tx, rx) = mpsc::channel::<String>();
+        let out = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        (child, Lines { rx, seen: Vec::new() })
+    }
+
+    /// The next line for which `pred` holds (within 30 s of the one before).
+    pub fn wait(&mut self, pred: &dyn Fn(&str) -> bool, what: &str) -> String {
+        loop {
+            let line = self
+                .rx
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no line {what}: {:?}", self.seen));
+            self.seen.push(line.clone());
+            if pred(&line) {
+                return line;
+            }
+        }
+    }
+}
