@@ -44,8 +44,12 @@ const FAKE: Spec = ("fake-anthropic", "34", "FAKE_ANTHROPIC_PORT", llm::fake::DE
 /// Each agent's live mode: the process it runs in, the variable, the live value. An agent
 /// whose live mode lands is one line here (the Library: `LIBRARY_MODE`; the Student, in
 /// the UI server: `STUDENT_MODE`).
-pub(crate) const LIVE_MODES: &[(&str, &str, &str)] =
-    &[("hub", "ROUTER_MODE", "live"), ("tutor", "TUTOR_MODE", "live")];
+pub(crate) const LIVE_MODES: &[(&str, &str, &str)] = &[
+    ("hub", "ROUTER_MODE", "live"),
+    ("tutor", "TUTOR_MODE", "live"),
+    ("library", "LIBRARY_MODE", "live"),
+    ("ui", "STUDENT_MODE", "live"),
+];
 
 /// The placeholder key `--fake-model` gives every agent: the fake takes any key, and an
 /// exported real key is never sent to it.
@@ -497,6 +501,39 @@ pub(crate) fn fake_script() -> llm::fake::Script {
         ),
     ));
     rules.push(system("You check a draft answer", FakeReply::json(json!({"verdict": "within_scope"}))));
+    // form intent: a form when the words ask for one, else the usual answer
+    let intent = |agent: &str, words: &[&str], workflow: &str| -> Vec<FakeRule> {
+        words
+            .iter()
+            .map(|w| FakeRule {
+                when: When {
+                    system_contains: Some(format!("You decide what a student's message to {agent}")),
+                    contains: Some((*w).into()),
+                    ..When::default()
+                },
+                reply: FakeReply::json(json!({"decision": "offer_form", "workflow": workflow})),
+            })
+            .collect()
+    };
+    rules.extend(intent(
+        "the Tutor",
+        &["tutoring session", "human tutor", "in-person help"],
+        "tutoring-request",
+    ));
+    rules.extend(intent("the Library", &["book a", "reserve", "booking"], "study-room-booking"));
+    rules.push(system(
+        "You decide what a student's message to",
+        FakeReply::json(json!({"decision": "answer", "workflow": "none"})),
+    ));
+    // the fake knows no library content, so it can quote none: the Library's fixed reply
+    rules.push(system(
+        "You are the Library Agent",
+        FakeReply::json(json!({"verdict": "not_covered", "skill_id": "", "answer": "", "evidence": []})),
+    ));
+    rules.push(system(
+        "You are a student's own assistant",
+        FakeReply::json(json!({"decision": "pass", "capability": "", "question": "", "confident": false})),
+    ));
     rules.push(FakeRule {
         when: When {
             system_contains: Some("You are the Tutor Agent".into()),
