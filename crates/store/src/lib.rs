@@ -60,6 +60,11 @@ pub enum Durability {
     ProcessKill,
 }
 
+/// How long a write waits for another connection's lock.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// SQLite's message for `SQLITE_BUSY` (as the store's errors carry it, lowercased).
+const BUSY_MESSAGE: &str = "database is locked";
+
 /// One agent's open database. Cheap to clone; clones share the connection.
 #[derive(Clone)]
 pub struct Store {
@@ -92,6 +97,26 @@ impl Store {
                 .map_err(|e| StoreError::Folder { path: dir.to_path_buf(), reason: io_reason(&e) })?;
         }
         forget_deleted(&path)?;
+        // Several processes opening a new file at once: some steps (switching the new file
+        // to WAL, its first migration) can meet another's lock without SQLite waiting the
+        // busy timeout for it; the whole opening is then tried again until the timeout.
+        let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+        loop {
+            match Store::connect(&path, durability) {
+                Err(StoreError::Sqlite { reason, .. })
+                    if reason.contains(BUSY_MESSAGE) && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => return Err(e),
+                Ok(conn) => return Ok(Store { inner: Arc::new(Inner { path, conn: Mutex::new(conn) }) }),
+            }
+        }
+    }
+
+    /// One attempt at opening, checking and migrating the file at `path`.
+    fn connect(path: &Path, durability: Durability) -> Result<Connection, StoreError> {
+        let path = path.to_path_buf();
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -104,7 +129,7 @@ impl Store {
             },
             _ => StoreError::open(&path, e),
         })?;
-        conn.busy_timeout(Duration::from_secs(5)).map_err(|e| StoreError::open(&path, e))?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| StoreError::open(&path, e))?;
         // The first statements read the header: a file that is not a database fails here.
         let mode: String = conn
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
@@ -126,7 +151,7 @@ impl Store {
             return Err(StoreError::Unreadable { path, reason: "the integrity check failed".into() });
         }
         migrate::apply(&mut conn, &path)?;
-        Ok(Store { inner: Arc::new(Inner { path, conn: Mutex::new(conn) }) })
+        Ok(conn)
     }
 
     /// Opens `<dir>/<agent>.sqlite3` on a blocking thread.
