@@ -368,7 +368,7 @@ export function formStatus(form) {
     case "submitted":
       return { state: "submitted", text: "Submitted.", canReconcile: false, editable: false };
     case "cancelled":
-      return { state: "cancelled", text: "Cancelled: nothing was sent.", canReconcile: false, editable: false };
+      return { state: "cancelled", text: "Cancelled: the agent closed this form; nothing was submitted.", canReconcile: false, editable: false };
     case "superseded":
       return { state: "superseded", text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
     default:

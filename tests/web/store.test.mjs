@@ -299,6 +299,13 @@ test("forms are bounded", () => {
   assert.equal(s.formOrder.length, LIMITS.forms);
 });
 
+test("a cancelled form says the agent closed it, not that nothing was sent", () => {
+  const st = formStatus({ state: "cancelled" });
+  assert.equal(st.state, "cancelled");
+  assert.match(st.text, /agent closed this form/);
+  assert.doesNotMatch(st.text, /nothing was sent/);
+});
+
 test("the draft of a form is what was typed over what the messages set", () => {
   const dm = (path, value) => ({ version: "v0.9", updateDataModel: { surfaceId: "s", path, value } });
   const sent = sentModel([
