@@ -183,7 +183,9 @@ export function formNode(formId, ctx) {
           problem.textContent = "";
           ctx.press(formId, form, action, null);
         });
-        processor.processMessages(messages);
+        // copies: the renderer's data model takes the objects it is given and writes what
+        // is typed into them, and the list is the server's (what was sent stays readable)
+        processor.processMessages(structuredClone(messages));
         // the same form sent again ("continue"): what the student typed into the one it
         // replaced and never sent wins over the values sent; untouched fields keep them
         const draft = ctx.drafts?.take(form?.threadId, surfaceId);
@@ -210,7 +212,7 @@ export function formNode(formId, ctx) {
         });
       } else {
         // only the new messages (a slot list, values filled from the chat)
-        processor.processMessages(fresh.map((i) => messages[i]));
+        processor.processMessages(structuredClone(fresh.map((i) => messages[i])));
       }
       remember(seqs, surfaceId);
       drawnMessages = messages;
