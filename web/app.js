@@ -1,6 +1,6 @@
 // Wiring: stream → store → views, drawn once per animation frame. The router picks the
 // view; only the visible view draws (a view shown again draws from the current state).
-import { initialState, reduce } from "./store.js";
+import { initialState, reduce, draftBook } from "./store.js";
 import { connect } from "./stream.js";
 import { startRouter } from "./router.js";
 import * as conversation from "./views/conversation.js";
@@ -140,6 +140,7 @@ async function checkAnswer(checkRunId) {
 
 const ctx = {
   dispatch,
+  drafts: draftBook(),
   press,
   checkAnswer,
   getState: () => state,

@@ -1,7 +1,7 @@
 // The page's reducer (web/store.js) under Node's test runner: node --test tests/web/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce, runStatus, hopReason, errorLabel, formStatus, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
+import { initialState, reduce, runStatus, hopReason, errorLabel, formStatus, sentModel, draftOf, draftBook, LIMITS, PLAY_DELAY_MS, PULSE_MS } from "../../web/store.js";
 
 const ev = (channel, event, extra = {}) => ({ type: "event", channel, event, live: true, now: 1000, ...extra });
 const apply = (state, actions) => actions.reduce(reduce, state);
@@ -297,4 +297,36 @@ test("forms are bounded", () => {
   }
   assert.equal(Object.keys(s.forms).length, LIMITS.forms);
   assert.equal(s.formOrder.length, LIMITS.forms);
+});
+
+test("a cancelled form says the agent closed it, not that nothing was sent", () => {
+  const st = formStatus({ state: "cancelled" });
+  assert.equal(st.state, "cancelled");
+  assert.match(st.text, /agent closed this form/);
+  assert.doesNotMatch(st.text, /nothing was sent/);
+});
+
+test("the draft of a form is what was typed over what the messages set", () => {
+  const dm = (path, value) => ({ version: "v0.9", updateDataModel: { surfaceId: "s", path, value } });
+  const sent = sentModel([
+    { version: "v0.9", createSurface: { surfaceId: "s" } },
+    dm("/form", { date: "2025-11-21", groupSize: "3", room: [], slot: [] }),
+    dm("/form/room", ["B"]),
+  ]);
+  assert.deepEqual(sent, { date: "2025-11-21", groupSize: "3", room: ["B"], slot: [] });
+  assert.equal(draftOf({ ...sent }, sent), null, "nothing typed");
+  assert.deepEqual(draftOf({ ...sent, groupSize: "4" }, sent), { groupSize: "4" });
+  assert.equal(draftOf(undefined, sent), null);
+});
+
+test("drafts are kept per conversation and surface, taken once, and bounded", () => {
+  const book = draftBook(3);
+  book.keep("t1", "s1", { groupSize: "4" });
+  assert.equal(book.take("t2", "s1"), null, "another conversation");
+  assert.deepEqual(book.take("t1", "s1"), { groupSize: "4" });
+  assert.equal(book.take("t1", "s1"), null, "taken once");
+  for (let i = 0; i < 5; i++) book.keep("t", `s${i}`, { n: i });
+  assert.equal(book.size, 3);
+  assert.equal(book.take("t", "s0"), null, "the oldest went");
+  assert.deepEqual(book.take("t", "s4"), { n: 4 });
 });

@@ -4,7 +4,7 @@
 // text nodes. Typing in the form sends nothing: only the renderer's actions (a button)
 // and "Check status" (a reconcile) post, through ctx.press.
 import { h, replace } from "../dom.js";
-import { formStatus } from "../store.js";
+import { formStatus, sentModel, draftOf } from "../store.js";
 import { MessageProcessor, A2uiSurface, basicCatalog } from "../vendor/a2ui.js";
 
 void A2uiSurface; // importing it defines <a2ui-surface>
@@ -112,6 +112,7 @@ export function formNode(formId, ctx) {
   let refocus = null; // what had the focus when the form went inert
   let drawn = { surfaceId: null, first: null, last: 0, seqs: new Set() }; // what the processor has taken
   let form = null;
+  let drawnMessages = []; // the list last drawn (what the agent and the UI server set)
 
   reconcile.addEventListener("click", () => {
     if (form?.pendingAction && form.operationId) ctx.press(formId, form, form.pendingAction, form.operationId);
@@ -146,6 +147,18 @@ export function formNode(formId, ctx) {
     return fresh;
   }
 
+  // a form closed for a newer one: what was typed and not sent is kept for the same form
+  // sent again in this conversation (the draft book drops it if another form comes)
+  function keepDraft(threadId) {
+    try {
+      const current = processor.model.getSurface(drawn.surfaceId)?.dataModel?.get("/form");
+      const draft = draftOf(current, sentModel(drawnMessages));
+      if (draft) ctx.drafts?.keep(threadId, drawn.surfaceId, draft);
+    } catch {
+      // a surface without a data model: nothing typed to keep
+    }
+  }
+
   function remember(seqs, surfaceId) {
     const nums = Array.isArray(seqs) ? seqs : [];
     drawn = { surfaceId, first: nums[0] ?? null, last: Math.max(drawn.last, ...nums), seqs: new Set(nums) };
@@ -170,7 +183,17 @@ export function formNode(formId, ctx) {
           problem.textContent = "";
           ctx.press(formId, form, action, null);
         });
-        processor.processMessages(messages);
+        // copies: the renderer's data model takes the objects it is given and writes what
+        // is typed into them, and the list is the server's (what was sent stays readable)
+        processor.processMessages(structuredClone(messages));
+        // the same form sent again ("continue"): what the student typed into the one it
+        // replaced and never sent wins over the values sent; untouched fields keep them
+        const draft = ctx.drafts?.take(form?.threadId, surfaceId);
+        if (draft) {
+          processor.processMessages(
+            Object.entries(draft).map(([field, value]) => ({ version: "v0.9", updateDataModel: { surfaceId, path: `/form/${field}`, value } })),
+          );
+        }
         surfaceEl = document.createElement("a2ui-surface");
         surfaceEl.surface = processor.model.getSurface(surfaceId);
         host.append(surfaceEl);
@@ -189,9 +212,10 @@ export function formNode(formId, ctx) {
         });
       } else {
         // only the new messages (a slot list, values filled from the chat)
-        processor.processMessages(fresh.map((i) => messages[i]));
+        processor.processMessages(structuredClone(fresh.map((i) => messages[i])));
       }
       remember(seqs, surfaceId);
+      drawnMessages = messages;
       problem.textContent = "";
     } catch (e) {
       teardown();
@@ -215,6 +239,7 @@ export function formNode(formId, ctx) {
       replace(errors, errs.map((e) => h("li", { "data-field": e.field }, `${FIELD_LABELS[e.field] || e.field}: ${e.message || e.code}`)));
       errors.hidden = errs.length === 0;
       const messages = Array.isArray(next.messages) ? next.messages : [];
+      if (st.state === "superseded" && processor && drawn.surfaceId) keepDraft(next.threadId);
       if (messages.length && next.surfaceId) drawSurface(messages, next.seqs, next.surfaceId);
       else teardown();
       // `inert` (while a press is on its way, or read-only) drops the focus to the body:

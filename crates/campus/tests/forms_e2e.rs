@@ -181,15 +181,44 @@ fn continue_or_replace_is_answered_through_the_hub_and_anything_else_is_routed_a
         );
         assert!(e.served_by.as_deref().unwrap_or("").contains("Library"), "{e:?}");
     };
-    let first = form(&student, "I want to reserve a group study room for 4 people");
+    let first = form(&student, "I want to reserve a group study room for 4 people on friday");
     let surface = surface_id(&first.messages);
+    let sent = prefill(&first.messages);
+    assert_eq!(sent["groupSize"], json!("4"), "{sent}");
+    assert!(!sent["date"].as_str().unwrap_or_default().is_empty(), "the date was read: {sent}");
 
-    // "continue": the same form comes back (its surface is the Library's form id)
+    // "continue": the same form comes back (its surface is the Library's form id) as it
+    // stands: the values it was sent with
     asks_which("can I book a study room for friday?");
     let kept = form(&student, "continue");
     assert_eq!(kept.workflow, "study-room-booking");
     assert_eq!(surface_id(&kept.messages), surface, "the open form, not a new one");
     assert!(kept.version > first.version, "re-sent at its next version");
+    assert_eq!(prefill(&kept.messages), sent, "the prefilled values come back");
+
+    // on the times screen, with the choices pressed: it comes back on that screen, with them
+    let mut screen = HashMap::new();
+    components(&kept.messages, &mut screen);
+    let mut chosen = sent.clone();
+    chosen["room"] = json!(["B"]);
+    chosen["duration"] = json!(["1"]);
+    let find = press(&surface, &screen, "find_times", &chosen);
+    let ActionOutcome::Updated(times) = common::rt().block_on(student.act(&kept.form_ref, "op-find", find))
+    else {
+        panic!("the times")
+    };
+    asks_which("can I book a study room for friday?");
+    let again = form(&student, "continue");
+    assert_eq!(surface_id(&again.messages), surface);
+    assert!(again.version > times.version, "re-sent at its next version");
+    let data = prefill(&again.messages);
+    for field in ["date", "room", "duration", "groupSize"] {
+        assert_eq!(data[field], chosen[field], "{field} as pressed: {data}");
+    }
+    let mut screen = HashMap::new();
+    components(&again.messages, &mut screen);
+    assert!(screen.contains_key("slot_field") && screen.contains_key("review_btn"), "the times screen");
+    let kept = again;
 
     // "replace": a new form; the reference it replaces takes nothing more
     asks_which("can I book a study room for friday?");
@@ -211,6 +240,21 @@ fn continue_or_replace_is_answered_through_the_hub_and_anything_else_is_routed_a
     // ... and a "replace" nobody asked for is the Hub's to answer
     let stray = ask("replace");
     assert_ne!(stray.outcome.as_deref(), Some("route"), "{stray:?}");
+}
+
+#[test]
+fn continue_re_sends_the_tutoring_form_with_its_prefilled_values() {
+    let (_u, student) = start();
+    let first = form(&student, TUTORING_QUESTION);
+    let sent = prefill(&first.messages);
+    assert_eq!(sent["period"], json!(["afternoon"]), "{sent}");
+    let e = common::rt().block_on(student.ask(TUTORING_QUESTION)).expect("the hub answers");
+    assert!(e.reply_text.contains("\"continue\""), "the tutor asks: {}", e.reply_text);
+    let kept = form(&student, "continue");
+    assert_eq!(kept.workflow, "tutoring-request");
+    assert_eq!(surface_id(&kept.messages), surface_id(&first.messages), "the open form");
+    assert!(kept.version > first.version, "re-sent at its next version");
+    assert_eq!(prefill(&kept.messages), sent, "the prefilled date and time of day come back");
 }
 
 #[test]

@@ -132,6 +132,13 @@ fn keep(
 /// The tutoring form, prefilled with the scheduling words the student already said
 /// (a clock time alone gives its part of the day), drawn as `version`.
 pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date, version: u32) -> Built {
+    let (data, not_filled) = tutoring_data(prefill, today);
+    Built { messages: tutoring_screen(surface_id, &data, today, version), not_filled }
+}
+
+/// The tutoring form's data model (what `/form` holds) prefilled from `prefill`, and the
+/// prefilled values its rules refused.
+pub fn tutoring_data(prefill: &Prefill, today: Date) -> (Value, Vec<FieldError>) {
     let wf = Workflow::Tutoring;
     let mut not_filled = Vec::new();
     let empty = Map::new();
@@ -144,6 +151,11 @@ pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date, version: 
         "period": period.unwrap_or(json!([])),
         "topic": "", "notes": "",
     });
+    (data, not_filled)
+}
+
+/// The whole tutoring form (a createSurface first) holding `data`, drawn as `version`.
+pub fn tutoring_screen(surface_id: &str, data: &Value, today: Date, version: u32) -> Vec<Value> {
     let last = days_after(today, TUTORING_DAYS_AHEAD);
     let mut components = vec![
         json!({"id": "root", "component": "Card", "child": "form_col"}),
@@ -212,14 +224,11 @@ pub fn tutoring_form(surface_id: &str, prefill: &Prefill, today: Date, version: 
         Workflow::Tutoring.fields(),
         version,
     ));
-    Built {
-        messages: vec![
-            create_surface(surface_id),
-            update_components(surface_id, components),
-            update_data_model(surface_id, "/form", data),
-        ],
-        not_filled,
-    }
+    vec![
+        create_surface(surface_id),
+        update_components(surface_id, components),
+        update_data_model(surface_id, "/form", data.clone()),
+    ]
 }
 
 const BOOKING_EDIT_CHILDREN: [&str; 7] =
@@ -228,6 +237,13 @@ const BOOKING_EDIT_CHILDREN: [&str; 7] =
 /// The booking form's editing screen: date, room, duration, group size, "Find times" and
 /// "Cancel", drawn as `version`.
 pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date, version: u32) -> Built {
+    let (data, not_filled) = booking_data(prefill, today);
+    Built { messages: booking_screen(surface_id, &data, today, version), not_filled }
+}
+
+/// The booking form's data model (what `/form` holds) prefilled from `prefill`, and the
+/// prefilled values its rules refused.
+pub fn booking_data(prefill: &Prefill, today: Date) -> (Value, Vec<FieldError>) {
     let wf = Workflow::Booking;
     let mut not_filled = Vec::new();
     let empty = Map::new();
@@ -248,6 +264,12 @@ pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date, version: u
         "groupSize": group.unwrap_or(json!("")),
         "slot": [],
     });
+    (data, not_filled)
+}
+
+/// The booking form's editing screen, whole (a createSurface first), holding `data`,
+/// drawn as `version`.
+pub fn booking_screen(surface_id: &str, data: &Value, today: Date, version: u32) -> Vec<Value> {
     let first_screen_children = [&BOOKING_EDIT_CHILDREN[..], &["edit_buttons"]].concat();
     let mut components = vec![
         json!({"id": "root", "component": "Card", "child": "form_col"}),
@@ -298,14 +320,11 @@ pub fn booking_form(surface_id: &str, prefill: &Prefill, today: Date, version: u
     ];
     components.extend(button("cancel_btn", "Cancel", "default", action::CANCEL_FORM, &[], version));
     components.extend(button("find_btn", "Find times", "default", action::FIND_TIMES, &CRITERIA, version));
-    Built {
-        messages: vec![
-            create_surface(surface_id),
-            update_components(surface_id, components),
-            update_data_model(surface_id, "/form", data),
-        ],
-        not_filled,
-    }
+    vec![
+        create_surface(surface_id),
+        update_components(surface_id, components),
+        update_data_model(surface_id, "/form", data.clone()),
+    ]
 }
 
 const CRITERIA: [&str; 4] = ["date", "room", "duration", "groupSize"];

@@ -8,12 +8,15 @@
 
 use a2a::server::RequestContext;
 use forms::rooms::{self, Criteria, Room, Slot, SlotKey, Taken};
-use forms::templates::{booking_back_to_edit, booking_form, booking_review, booking_slots, delete_surface};
+use forms::templates::{
+    booking_back_to_edit, booking_data, booking_review, booking_screen, booking_slots, delete_surface,
+};
 use forms::{Prefill, Workflow, action, rules};
 use jiff::civil::Date;
 use serde_json::{Map, Value, json};
 use specialist::forms::{
-    Action, FormHost, HandlerError, OpenFormChoice, Outcome, ReplyState, Step, code, field_errors,
+    Action, FormHost, HandlerError, OpenFormChoice, Outcome, ReplyState, Step, code, data_of, data_values,
+    field_errors, pressed,
 };
 use store::Tx;
 use store::bookings::NewBooking;
@@ -68,17 +71,11 @@ pub async fn offer(
     let open = host.open_form_of(&ctx.context_id, WORKFLOW).await.map_err(|e| e.message)?;
     match (open, choice) {
         (Some(form), Some(OpenFormChoice::Continue)) => {
-            let held = Held::of(&form.values);
-            let screen = if held.slots.is_empty() { EDIT } else { SLOTS };
             let key = key.clone();
+            let held = Held::of(&form.values);
+            let (screen, _) = redrawn(&key, &form.form_id, &form.screen, &held, &form.values, 1);
             host.resend(form, screen, OFFER_TEXT.into(), move |form, version| {
-                let prefill = held.criteria.map(prefill_of).unwrap_or_default();
-                let mut messages = booking_form(&form.form_id, &prefill, now().date(), version).messages;
-                if let Some(criteria) = held.criteria.filter(|_| !held.slots.is_empty()) {
-                    let slots = offered(&key, &form.form_id, &criteria, &held.slots);
-                    messages.extend(booking_slots(&form.form_id, &slots, version));
-                }
-                messages
+                redrawn(&key, &form.form_id, &form.screen, &held, &form.values, version).1
             })
             .await
             .map_err(|e| e.message)
@@ -86,12 +83,46 @@ pub async fn offer(
         (Some(_), None) => Err(specialist::forms::CONTINUE_OR_REPLACE.to_string()),
         _ => {
             let prefill = forms::read(&ctx.text(), &now()).prefill();
-            host.offer(&ctx.context_id, WORKFLOW, EDIT, json!({}), OFFER_TEXT.into(), |id| {
-                booking_form(id, &prefill, now().date(), 1).messages
+            let (data, _) = booking_data(&prefill, now().date());
+            let values = data_values(data.clone());
+            host.offer(&ctx.context_id, WORKFLOW, EDIT, values, OFFER_TEXT.into(), |id| {
+                booking_screen(id, &data, now().date(), 1)
             })
             .await
             .map_err(|e| e.message)
         }
+    }
+}
+
+/// An open form drawn whole as it stands (`screen`, the values held), as `version`: the
+/// editing screen with its values, the times it was offered, the review of the time
+/// chosen. Returns the screen drawn (the editing screen when what it needs is not held).
+fn redrawn(
+    key: &SlotKey,
+    form_id: &str,
+    screen: &str,
+    held: &Held,
+    values: &Value,
+    version: u32,
+) -> (&'static str, Vec<Value>) {
+    let today = now().date();
+    let data = match data_of(values) {
+        Some(data) => Value::Object(data.clone()),
+        None => booking_data(&held.criteria.map(prefill_of).unwrap_or_default(), today).0,
+    };
+    let mut messages = booking_screen(form_id, &data, today, version);
+    let Some(criteria) = held.criteria.filter(|_| !held.slots.is_empty() && screen != EDIT) else {
+        return (EDIT, messages);
+    };
+    let slots = offered(key, form_id, &criteria, &held.slots);
+    messages.extend(booking_back_to_edit(form_id, &slots, version));
+    let chosen = data.pointer("/slot/0").and_then(Value::as_str);
+    match slots.iter().find(|s| Some(s.id.as_str()) == chosen).filter(|_| screen == REVIEW) {
+        Some(slot) => {
+            messages.extend(booking_review(form_id, &criteria, slot, version));
+            (REVIEW, messages)
+        }
+        None => (SLOTS, messages),
     }
 }
 
@@ -112,6 +143,9 @@ struct Held {
     criteria: Option<Criteria>,
     #[serde(default)]
     slots: Vec<i8>,
+    /// The form's data model as last sent or pressed ([`specialist::forms::DATA_KEY`]).
+    #[serde(default)]
+    form: Map<String, Value>,
 }
 
 impl Held {
@@ -158,6 +192,8 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
     let form_id = &a.form.form_id;
     let now = now();
     let held = Held::of(&a.form.values);
+    // the form's data model with what this press carried
+    let data = pressed(&a.form.values, &a.values);
     match a.name.as_str() {
         action::FIND_TIMES => {
             let criteria: Map<String, Value> = a
@@ -170,7 +206,7 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
                 Ok(c) => c,
                 Err(errors) => return Ok(rejected("Some choices need fixing first.", field_errors(&errors))),
             };
-            times(key, tx, form_id, criteria, &now, a.next_version, "Here are the free times.", None)
+            times(key, tx, form_id, criteria, data, &now, a.next_version, "Here are the free times.", None)
         }
         action::REVIEW_BOOKING | action::CONFIRM_BOOKING => {
             let request = match rules::validate_booking(&a.values, now.date()) {
@@ -192,12 +228,13 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
                     "That time has just been taken. Here are the times still free; nothing was booked.";
                 let error =
                     json!({"field": "slot", "code": "slot_taken", "message": "that time is no longer free"});
-                return times(key, tx, form_id, c, &now, a.next_version, text, Some(error));
+                return times(key, tx, form_id, c, data, &now, a.next_version, text, Some(error));
             };
             if a.name == action::REVIEW_BOOKING {
                 let mut step = Step::text(ReplyState::Open, "Please review the booking, then confirm it.");
                 step.a2ui = booking_review(form_id, &c, &slot, a.next_version);
                 step.screen = Some(REVIEW.into());
+                step.values = Some(Held { form: data, ..held }.value());
                 return Ok(step);
             }
             let booking = tx.book(&NewBooking {
@@ -245,20 +282,25 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
     }
 }
 
-/// The free times for `criteria`, drawn in place (and held as this form's offer).
+/// The free times for `criteria`, drawn in place (and held as this form's offer, with the
+/// form's data model `data`).
 #[allow(clippy::too_many_arguments)]
 fn times(
     key: &SlotKey,
     tx: &Tx<'_>,
     form_id: &str,
     criteria: Criteria,
+    mut data: Map<String, Value>,
     now: &jiff::ZonedDateTime,
     version: u32,
     text: &str,
     error: Option<Value>,
 ) -> Result<Step, HandlerError> {
     let slots = rooms::free_slots(key, form_id, &criteria, now, &taken(tx, criteria.date)?);
-    let held = Held { criteria: Some(criteria), slots: slots.iter().map(|s| s.start_hour).collect() };
+    // the time chosen is reset with the times offered (as the screen does)
+    data.insert("slot".into(), json!([]));
+    let held =
+        Held { criteria: Some(criteria), slots: slots.iter().map(|s| s.start_hour).collect(), form: data };
     let text = if slots.is_empty() { "No free times for these choices." } else { text };
     let mut step = match error {
         Some(e) => rejected(text, vec![e]),

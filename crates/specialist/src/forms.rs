@@ -558,11 +558,14 @@ fn commit(tx: &Tx<'_>, action: &Action, step: Step) -> Result<Value, HandlerErro
     checked(&step.a2ui).map_err(|_| HandlerError::Schema("see the log".into()))?;
     let form = &action.form;
     let version = if step.a2ui.is_empty() { form.version } else { action.next_version };
+    // a step that says nothing of the values keeps them, with what the press carried
+    let values =
+        step.values.unwrap_or_else(|| with_data(&form.values, pressed(&form.values, &action.values)));
     let change = FormChange {
         version,
         state: step.state.form_state(),
         screen: step.screen.unwrap_or_else(|| form.screen.clone()),
-        values: step.values.unwrap_or_else(|| form.values.clone()),
+        values,
     };
     // a step that changes nothing still takes the form's version: a racing operation fails
     tx.update_form(&form.form_id, form.version, &change)?;
@@ -577,6 +580,35 @@ fn commit(tx: &Tx<'_>, action: &Action, step: Step) -> Result<Value, HandlerErro
         receipt: step.receipt,
     };
     serde_json::to_value(&outcome).map_err(|e| HandlerError::Schema(e.to_string()))
+}
+
+/// The key of a form's stored values that holds its data model (what `/form` holds on the
+/// page) as the agent last sent it or a press carried it, so "continue" re-sends it as it
+/// stands. An agent may keep its own keys beside it.
+pub const DATA_KEY: &str = "form";
+
+/// A form's stored values holding only `data` (what an offer stores).
+pub fn data_values(data: Value) -> Value {
+    json!({ DATA_KEY: data })
+}
+
+/// The data model a form's stored values hold (`None` for a form stored without one).
+pub fn data_of(values: &Value) -> Option<&Map<String, Value>> {
+    values.get(DATA_KEY)?.as_object().filter(|d| !d.is_empty())
+}
+
+/// The stored data model with the values a press carried laid over it.
+pub fn pressed(values: &Value, carried: &Map<String, Value>) -> Map<String, Value> {
+    let mut data = data_of(values).cloned().unwrap_or_default();
+    data.extend(carried.iter().map(|(k, v)| (k.clone(), v.clone())));
+    data
+}
+
+/// `values` with its data model replaced by `data` (the agent's other keys kept).
+pub fn with_data(values: &Value, data: Map<String, Value>) -> Value {
+    let mut values = values.as_object().cloned().unwrap_or_default();
+    values.insert(DATA_KEY.into(), Value::Object(data));
+    Value::Object(values)
 }
 
 fn stored_outcome(v: Value) -> Result<Outcome, RpcError> {

@@ -4,11 +4,12 @@
 //! tutoring request with its receipt in one transaction, or rejected with field errors.
 
 use a2a::server::RequestContext;
-use forms::templates::{delete_surface, tutoring_form};
+use forms::templates::{delete_surface, tutoring_data, tutoring_screen};
 use forms::{Workflow, action, rules};
-use serde_json::json;
+use serde_json::{Value, json};
 use specialist::forms::{
-    Action, FormHost, HandlerError, OpenFormChoice, Outcome, ReplyState, Step, field_errors,
+    Action, FormHost, HandlerError, OpenFormChoice, Outcome, ReplyState, Step, data_of, data_values,
+    field_errors,
 };
 use store::Tx;
 
@@ -54,15 +55,22 @@ pub async fn offer(
     match (open, choice) {
         (Some(form), Some(OpenFormChoice::Continue)) => host
             .resend(form, SCREEN, OFFER_TEXT.into(), |form, version| {
-                tutoring_form(&form.form_id, &forms::Prefill::default(), today(), version).messages
+                // as it stands: the values it was sent with, or pressed since
+                let data = match data_of(&form.values) {
+                    Some(data) => Value::Object(data.clone()),
+                    None => tutoring_data(&forms::Prefill::default(), today()).0,
+                };
+                tutoring_screen(&form.form_id, &data, today(), version)
             })
             .await
             .map_err(|e| e.message),
         (Some(_), None) => Err(specialist::forms::CONTINUE_OR_REPLACE.to_string()),
         _ => {
             let prefill = forms::read(&ctx.text(), &forms::in_demo_tz(jiff::Timestamp::now())).prefill();
-            host.offer(&ctx.context_id, WORKFLOW, SCREEN, json!({}), OFFER_TEXT.into(), |id| {
-                tutoring_form(id, &prefill, today(), 1).messages
+            let (data, _) = tutoring_data(&prefill, today());
+            let values = data_values(data.clone());
+            host.offer(&ctx.context_id, WORKFLOW, SCREEN, values, OFFER_TEXT.into(), |id| {
+                tutoring_screen(id, &data, today(), 1)
             })
             .await
             .map_err(|e| e.message)

@@ -85,6 +85,9 @@ pub struct FormView {
     pending: Option<Value>,
     /// Why the last press did not go as planned: `{code, message}`.
     problem: Option<Value>,
+    /// The values filled from the chat (field → value; the workflow's fields only), carried
+    /// into the same form sent again.
+    filled: Map<String, Value>,
 }
 
 /// The surface a payload creates, if it starts with `createSurface`.
@@ -124,6 +127,7 @@ impl FormView {
             operation_id: None,
             pending: None,
             problem: None,
+            filled: Map::new(),
         };
         view.apply(form, None);
         Some(view)
@@ -284,8 +288,20 @@ impl FormView {
     pub fn fill(&mut self, values: &[(String, Value)]) {
         for (field, value) in values {
             self.push(update_data_model(&self.surface_id, &format!("/form/{field}"), value.clone()));
+            self.filled.insert(field.clone(), value.clone());
         }
         self.compact();
+    }
+
+    /// This form sent again as it stands under a new reference (`new`, "continue"): the
+    /// values filled from the chat here that the agent has not seen are filled in it too
+    /// (the student's word wins over the agent's stored value). Another form: nothing.
+    pub fn carry_into(&self, new: &mut FormView) {
+        if new.surface_id != self.surface_id || self.filled.is_empty() {
+            return;
+        }
+        let values: Vec<(String, Value)> = self.filled.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        new.fill(&values);
     }
 
     /// The stream event: `ACTIVITY_SNAPSHOT` with `replace: true`, message id `form-<formRef>`.
@@ -675,6 +691,40 @@ mod tests {
             (s.message_id.as_str(), s.content["state"].as_str(), s.replace),
             ("form-hf-1", Some("submitted"), Some(true))
         );
+    }
+
+    /// The value the drawn list leaves at `/form/<field>` (the last message that sets it).
+    fn drawn_value(view: &FormView, field: &str) -> Value {
+        let mut value = Value::Null;
+        for m in view.messages() {
+            let u = &m["updateDataModel"];
+            match u["path"].as_str() {
+                Some("/form") => value = u["value"][field].clone(),
+                Some(p) if p == format!("/form/{field}") => value = u["value"].clone(),
+                _ => {}
+            }
+        }
+        value
+    }
+
+    #[test]
+    fn values_filled_from_the_chat_are_carried_into_the_same_form_sent_again_only() {
+        let mut old = FormView::open(&form(first(), FormStatus::Open, 1)).unwrap();
+        old.fill(&[("groupSize".into(), json!("5"))]);
+        // "continue": the same surface under a new reference, the agent's values in it
+        let mut again = form(first(), FormStatus::Open, 2);
+        again.form_ref = "hf-2".into();
+        let mut new = FormView::open(&again).unwrap();
+        old.carry_into(&mut new);
+        assert_eq!(drawn_value(&new, "groupSize"), json!("5"), "the chat's value wins");
+        assert_eq!(drawn_value(&new, "room"), json!([]), "an untouched field keeps the agent's");
+        // another form (a new surface) takes nothing
+        let other = forms::templates::booking_form("s-2", &forms::Prefill::default(), noon().date(), 1);
+        let mut replaced = form(other.messages, FormStatus::Open, 1);
+        replaced.form_ref = "hf-3".into();
+        let mut fresh = FormView::open(&replaced).unwrap();
+        old.carry_into(&mut fresh);
+        assert_eq!(drawn_value(&fresh, "groupSize"), json!(""));
     }
 
     /// The page applies in place the messages numbered past the last it drew: the numbers

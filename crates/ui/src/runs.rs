@@ -489,8 +489,9 @@ impl Runs {
                 let view = form.as_mut().expect("checked");
                 view.apply(reply, None);
                 events.push(view.snapshot(now_ms()));
-            } else if let Some(new) = FormView::open(reply) {
+            } else if let Some(mut new) = FormView::open(reply) {
                 if let Some(old) = form.as_mut().filter(|v| !v.state.closed()) {
+                    old.carry_into(&mut new);
                     old.supersede();
                     events.push(old.snapshot(now_ms()));
                 }

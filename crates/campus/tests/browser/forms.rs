@@ -817,3 +817,91 @@ fn a_chat_message_fills_the_open_form_sends_nothing_and_only_a_question_in_it_go
         c.close().await.unwrap();
     });
 }
+
+/// Asks `again` for the form open here (the agent asks "continue" or "replace"), answers
+/// "continue" and waits for the form sent again (a new reference); its formRef. The one
+/// it replaces is closed.
+async fn continue_form(c: &Client, again: &str, old_ref: &str) -> String {
+    let run = ask(c, again).await;
+    let asked = &replies_of(c, &run, 1).await[0];
+    assert!(asked["text"].as_str().unwrap().contains("\"continue\""), "{asked}");
+    ask(c, "continue").await;
+    let new_ref = until(
+        c,
+        "the form sent again, drawn",
+        &format!(
+            "{SURF} return r && r.querySelector('button') && f.dataset.formState === 'editing' && f.dataset.formRef !== '{old_ref}' ? f.dataset.formRef : null;"
+        ),
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string();
+    wait_state(c, old_ref, "superseded").await;
+    new_ref
+}
+
+/// "Continue" keeps the form as it stands: the values the agent prefilled come back, and
+/// what the student typed into the replaced form and never sent is carried into it; the
+/// form then submits once. Both workflows.
+#[test]
+fn continue_keeps_the_prefilled_values_and_what_the_student_typed_and_the_form_submits() {
+    browser_test("browser: continue keeps the form", async |d, campus| {
+        let (c, first) = form_page(d, campus, "I want to reserve a study room for 3 people tomorrow").await;
+        let (tomorrow, size) = date_and_size(&c).await;
+        assert_eq!(size, "3", "prefilled");
+        // typed, not sent: the group size becomes 4
+        in_form(&c, "const i = pick('input[type=number]'); i.focus(); i.select?.();").await;
+        for _ in 0..3 {
+            key(&c, Key::Backspace).await;
+        }
+        type_keys(&c, "4").await;
+        until(&c, "4 typed", &format!("{SURF} return r.querySelector('input[type=number]').value === '4';"))
+            .await;
+        let kept = continue_form(&c, "can I book a study room?", &first).await;
+        assert_eq!(date_and_size(&c).await, (tomorrow.clone(), "4".to_string()), "typed 4, prefilled date");
+        screenshot(&c, "form-continued").await;
+        let runs_before = action_runs(&c).await.len();
+        find_times_in_b(&c).await;
+        let runs = action_runs(&c).await;
+        let find = the_action(&runs[runs_before], &kept);
+        assert_eq!(find["context"]["groupSize"], "4", "{find}");
+        assert_eq!(find["context"]["date"], tomorrow.as_str(), "{find}");
+        review_first_time(&c).await;
+        click_button(&c, "Confirm demo booking").await;
+        wait_state(&c, &kept, "submitted").await;
+        let (text, _) = receipt(&c, &kept).await;
+        assert!(text.contains("bk-") && text.contains("People4"), "one booking, for 4: {text}");
+        assert_eq!(action_runs(&c).await.len(), runs_before + 3, "find, review, confirm: one run each");
+
+        // the tutoring form: a topic typed, then "continue"
+        let first = ask_for_form(&c, TUTORING).await;
+        let prefilled = in_form(&c, "return pick('input[type=date]').value;").await;
+        assert!(prefilled.as_str().is_some_and(|d| d.len() == 10), "a prefilled date: {prefilled}");
+        in_form(&c, "pick('input[type=text]', 2).focus();").await;
+        type_keys(&c, "limits").await;
+        until(
+            &c,
+            "the topic typed",
+            &format!("{SURF} return r.querySelectorAll('input[type=text]')[2].value === 'limits';"),
+        )
+        .await;
+        let kept = continue_form(&c, TUTORING, &first).await;
+        assert_eq!(text_values(&c).await[2], "limits", "the typed topic is kept");
+        assert_eq!(
+            in_form(&c, "return pick('input[type=date]').value;").await,
+            prefilled,
+            "the prefilled date"
+        );
+        for (i, text) in ["Alex Student", "alex@example.edu"].into_iter().enumerate() {
+            in_form(&c, &format!("pick('input[type=text]', {i}).focus();")).await;
+            type_keys(&c, text).await;
+        }
+        click_button(&c, "Send tutoring request").await;
+        wait_state(&c, &kept, "submitted").await;
+        let (text, _) = receipt(&c, &kept).await;
+        assert!(text.contains("tr-") || text.contains("Request"), "the receipt: {text}");
+        assert!(text.contains("limits"), "the typed topic was sent: {text}");
+        c.close().await.unwrap();
+    });
+}
