@@ -44,6 +44,16 @@ impl Meter {
                                 "inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens}));
     }
 
+    /// Tokens billed so far.
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    /// How many calls were made.
+    pub fn calls(&self) -> usize {
+        self.calls.len()
+    }
+
     /// A call that answered.
     pub fn ok<T>(&mut self, purpose: &str, r: &Reply<T>) {
         self.model = r.model.clone();

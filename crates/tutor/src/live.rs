@@ -15,10 +15,9 @@
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
 
 use bounded::BoundedMap;
-use llm::{Llm, LlmError, Message, Model, Reply, Request, Role, Schema, Usage};
+use llm::{Llm, LlmError, Message, Model, Reply, Request, Role, Schema};
 use serde_json::{Map, Value, json};
 use skills::{Policy, PolicySkill, Settings};
 use tokio::sync::watch;
@@ -111,62 +110,10 @@ pub struct LiveTutor {
     requests: Mutex<BoundedMap<(String, String), Slot>>,
 }
 
+use specialist::live::Meter;
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Sums what the calls of one question cost.
-struct Meter {
-    model: String,
-    started: Instant,
-    usage: Usage,
-    calls: Vec<Value>,
-    request_id: Option<String>,
-}
-
-impl Meter {
-    fn new(model: Model) -> Self {
-        Self {
-            model: model.id().to_string(),
-            started: Instant::now(),
-            usage: Usage::default(),
-            calls: Vec::new(),
-            request_id: None,
-        }
-    }
-
-    fn add(&mut self, purpose: &str, usage: Usage, request_id: Option<&String>, latency_ms: u64) {
-        self.usage.input_tokens += usage.input_tokens;
-        self.usage.output_tokens += usage.output_tokens;
-        if let Some(id) = request_id {
-            self.request_id = Some(id.clone());
-        }
-        self.calls.push(json!({"purpose": purpose, "requestId": request_id, "latencyMs": latency_ms,
-                                "inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens}));
-    }
-
-    fn ok<T>(&mut self, purpose: &str, r: &Reply<T>) {
-        self.model = r.model.clone();
-        self.add(purpose, r.usage, r.request_id.as_ref(), r.latency.as_millis() as u64);
-    }
-
-    fn failed(&mut self, purpose: &str, e: &LlmError) {
-        self.add(purpose, e.usage.unwrap_or_default(), e.request_id.as_ref(), 0);
-    }
-
-    fn metadata(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("mode".into(), json!("live"));
-        m.insert("model".into(), json!(self.model));
-        m.insert("latencyMs".into(), json!(self.started.elapsed().as_millis() as u64));
-        m.insert(
-            "usage".into(),
-            json!({"inputTokens": self.usage.input_tokens, "outputTokens": self.usage.output_tokens}),
-        );
-        m.insert("requestId".into(), json!(self.request_id));
-        m.insert("modelCalls".into(), Value::Array(self.calls.clone()));
-        m
-    }
 }
 
 /// A refusal that costs nothing (no model call), with its stable code.
@@ -323,8 +270,8 @@ impl LiveTutor {
                 metadata.insert(k.into(), v);
             }
             tracing::info!(context_id = %ask.context_id, request_id = %ask.request_id, outcome,
-                input_tokens = meter.usage.input_tokens, output_tokens = meter.usage.output_tokens,
-                calls = meter.calls.len(), "live answer");
+                input_tokens = meter.usage().input_tokens, output_tokens = meter.usage().output_tokens,
+                calls = meter.calls(), "live answer");
             LiveAnswer { text, outcome, metadata, context_id: ask.context_id.clone() }
         };
         let failed = |meter: &mut Meter, purpose: &str, e: LlmError| {
