@@ -139,7 +139,6 @@ const EXAMPLES: &[&str] = &[
     "Bhai mess ka khana bahut kharab hai, kahin aur kha sakte hain?",
     "Instagram pe brand ka promotion kaise karein?",
     "Scholarship ka form kab tak submit karna hai?",
-    "Sira yung aircon sa kwarto namin sa dorm, sino ang tatawagan?",
     "Nawala yung ID ko, paano magpa-replace?",
     "Paano gumawa ng branding strategy para sa small business namin?",
     "Magkano ba ang bayad sa parking sa campus?",

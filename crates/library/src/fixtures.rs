@@ -52,7 +52,6 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "What are the weekend opening times?",
                 "wen does the liberry close 2day",
                 "¿La biblioteca abre los domingos en la mañana?",
-                "Exam time mein library raat ko der tak khuli rehti hai kya?",
                 "Bukas ba ang library sa araw ng Pasko o sarado?",
                 "Tối thứ Năm thư viện có mở cửa đến khuya không?",
             ],
