@@ -190,7 +190,7 @@ pub(crate) fn figures(mode: &str, obs: &[Observed]) -> Figures {
         let mut bins = [(0usize, 0f64, 0usize); 10];
         for o in &scored {
             let c = f64::from(o.confidence.unwrap_or(0.0)).clamp(0.0, 1.0);
-            let b = ((c * 10.0) as usize).min(9);
+            let b = calibration_bin(c);
             bins[b].0 += 1;
             bins[b].1 += c;
             bins[b].2 += usize::from(o.expected == o.got);
@@ -586,8 +586,21 @@ fn cross_validate(config: &hub::Config, view: &[SpecialistView], json: bool) -> 
 
 const CV_FOLDS: usize = 10;
 
+/// The tenth of [0, 1] a confidence falls in. Confidences are f32: 0.9 is 0.89999998 as
+/// an f64, so the bin is taken a hair above it (0.9 is in bin 9, not 8).
+fn calibration_bin(c: f64) -> usize {
+    ((c * 10.0 + 1e-6) as usize).min(9)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn f32_confidences_fall_in_their_own_tenth() {
+        for (c, bin) in [(0.9f32, 9), (0.7, 7), (0.1, 1), (0.0, 0), (1.0, 9), (0.95, 9), (0.89, 8)] {
+            assert_eq!(super::calibration_bin(f64::from(c)), bin, "{c}");
+        }
+    }
+
     use super::*;
 
     fn o(expected: &str, got: &str, kind: &str, confidence: Option<f32>, micros: u64) -> Observed {
