@@ -147,7 +147,7 @@ fn message(text: &str) -> Message {
     Message::new(Role::User, vec![Part::text(text)])
 }
 
-fn free_port() -> anyhow::Result<u16> {
+pub(crate) fn free_port() -> anyhow::Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
@@ -298,7 +298,7 @@ fn mb(kib: Option<u64>) -> String {
 }
 
 /// The agents' data folder for one benchmark run: fresh, and removed when it ends.
-fn data_dir() -> std::path::PathBuf {
+pub(crate) fn data_dir() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("campus-bench-{}", std::process::id()))
 }
 

@@ -427,7 +427,7 @@ pub(crate) async fn run(models: Models) -> anyhow::Result<()> {
 
 /// Polls the Hub's registry until every specialist it knows has registered (ready, or
 /// registered as disabled), for up to 10 s; false when that did not happen in time.
-async fn wait_registered(hub_port: u16) -> bool {
+pub(crate) async fn wait_registered(hub_port: u16) -> bool {
     let url = format!("http://127.0.0.1:{hub_port}/dev/registry");
     let client = reqwest::Client::new();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);

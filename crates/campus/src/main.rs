@@ -10,6 +10,7 @@ mod decisions;
 mod demo;
 mod eval;
 mod lifecycle;
+mod paid;
 mod webdriver;
 
 use std::io::IsTerminal;
@@ -69,6 +70,12 @@ enum Command {
     /// Measure the Hub's router on a labelled set (JSON lines) against the default cards
     #[command(name = "eval-router")]
     EvalRouter(eval::Args),
+    /// Paid, opt-in: check the model exists, then a question and a follow-up through Hub and Tutor in live mode; prints the plan and worst-case cost and stops unless LIVE_SMOKE_MAX_USD covers it
+    #[command(name = "smoke-live")]
+    SmokeLive,
+    /// Paid, opt-in: routing cases through the live Hub router and scope cases through the live Tutor; prints the plan and worst-case cost and stops unless LIVE_EVAL_MAX_USD covers it
+    #[command(name = "eval-live")]
+    EvalLive,
     /// Run a fake Anthropic Messages API for tests and keyless demos: scripted replies, errors and delays; records every request
     #[command(name = "fake-anthropic", after_help = FAKE_HELP)]
     FakeAnthropic {
@@ -155,7 +162,13 @@ fn exit_code(e: &anyhow::Error) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging(if matches!(cli.command, Command::Student { .. }) { "warn" } else { "info" });
+    init_logging(
+        if matches!(cli.command, Command::Student { .. } | Command::SmokeLive | Command::EvalLive) {
+            "warn"
+        } else {
+            "info"
+        },
+    );
     let fail = |e: anyhow::Error| {
         eprintln!("error: {e:#}");
         exit_code(&e)
@@ -190,6 +203,8 @@ fn main() -> ExitCode {
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::Bench(args) => bench::run(args).await,
             Command::EvalRouter(args) => eval::run(args, &env).await,
+            Command::SmokeLive => paid::smoke(&env).await,
+            Command::EvalLive => paid::eval(&env).await,
             Command::FakeAnthropic { port, script, demo_script } => {
                 run_fake_anthropic(port, script, demo_script).await
             }

@@ -38,6 +38,8 @@ use tokio::sync::watch;
 
 pub use config::{Capability, Config, DEFAULT_HYBRID_THRESHOLD, DEFAULT_PORT, RouterMode, SpecialistConf};
 pub use executor::{HubExecutor, MAX_QUESTION};
+/// The live router's output cap per question (for cost estimates).
+pub const ROUTER_MAX_TOKENS: u32 = live::MAX_TOKENS;
 pub use live::{ModelCall, question_of, stand_in};
 pub use registry::{Registry, SpecialistView, Status, validate_card};
 pub use router::{

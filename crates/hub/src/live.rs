@@ -18,7 +18,7 @@ use crate::router::{Decision, capability_list};
 /// The call's [`Request::purpose`] (logs and mock rules; never sent).
 pub(crate) const PURPOSE: &str = "route";
 /// The output cap: a decision is a few dozen tokens.
-const MAX_TOKENS: u32 = 300;
+pub(crate) const MAX_TOKENS: u32 = 300;
 /// Longest agent or skill id read from the model (longer: not a route).
 const MAX_ID: usize = 100;
 /// Longest clarifying question taken from the model (longer or empty: the Hub words it).

@@ -105,6 +105,8 @@ pub struct Exchange {
     pub reply: Reply,
     /// What the Student's own model did before sending (`None`: no own model).
     pub step: Option<Step>,
+    /// The reply's metadata (a task's, with its status message's over it), when given.
+    pub metadata: Option<std::collections::HashMap<String, Value>>,
 }
 
 /// What the Student did with a question: sent it, or answered it itself.
@@ -465,6 +467,7 @@ fn read_reply(
         task,
         reply,
         step: None,
+        metadata,
     })
 }
 
