@@ -46,6 +46,33 @@ fn the_classifier_meets_its_floors_and_beats_the_mock_on_every_kind() {
     assert!(acc > m["accuracy"]["rate"].as_f64().unwrap());
 }
 
+/// The hybrid sweep replays the committed live decisions with no model call (no key, no
+/// provider address): a row per threshold, none sent to the model at 0 and all at 1, the
+/// share sent never falling as the threshold rises.
+#[test]
+fn the_hybrid_sweep_replays_recorded_decisions_with_no_model() {
+    let set = dev_set();
+    let replay = repo().join("eval/routing-dev.live-decisions.v1.jsonl");
+    let args =
+        ["eval-router", "--set", &set, "--mode", "hybrid", "--replay", replay.to_str().unwrap(), "--sweep"];
+    let (ok, out, err) =
+        run(&args, &[("ANTHROPIC_API_KEY", ""), ("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")]);
+    assert!(ok, "{err}");
+    let rows: Vec<(f64, usize)> = out
+        .lines()
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            let threshold = cols.first()?.parse::<f64>().ok()?;
+            let sent = cols.last()?.trim_matches(|c| c == '(' || c == ')').parse::<usize>().ok()?;
+            Some((threshold, sent))
+        })
+        .collect();
+    assert!(rows.len() >= 5, "{out}");
+    assert_eq!(rows.first(), Some(&(0.0, 0)), "{out}");
+    assert_eq!(rows.last(), Some(&(1.0, 154)), "{out}");
+    assert!(rows.windows(2).all(|w| w[0].1 <= w[1].1), "{out}");
+}
+
 #[test]
 fn eval_router_refuses_a_bad_set_with_one_line() {
     let dir = common::TempDir::new();

@@ -114,4 +114,30 @@ fn live_own_model_in_the_chat_and_the_page_labelled_and_the_key_never_leaves() {
     let streamed: String = frames.iter().map(|f| f.json.to_string()).collect();
     assert!(!streamed.contains(KEY), "the key in the UI stream");
     assert!(!ui.stderr().join("\n").contains(KEY), "the key in the UI server's logs");
+    // every page asset the UI server serves, every view's address and its status answer
+    let web = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    let mut paths = vec!["/".to_string(), "/conversation".into(), "/activity".into(), "/topology".into()];
+    let mut dirs = vec![web.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                let rel = path.strip_prefix(&web).unwrap().to_string_lossy().replace('\\', "/");
+                paths.push(format!("/assets/{rel}"));
+            }
+        }
+    }
+    let rt = common::rt();
+    let mut served = 0;
+    for path in &paths {
+        let (status, body) = rt.block_on(async {
+            let r = reqwest::get(format!("{}{path}", ui.url)).await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap_or_default())
+        });
+        served += usize::from(status == 200);
+        assert!(!body.contains(KEY), "the key in {path}");
+    }
+    assert!(served >= 8, "the page's files were served ({served} of {})", paths.len());
 }
