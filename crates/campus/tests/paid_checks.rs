@@ -12,9 +12,7 @@ use serde_json::Value;
 const KEY: &str = "sk-ant-paid-canary-5c0ffee1";
 
 fn recorded(fake: &Proc) -> Vec<Value> {
-    let (code, v) = http_json("GET", &format!("{}/_fake/requests", fake.url), None);
-    assert_eq!(code, 200);
-    v["requests"].as_array().cloned().unwrap_or_default()
+    common::fake_recorded(&fake.url).0
 }
 
 fn forget(fake: &Proc) {

@@ -18,9 +18,7 @@ fn send(hub: &str, id: &str, text: &str) -> Value {
 }
 
 fn recorded(fake: &Proc) -> Vec<Value> {
-    let (status, v) = http_json("GET", &format!("{}/_fake/requests", fake.url), None);
-    assert_eq!(status, 200, "{v}");
-    v["requests"].as_array().cloned().unwrap_or_default()
+    common::fake_recorded(&fake.url).0
 }
 
 #[test]
@@ -28,8 +26,7 @@ fn hybrid_asks_the_model_only_below_its_threshold_and_never_leaks_the_key() {
     let fake = Proc::start(&["fake-anthropic"], &[]);
     let script = json!({"accept_key": KEY, "default": {"json": {"decision": "clarify", "agent": "", "skill": "",
         "question": "Is this about a course subject or about the library?", "reason": "vague"}}});
-    let (status, _) = http_json("PUT", &format!("{}/_fake/script", fake.url), Some(script));
-    assert_eq!(status, 204);
+    common::put_fake_script(&fake.url, script);
     let u = University::start(
         &[
             ("ROUTER_MODE", "hybrid"),
@@ -83,7 +80,7 @@ fn hybrid_asks_the_model_only_below_its_threshold_and_never_leaks_the_key() {
 
     // a provider error: the classifier decides, the code is in the metadata, one call
     let script = json!({"accept_key": KEY, "default": {"status": 529}});
-    http_json("PUT", &format!("{}/_fake/script", fake.url), Some(script));
+    common::put_fake_script(&fake.url, script);
     let failed = send(&u.hub_url, "q-failed", "hmm");
     assert_eq!(failed["metadata"]["router"]["call"]["error"]["code"], "provider_unavailable", "{failed}");
     assert_eq!(recorded(&fake).len(), 2);

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use common::ui::{ask, read_stream, run_ended, start_ui};
-use common::{BIN, Proc, University, rt};
+use common::{BIN, Proc, University};
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-ant-student-canary-5c0e91aa";
@@ -25,18 +25,11 @@ fn put_script(fake: &str) {
         ],
         "default": decision("pass", "", false),
     });
-    rt().block_on(async {
-        let put =
-            reqwest::Client::new().put(format!("{fake}/_fake/script")).json(&script).send().await.unwrap();
-        assert_eq!(put.status(), 204);
-    });
+    common::put_fake_script(fake, script);
 }
 
 fn fake_total(fake: &str) -> u64 {
-    let seen: Value = rt().block_on(async {
-        reqwest::get(format!("{fake}/_fake/requests")).await.unwrap().json().await.unwrap()
-    });
-    seen["total"].as_u64().unwrap()
+    common::fake_recorded(fake).1
 }
 
 fn hub_questions(u: &University) -> usize {

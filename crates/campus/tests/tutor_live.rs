@@ -19,18 +19,11 @@ fn put_script(fake: &str) {
         rule("You check a draft", json!({"json": {"verdict": "within_scope"}})),
         rule("You are the Tutor Agent", json!({"text": ANSWER, "input_tokens": 321, "output_tokens": 45})),
     ]});
-    rt().block_on(async {
-        let put =
-            reqwest::Client::new().put(format!("{fake}/_fake/script")).json(&script).send().await.unwrap();
-        assert_eq!(put.status(), 204);
-    });
+    common::put_fake_script(fake, script);
 }
 
 fn fake_total(fake: &str) -> u64 {
-    let seen: Value = rt().block_on(async {
-        reqwest::get(format!("{fake}/_fake/requests")).await.unwrap().json().await.unwrap()
-    });
-    seen["total"].as_u64().unwrap()
+    common::fake_recorded(fake).1
 }
 
 fn get(url: &str) -> String {

@@ -355,6 +355,21 @@ pub fn http_json(method: &str, url: &str, body: Option<serde_json::Value>) -> (u
     })
 }
 
+/// Replaces the script of a fake model server (`campus fake-anthropic` at `fake`).
+#[allow(dead_code)]
+pub fn put_fake_script(fake: &str, script: serde_json::Value) {
+    let (status, answer) = http_json("PUT", &format!("{fake}/_fake/script"), Some(script));
+    assert_eq!(status, 204, "the fake refused the script: {answer}");
+}
+
+/// The requests a fake model server recorded, oldest first, and how many it received.
+#[allow(dead_code)]
+pub fn fake_recorded(fake: &str) -> (Vec<serde_json::Value>, u64) {
+    let (status, v) = http_json("GET", &format!("{fake}/_fake/requests"), None);
+    assert_eq!(status, 200, "{v}");
+    (v["requests"].as_array().cloned().unwrap_or_default(), v["total"].as_u64().unwrap_or(0))
+}
+
 pub fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
