@@ -81,11 +81,6 @@ impl Heuristic {
     pub const LABEL: &'static str = "heuristic";
 }
 
-/// [`Heuristic`]'s decision.
-pub fn decide(workflow: Workflow, text: &str) -> Decision {
-    Heuristic.decision(workflow, text)
-}
-
 impl Decide for Heuristic {
     fn label(&self) -> &'static str {
         Heuristic::LABEL

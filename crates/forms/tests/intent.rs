@@ -3,7 +3,7 @@
 use forms::Workflow::{Booking, Tutoring};
 use std::sync::{Arc, Mutex};
 
-use forms::intent::{Decide, Decision, Heuristic, INTENT_MAX_TOKENS, Live, MAX_TEXT, decide};
+use forms::intent::{Decide, Decision, Heuristic, INTENT_MAX_TOKENS, Live, MAX_TEXT};
 use llm::{ErrorCode, Mock, MockReply, Model, Request};
 use serde_json::json;
 
@@ -47,8 +47,10 @@ fn the_table_of_messages_is_decided_as_expected() {
     ];
     let wrong: Vec<String> = table
         .iter()
-        .filter(|(wf, text, want)| decide(*wf, text) != *want)
-        .map(|(wf, text, want)| format!("{wf:?} {text:?}: expected {want:?}, got {:?}", decide(*wf, text)))
+        .filter(|(wf, text, want)| Heuristic.decision(*wf, text) != *want)
+        .map(|(wf, text, want)| {
+            format!("{wf:?} {text:?}: expected {want:?}, got {:?}", Heuristic.decision(*wf, text))
+        })
         .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
