@@ -594,6 +594,40 @@ fn calibration_bin(c: f64) -> usize {
 
 #[cfg(test)]
 mod tests {
+    /// Character trigrams of a text, folded (lowercase, letters and digits, single spaces).
+    fn trigrams(text: &str) -> std::collections::HashSet<String> {
+        let folded: String = text.chars().map(intent::text::fold).collect();
+        let words: Vec<&str> =
+            folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        let chars: Vec<char> = format!(" {} ", words.join(" ")).chars().collect();
+        chars.windows(3).map(|w| w.iter().collect()).collect()
+    }
+
+    /// The router learns from the default cards and out-of-scope examples, never from the
+    /// dev set: no training text is a copy or a near-copy of a dev item (character-trigram
+    /// Jaccard similarity at most 0.5: six blind-written examples above it were dropped).
+    #[test]
+    fn no_training_text_is_a_near_copy_of_a_dev_item() {
+        let config = hub::Config::from_env(&|_| None).unwrap();
+        let training = hub::training(&super::default_view(&config), &config.out_of_scope);
+        let dev = super::read_set(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../eval/routing-dev.v1.jsonl"),
+        )
+        .unwrap();
+        let dev: Vec<(String, std::collections::HashSet<String>)> =
+            dev.into_iter().map(|i| (i.text.clone(), trigrams(&i.text))).collect();
+        let texts: Vec<&String> =
+            training.skills.iter().flat_map(|s| &s.texts).chain(&training.out_of_scope).collect();
+        assert!(texts.len() > 500, "{} training texts", texts.len());
+        for text in texts {
+            let t = trigrams(text);
+            for (item, d) in &dev {
+                let jaccard = t.intersection(d).count() as f64 / t.union(d).count() as f64;
+                assert!(jaccard <= 0.5, "{text:?} is too close to the dev item {item:?} ({jaccard:.2})");
+            }
+        }
+    }
+
     #[test]
     fn f32_confidences_fall_in_their_own_tenth() {
         for (c, bin) in [(0.9f32, 9), (0.7, 7), (0.1, 1), (0.0, 0), (1.0, 9), (0.95, 9), (0.89, 8)] {

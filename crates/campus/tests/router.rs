@@ -144,6 +144,10 @@ fn the_hub_routes_with_the_classifier_and_retrains_when_a_card_changes() {
             "I left my scarf on a desk yesterday, has it been found?",
             "Where is the lost and found box?",
             "Did someone hand in a phone charger?",
+            "I forgot my water bottle in a study room, who has it now?",
+            "Has anyone turned in a blue notebook from the third floor?",
+            "left my jacket on the quiet floor, is it at the desk?",
+            "How long do you keep things people leave behind?",
             "Perdí mis audífonos en el segundo piso"
         ],
         "answerContent": "Lost property is kept at the service desk for 30 days."

@@ -4,6 +4,7 @@
 //! Features are 64-bit FNV hashes of their text; the vocabulary is what training saw.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::text::{Kind, Token, looks_mathematical};
 
@@ -12,6 +13,10 @@ pub type Sparse = Vec<(u32, f32)>;
 
 const CHAR_MIN: usize = 3;
 const CHAR_MAX: usize = 5;
+/// A word training never saw is read as a misspelling of one it saw when at least this
+/// share of its character n-grams was seen (less is chance overlap: "taxes" shares
+/// "tax" and "es" with many words and is still unknown).
+const RECOGNIZED: f32 = 0.7;
 /// Share of the vector's weight that the word block carries (squared norms add to 1).
 const WORD_WEIGHT: f32 = 0.75;
 
@@ -81,16 +86,36 @@ fn raw(reading: &[&Token], all: &[Token]) -> Vec<(u64, Block)> {
     out
 }
 
+/// The index's keys are FNV hashes already: hashing them again would only cost time.
+#[derive(Debug, Clone, Copy, Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type Index = HashMap<u64, (u32, Block), BuildHasherDefault<Prehashed>>;
+
 #[derive(Debug, Clone)]
 pub struct Vectorizer {
-    index: HashMap<u64, (u32, Block)>,
+    index: Index,
     idf: Vec<f32>,
 }
 
 impl Vectorizer {
     /// Learns the vocabulary and inverse document frequencies from `docs` (readings).
     pub fn fit(docs: &[(Vec<&Token>, &[Token])]) -> Self {
-        let mut index: HashMap<u64, (u32, Block)> = HashMap::new();
+        let mut index = Index::default();
         let mut df: Vec<u32> = Vec::new();
         for (reading, all) in docs {
             let mut seen: Vec<u64> = raw(reading, all)
@@ -113,6 +138,32 @@ impl Vectorizer {
         let n = docs.len() as f32;
         let idf = df.iter().map(|&d| ((1.0 + n) / (1.0 + d as f32)).ln() + 1.0).collect();
         Self { index, idf }
+    }
+
+    /// Whether training saw this word: as a word, or as most of its character n-grams
+    /// (a misspelling of a word it saw).
+    pub fn recognizes(&self, token: &Token) -> bool {
+        if token.kind != Kind::Word {
+            return true;
+        }
+        if self.index.contains_key(&fnv(&[b"w", stem(&token.text).as_bytes()])) {
+            return true;
+        }
+        let mut buf: Vec<char> = Vec::with_capacity(token.text.len() + 2);
+        buf.push(' ');
+        buf.extend(token.text.chars());
+        buf.push(' ');
+        let mut bytes = String::with_capacity(32);
+        let (mut seen, mut all) = (0usize, 0usize);
+        for n in CHAR_MIN..=CHAR_MAX {
+            for gram in buf.windows(n) {
+                bytes.clear();
+                bytes.extend(gram);
+                all += 1;
+                seen += usize::from(self.index.contains_key(&fnv(&[b"c", bytes.as_bytes()])));
+            }
+        }
+        all > 0 && seen as f32 >= RECOGNIZED * all as f32
     }
 
     pub fn dimension(&self) -> usize {

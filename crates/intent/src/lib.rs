@@ -57,11 +57,20 @@ pub struct Rules {
     pub part_confidence: f32,
     /// … and this when the part is out of scope (an aside is easily unfamiliar).
     pub part_out_of_scope: f32,
+    /// Out of scope, but below this (less likely than not) → ask what is needed rather
+    /// than turn the student away.
+    pub min_out_of_scope: f32,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Self { margin: 0.2, min_route: 0.5, part_confidence: 0.6, part_out_of_scope: 0.85 }
+        Self {
+            margin: 0.2,
+            min_route: 0.5,
+            part_confidence: 0.6,
+            part_out_of_scope: 0.85,
+            min_out_of_scope: 0.5,
+        }
     }
 }
 
@@ -222,7 +231,15 @@ impl Model {
     /// (negated topics dropped when another remains).
     fn read(&self, span: &[Token]) -> (bool, Sparse) {
         let words = self.vectorizer.transform(&text::reading(span), span);
-        let known = !words.is_empty();
+        // known: some word that says what is asked was seen in training (as a word, or
+        // misspelled); a question of only generic words is known when any word was seen
+        let reading = text::reading(span);
+        let mut topical = reading.iter().filter(|t| t.is_routable() || t.kind != text::Kind::Word).peekable();
+        let known = if topical.peek().is_some() {
+            topical.any(|t| self.vectorizer.recognizes(t))
+        } else {
+            !words.is_empty()
+        };
         match &self.reader {
             Reader::Words => (known, words),
             // an inference error (none is expected once training encoded every
@@ -315,6 +332,9 @@ impl Model {
         order.sort_by(|a, b| p[*b].total_cmp(&p[*a]));
         let top = order[0];
         if top == oos {
+            if p[oos] < self.rules.min_out_of_scope {
+                return rule(Verdict::Clarify { options: vec![], why: Why::Unsure });
+            }
             return Prediction { verdict: Verdict::OutOfScope, confidence: Some(p[oos]), probabilities };
         }
         let second = order.iter().copied().find(|&l| l != top && l != oos);

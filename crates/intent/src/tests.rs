@@ -177,6 +177,42 @@ fn out_of_scope_when_no_word_is_known() {
     assert_ne!(m.decide("qqq derivative zzz").confidence, None);
 }
 
+/// Known generic words ("help", "can you") do not make unknown topics known, and a word
+/// sharing a few character n-grams with known words by chance is still unknown; a
+/// misspelling of a known word is recognized and routed.
+#[test]
+fn a_question_whose_topic_no_example_mentions_is_out_of_scope() {
+    let m = Model::train(&training());
+    for q in ["Can you help me glorp my blarfs?", "Can you help me file my taxes?", "help me with taxes"] {
+        let p = m.decide(q);
+        assert_eq!(p.verdict, Verdict::OutOfScope, "{q}");
+        assert_eq!(p.confidence, None, "{q}: decided by the rule");
+    }
+    assert_eq!(verdict(&m, "whats the derivitive of x^3"), route("tutor", "calculus"));
+    assert_eq!(verdict(&m, "how much does colour printng cost"), route("library", "printing"));
+}
+
+/// Out of scope as the likeliest label but not more likely than not: the student is
+/// asked what they need instead of being turned away; at or above it, out of scope.
+#[test]
+fn an_unsure_out_of_scope_asks_instead() {
+    let m = Model::train(&training());
+    let asked = |rules: Rules, q: &str| {
+        let mut m = m.clone();
+        m.rules = rules;
+        m.decide(q)
+    };
+    let q = "Recommend a pizza place near the library";
+    let p = m.decide(q);
+    let oos = p.probabilities.last().unwrap().1;
+    let top = p.probabilities.iter().map(|(_, v)| *v).fold(0f32, f32::max);
+    assert_eq!(oos, top, "{q}: out of scope is the likeliest label: {:?}", p.probabilities);
+    let below = Rules { min_out_of_scope: oos + 0.01, ..Rules::default() };
+    assert_eq!(asked(below, q).verdict, Verdict::Clarify { options: vec![], why: Why::Unsure });
+    let at = Rules { min_out_of_scope: oos, ..Rules::default() };
+    assert_eq!(asked(at, q).verdict, Verdict::OutOfScope);
+}
+
 #[test]
 fn a_target_without_skills_cannot_be_predicted() {
     let mut t = training();

@@ -43,20 +43,51 @@ pub struct Token {
     pub sentence: usize,
     /// A comma, colon or parenthesis came right before it.
     pub after_pause: bool,
+    class: Class,
 }
 
 impl Token {
+    fn new(text: String, kind: Kind, sentence: usize, after_pause: bool) -> Token {
+        let class = match kind {
+            Kind::Word => word_class(&text),
+            Kind::Number | Kind::Symbol => Class::Content,
+        };
+        Token { text, kind, negated: false, sentence, after_pause, class }
+    }
+
     /// Carries meaning for routing: not a function word.
     pub fn is_content(&self) -> bool {
-        match self.kind {
-            Kind::Word => !STOP.contains(&self.text.as_str()),
-            Kind::Number | Kind::Symbol => true,
-        }
+        self.class != Class::Function
     }
 
     /// Says something about *what* is asked (not "help", "question", "homework").
     pub fn is_routable(&self) -> bool {
-        self.kind == Kind::Word && self.is_content() && !GENERIC.contains(&self.text.as_str())
+        self.kind == Kind::Word && self.class == Class::Content
+    }
+}
+
+/// What a word is to routing, looked up once when the question is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// A function word (`STOP`).
+    Function,
+    /// A word of wanting without saying what (`GENERIC`).
+    Generic,
+    Content,
+}
+
+fn word_class(word: &str) -> Class {
+    use std::collections::HashSet;
+    use std::sync::OnceLock;
+    static SETS: OnceLock<(HashSet<&'static str>, HashSet<&'static str>)> = OnceLock::new();
+    let (stop, generic) =
+        SETS.get_or_init(|| (STOP.iter().copied().collect(), GENERIC.iter().copied().collect()));
+    if stop.contains(word) {
+        Class::Function
+    } else if generic.contains(word) {
+        Class::Generic
+    } else {
+        Class::Content
     }
 }
 
@@ -66,8 +97,10 @@ const MATH_SYMBOLS: &str = "^=+*/∫√²³π<>≤≥∞";
 pub fn tokens(text: &str) -> Vec<Token> {
     // "can't log in", "doesn't open": a problem stated, not a topic negated; "isn't
     // about", "don't need": a topic negated
-    let text = text.replace('’', "'");
     let mut said = text.to_lowercase();
+    if said.contains('’') {
+        said = said.replace('’', "'");
+    }
     for (from, to) in [
         ("can't", "cannot"),
         ("won't", "wont"),
@@ -76,7 +109,9 @@ pub fn tokens(text: &str) -> Vec<Token> {
         ("didn't", "didnt"),
         ("n't", " not"),
     ] {
-        said = said.replace(from, to);
+        if said.contains(from) {
+            said = said.replace(from, to);
+        }
     }
     let folded: String = said.chars().map(fold).collect();
     let chars: Vec<char> = folded.chars().collect();
@@ -99,18 +134,12 @@ pub fn tokens(text: &str) -> Vec<Token> {
             let word: String = chars[start..i].iter().collect();
             let kind =
                 if word.chars().all(|c| c.is_ascii_digit() || c == '.') { Kind::Number } else { Kind::Word };
-            out.push(Token { text: word, kind, negated: false, sentence, after_pause: pause });
+            out.push(Token::new(word, kind, sentence, pause));
             pause = false;
             continue;
         }
         if MATH_SYMBOLS.contains(c) {
-            out.push(Token {
-                text: c.to_string(),
-                kind: Kind::Symbol,
-                negated: false,
-                sentence,
-                after_pause: pause,
-            });
+            out.push(Token::new(c.to_string(), Kind::Symbol, sentence, pause));
             pause = false;
         } else if matches!(c, '.' | '?' | '!' | ';' | '\n' | '¿' | '¡' | '。') {
             if out.last().is_some_and(|t| t.sentence == sentence) {
@@ -205,35 +234,140 @@ pub fn looks_mathematical(tokens: &[Token]) -> bool {
     tokens.iter().any(|t| symbol(t) || variable(t))
 }
 
+/// Phrases that mark one request as the main one, in the five languages; written blind, as
+/// `GENERIC` was. Hindi "main" is "I", so a bare "main question" is not one.
 const MAIN_MARKERS: &[&[&str]] = &[
     &["mainly"],
-    &["mostly"],
     &["primarily"],
-    &["main", "problem"],
-    &["main", "question"],
-    &["main", "thing"],
-    &["main", "issue"],
-    &["more", "importantly"],
-    &["most", "importantly"],
-    &["more", "important"],
-    &["real", "question"],
-    &["real", "problem"],
-    &["really", "need"],
+    &["chiefly"],
     &["above", "all"],
+    &["most", "of", "all"],
+    &["more", "than", "anything"],
+    &["most", "importantly"],
+    &["more", "importantly"],
+    &["most", "important"],
+    &["first", "and", "foremost"],
+    &["my", "main", "question"],
+    &["the", "main", "question"],
+    &["main", "question", "is"],
+    &["main", "concern"],
+    &["main", "issue"],
+    &["the", "main", "thing"],
+    &["main", "thing", "is"],
+    &["my", "main", "problem"],
+    &["main", "problem", "is"],
+    &["main", "reason"],
+    &["main", "request"],
+    &["the", "main", "one"],
+    &["main", "priority"],
+    &["my", "priority"],
+    &["top", "priority"],
+    &["highest", "priority"],
+    &["biggest", "question"],
+    &["biggest", "concern"],
+    &["biggest", "issue"],
+    &["what", "i", "really", "need"],
+    &["what", "i", "actually", "need"],
+    &["what", "i", "mainly", "need"],
+    &["what", "i", "need", "most"],
+    &["need", "most"],
+    &["most", "urgent"],
+    &["more", "urgent"],
+    &["most", "urgently"],
+    &["the", "important", "part"],
+    &["the", "important", "thing"],
+    &["the", "real", "question"],
+    &["my", "real", "question"],
+    &["the", "key", "question"],
+    &["what", "matters", "most"],
+    &["but", "mostly"],
+    &["mostly", "need"],
+    &["main", "point"],
+    &["principalmente"],
     &["sobre", "todo"],
-    &["lo", "principal"],
+    &["sobretodo"],
+    &["mas", "que", "nada"],
+    &["mas", "que", "todo"],
+    &["ante", "todo"],
     &["lo", "mas", "importante"],
-    &["zaroori"],
-    &["importante"],
+    &["mas", "importante"],
+    &["lo", "principal"],
+    &["pregunta", "principal"],
+    &["duda", "principal"],
+    &["lo", "que", "mas", "necesito"],
+    &["lo", "que", "realmente", "necesito"],
+    &["lo", "que", "mas", "me", "importa"],
+    &["mi", "prioridad"],
+    &["prioridad"],
+    &["lo", "mas", "urgente"],
+    &["mas", "urgente"],
+    &["lo", "primordial"],
+    &["primordialmente"],
+    &["mayormente"],
+    &["sabse", "zaroori"],
+    &["sabse", "zaruri"],
+    &["sabse", "jaruri"],
+    &["sabse", "jaroori"],
+    &["sabse", "important"],
+    &["sabse", "urgent"],
+    &["zyada", "zaroori"],
+    &["zyada", "jaruri"],
+    &["jyada", "jaruri"],
+    &["jyada", "zaroori"],
+    &["mukhya", "roop", "se"],
+    &["mukhya", "sawal"],
+    &["mukhya", "baat"],
+    &["asli", "sawal"],
+    &["asli", "baat"],
+    &["pinakamahalaga"],
+    &["pinaka", "mahalaga"],
+    &["pinakaimportante"],
+    &["pinaka", "importante"],
+    &["higit", "sa", "lahat"],
+    &["pangunahin"],
+    &["pangunahing", "tanong"],
+    &["pinaka", "kailangan"],
+    &["pinakakailangan"],
+    &["mas", "mahalaga"],
+    &["pinaka", "urgent"],
+    &["pinakaurgent"],
+    &["ang", "mahalaga"],
+    &["ang", "importante"],
+    &["quan", "trong", "nhat"],
+    &["quan", "trong", "hon"],
+    &["chu", "yeu"],
+    &["cau", "hoi", "chinh"],
+    &["van", "de", "chinh"],
+    &["viec", "chinh"],
+    &["muc", "dich", "chinh"],
+    &["uu", "tien"],
+    &["can", "nhat"],
+    &["gap", "nhat"],
+    &["hon", "het"],
+    &["tren", "het"],
+    &["dieu", "quan", "trong"],
 ];
 
 /// The request the student marked as the main one ("…, but mainly: what is …"): from the
 /// marker to the end of its sentence (the next one too when nothing follows the marker).
 pub fn main_span(tokens: &[Token]) -> Option<&[Token]> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    // the markers by their first word: most words start none
+    static BY_FIRST: OnceLock<HashMap<&'static str, Vec<&'static [&'static str]>>> = OnceLock::new();
+    let by_first = BY_FIRST.get_or_init(|| {
+        let mut map: HashMap<&'static str, Vec<&'static [&'static str]>> = HashMap::new();
+        for m in MAIN_MARKERS {
+            map.entry(m[0]).or_default().push(m);
+        }
+        map
+    });
     let at = (0..tokens.len()).find(|&i| {
-        MAIN_MARKERS
-            .iter()
-            .any(|m| tokens.len() >= i + m.len() && m.iter().zip(&tokens[i..]).all(|(w, t)| t.text == *w))
+        by_first.get(tokens[i].text.as_str()).is_some_and(|markers| {
+            markers
+                .iter()
+                .any(|m| tokens.len() >= i + m.len() && m.iter().zip(&tokens[i..]).all(|(w, t)| t.text == *w))
+        })
     })?;
     let sentence = tokens[at].sentence;
     let mut end = at;

@@ -95,7 +95,7 @@ const MAX_SKILLS: usize = 20;
 const MAX_TAGS: usize = 20;
 /// Examples are the Hub router's training data: room for plain, misspelled and
 /// mixed-language ways of asking.
-const MAX_EXAMPLES: usize = 40;
+const MAX_EXAMPLES: usize = 80;
 const MAX_SCOPE_ITEMS: usize = 20;
 const MAX_CONTENT: usize = 20_000;
 
