@@ -45,14 +45,16 @@ impl Store {
         self.write(|tx| {
             let t = tx.tx;
             let err = |e| tx.sqlite(e);
+            // cached on the connection: prepared once, not for every batch
             let mut begin = t
-                .prepare(
+                .prepare_cached(
                     "INSERT INTO request_ledger (seq, scope, request_id, question_hash, assigned_context, answer, created_at_ms)
                      VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6)",
                 )
                 .map_err(err)?;
-            let mut answer = t.prepare("UPDATE request_ledger SET answer = ?2 WHERE seq = ?1").map_err(err)?;
-            let mut forget = t.prepare("DELETE FROM request_ledger WHERE seq = ?1").map_err(err)?;
+            let mut answer =
+                t.prepare_cached("UPDATE request_ledger SET answer = ?2 WHERE seq = ?1").map_err(err)?;
+            let mut forget = t.prepare_cached("DELETE FROM request_ledger WHERE seq = ?1").map_err(err)?;
             for w in writes {
                 match w {
                     LedgerWrite::Begin { seq, key: (s, r, h), assigned } => {
@@ -67,11 +69,10 @@ impl Store {
             // rewrite the oldest pages on every commit
             let (oldest, newest): (Option<i64>, Option<i64>) = t
                 // two subqueries: each is one b-tree lookup; min and max in one query scan the table
-                .query_row(
+                .prepare_cached(
                     "SELECT (SELECT min(seq) FROM request_ledger), (SELECT max(seq) FROM request_ledger)",
-                    [],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
                 )
+                .and_then(|mut s| s.query_row([], |r| Ok((r.get(0)?, r.get(1)?))))
                 .map_err(err)?;
             let keep = keep as i64;
             if let (Some(oldest), Some(newest)) = (oldest, newest)
