@@ -243,7 +243,8 @@ fn the_hub_routes_with_the_embed_router() {
 }
 
 /// The embed router's figures on the dev set stay where they were measured
-/// (docs/router.md: 96.8% action accuracy, 3 wrong routes of 154).
+/// (docs/router.md: 89.6% action accuracy, 8 wrong routes of 154, with the blind-written
+/// examples).
 #[cfg(feature = "embed")]
 #[test]
 fn the_embed_router_holds_its_figures_on_the_dev_set() {
@@ -255,7 +256,7 @@ fn the_embed_router_holds_its_figures_on_the_dev_set() {
     let f: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
     assert_eq!(f["mode"], "embed");
     let acc = f["accuracy"]["rate"].as_f64().unwrap();
-    assert!(acc >= 0.93, "action accuracy {acc}");
+    assert!(acc >= 0.89, "action accuracy {acc}");
     let wrong = f["wrongRouteRate"].as_f64().unwrap();
-    assert!(wrong <= 0.03, "wrong routes {wrong}");
+    assert!(wrong <= 0.055, "wrong routes {wrong}");
 }

@@ -202,10 +202,14 @@ impl Model {
             #[cfg(feature = "embed")]
             Reader::Embedding(_) => embed::DIMENSION,
         };
-        let softmax = Softmax::train(&xs, &ys, &group, dimension, fit);
         let by_place: Vec<usize> = ys.iter().map(|&y| group[y]).collect();
         let places: Vec<usize> = (0..=targets.len()).collect();
-        let routing = Softmax::train(&xs, &by_place, &places, dimension, fit);
+        // two independent fits over the same vectors: side by side
+        let (softmax, routing) = std::thread::scope(|s| {
+            let skills = s.spawn(|| Softmax::train(&xs, &ys, &group, dimension, fit));
+            let routing = Softmax::train(&xs, &by_place, &places, dimension, fit);
+            (skills.join().expect("a fit does not panic"), routing)
+        });
         Ok(Model { vectorizer, reader, softmax, routing, skills, targets, rules })
     }
 

@@ -58,11 +58,16 @@ impl Softmax {
     /// classes share weight: every group counts equally however many classes and
     /// examples it has (a specialist with four skills is not four times as likely).
     pub fn train(xs: &[Sparse], ys: &[usize], group: &[usize], dim: usize, fit: Fit) -> Self {
-        let mut model = Self::fit_weights(xs, ys, group, dim, fit);
-        if fit.folds >= 2 && xs.len() >= fit.folds * 2 {
-            model.temperature = Self::cross_validated_temperature(xs, ys, group, dim, fit);
-        }
-        model
+        // the model and its cross-validation folds are independent fits: side by side
+        std::thread::scope(|s| {
+            let temperature = (fit.folds >= 2 && xs.len() >= fit.folds * 2)
+                .then(|| s.spawn(|| Self::cross_validated_temperature(xs, ys, group, dim, fit)));
+            let mut model = Self::fit_weights(xs, ys, group, dim, fit);
+            if let Some(t) = temperature {
+                model.temperature = t.join().expect("a fold's fit does not panic");
+            }
+            model
+        })
     }
 
     fn fit_weights(xs: &[Sparse], ys: &[usize], group: &[usize], dim: usize, fit: Fit) -> Self {
@@ -142,7 +147,7 @@ impl Softmax {
             })
             .collect();
         let quick = Fit { folds: 0, ..fit };
-        for f in 0..fit.folds {
+        let fold = |f: usize| {
             let (train_x, train_y): (Vec<Sparse>, Vec<usize>) = xs
                 .iter()
                 .zip(ys)
@@ -151,12 +156,21 @@ impl Softmax {
                 .map(|((x, y), _)| (x.clone(), *y))
                 .unzip();
             let m = Self::fit_weights(&train_x, &train_y, group, dim, quick);
+            let mut held = Vec::new();
             for ((x, &y), _) in xs.iter().zip(ys).zip(&fold_of).filter(|(_, k)| **k == f) {
                 let mut z = vec![0f32; classes];
                 scores(&m.weights, &m.bias, dim, x, &mut z);
                 held.push((z, y));
             }
-        }
+            held
+        };
+        // the folds fit side by side; their scores are kept in fold order
+        std::thread::scope(|s| {
+            let fits: Vec<_> = (0..fit.folds).map(|f| s.spawn(move || fold(f))).collect();
+            for h in fits {
+                held.extend(h.join().expect("a fold's fit does not panic"));
+            }
+        });
         let loss = |t: f32| -> f32 {
             held.iter()
                 .map(|(z, y)| {
