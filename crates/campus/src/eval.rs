@@ -315,6 +315,27 @@ fn observed(
     }
 }
 
+/// The labels an item may expect: the set's five (`tutor`, `library`, `marketing`,
+/// `clarify`, `unsupported`) and any configured specialist's or capability's id. Anything
+/// else is a typo that would silently count as `unsupported`, so the set is refused.
+fn check_labels(path: &std::path::Path, items: &[Item], config: &hub::Config) -> anyhow::Result<()> {
+    const SET_LABELS: [&str; 5] = ["tutor", "library", "marketing", "clarify", "unsupported"];
+    let known = |label: &str| {
+        SET_LABELS.contains(&label)
+            || config.specialists.iter().any(|s| s.id == label || s.capability.id == label)
+    };
+    if let Some((n, item)) = items.iter().enumerate().find(|(_, i)| !known(&i.expected)) {
+        bail!(
+            "{} item {}: unknown expected label {:?} (one of {}, or a configured specialist's id)",
+            path.display(),
+            n + 1,
+            item.expected,
+            SET_LABELS.join(", ")
+        );
+    }
+    Ok(())
+}
+
 pub(crate) fn read_set(path: &std::path::Path) -> anyhow::Result<Vec<Item>> {
     let meta = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     if meta.len() > MAX_SET_BYTES {
@@ -402,6 +423,7 @@ pub(crate) async fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> any
         bail!("--sweep is for --mode hybrid");
     }
     let items = read_set(set)?;
+    check_labels(set, &items, &config)?;
     let llm = model_for(&args, &config, &view, &items).await?;
     let router = with_model(Router::new(mode, &config), llm.clone());
     let training = mode.trains().then(|| {
@@ -625,6 +647,28 @@ mod tests {
                 let jaccard = t.intersection(d).count() as f64 / t.union(d).count() as f64;
                 assert!(jaccard <= 0.5, "{text:?} is too close to the dev item {item:?} ({jaccard:.2})");
             }
+        }
+    }
+
+    /// A misspelled or unknown expected label is refused, naming the item; the set's five
+    /// labels and configured ids are accepted.
+    #[test]
+    fn an_unknown_expected_label_is_refused() {
+        let config = hub::Config::from_env(&|_| None).unwrap();
+        let item = |expected: &str| super::Item {
+            text: "integrate x^2".into(),
+            expected: expected.into(),
+            kind: String::new(),
+            lang: String::new(),
+        };
+        let path = std::path::Path::new("set.jsonl");
+        let good: Vec<_> =
+            ["tutor", "library", "marketing", "clarify", "unsupported", "tutoring"].map(item).to_vec();
+        super::check_labels(path, &good, &config).unwrap();
+        for bad in ["tutr", "Tutor", ""] {
+            let items = vec![item("library"), item(bad)];
+            let e = super::check_labels(path, &items, &config).unwrap_err().to_string();
+            assert!(e.contains("item 2") && e.contains(&format!("{bad:?}")), "{e}");
         }
     }
 
