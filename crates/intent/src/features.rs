@@ -49,6 +49,27 @@ fn stem(word: &str) -> &str {
     }
 }
 
+/// The feature of one (stemmed) word.
+fn word_feature(stemmed: &str) -> u64 {
+    fnv(&[b"w", stemmed.as_bytes()])
+}
+
+/// Calls `f` with the feature of each character n-gram (3 to 5) of `word`, between spaces.
+fn char_grams(word: &str, mut f: impl FnMut(u64)) {
+    let mut buf: Vec<char> = Vec::with_capacity(word.len() + 2);
+    buf.push(' ');
+    buf.extend(word.chars());
+    buf.push(' ');
+    let mut bytes = String::with_capacity(32);
+    for n in CHAR_MIN..=CHAR_MAX {
+        for gram in buf.windows(n) {
+            bytes.clear();
+            bytes.extend(gram);
+            f(fnv(&[b"c", bytes.as_bytes()]));
+        }
+    }
+}
+
 /// Every feature of a reading (content tokens), hashed, with its block.
 fn raw(reading: &[&Token], all: &[Token]) -> Vec<(u64, Block)> {
     let mut out = Vec::with_capacity(reading.len() * 12);
@@ -60,7 +81,7 @@ fn raw(reading: &[&Token], all: &[Token]) -> Vec<(u64, Block)> {
         })
         .collect();
     for w in &words {
-        out.push((fnv(&[b"w", w.as_bytes()]), Block::Word));
+        out.push((word_feature(w), Block::Word));
     }
     for pair in words.windows(2) {
         out.push((fnv(&[b"b", pair[0].as_bytes(), pair[1].as_bytes()]), Block::Word));
@@ -68,20 +89,8 @@ fn raw(reading: &[&Token], all: &[Token]) -> Vec<(u64, Block)> {
     if looks_mathematical(all) {
         out.push((fnv(&[b"m"]), Block::Word));
     }
-    let mut buf: Vec<char> = Vec::with_capacity(32);
-    let mut bytes = String::with_capacity(32);
     for t in reading.iter().filter(|t| t.kind == Kind::Word && t.text.chars().count() >= 2) {
-        buf.clear();
-        buf.push(' ');
-        buf.extend(t.text.chars());
-        buf.push(' ');
-        for n in CHAR_MIN..=CHAR_MAX {
-            for gram in buf.windows(n) {
-                bytes.clear();
-                bytes.extend(gram);
-                out.push((fnv(&[b"c", bytes.as_bytes()]), Block::Char));
-            }
-        }
+        char_grams(&t.text, |h| out.push((h, Block::Char)));
     }
     out
 }
@@ -146,23 +155,14 @@ impl Vectorizer {
         if token.kind != Kind::Word {
             return true;
         }
-        if self.index.contains_key(&fnv(&[b"w", stem(&token.text).as_bytes()])) {
+        if self.index.contains_key(&word_feature(stem(&token.text))) {
             return true;
         }
-        let mut buf: Vec<char> = Vec::with_capacity(token.text.len() + 2);
-        buf.push(' ');
-        buf.extend(token.text.chars());
-        buf.push(' ');
-        let mut bytes = String::with_capacity(32);
         let (mut seen, mut all) = (0usize, 0usize);
-        for n in CHAR_MIN..=CHAR_MAX {
-            for gram in buf.windows(n) {
-                bytes.clear();
-                bytes.extend(gram);
-                all += 1;
-                seen += usize::from(self.index.contains_key(&fnv(&[b"c", bytes.as_bytes()])));
-            }
-        }
+        char_grams(&token.text, |h| {
+            all += 1;
+            seen += usize::from(self.index.contains_key(&h));
+        });
         all > 0 && seen as f32 >= RECOGNIZED * all as f32
     }
 

@@ -234,10 +234,10 @@ impl Model {
     /// Whether a span uses any word training saw, and the vector the regression reads
     /// (negated topics dropped when another remains).
     fn read(&self, span: &[Token]) -> (bool, Sparse) {
-        let words = self.vectorizer.transform(&text::reading(span), span);
+        let reading = text::reading(span);
+        let words = self.vectorizer.transform(&reading, span);
         // known: some word that says what is asked was seen in training (as a word, or
         // misspelled); a question of only generic words is known when any word was seen
-        let reading = text::reading(span);
         let mut topical = reading.iter().filter(|t| t.is_routable() || t.kind != text::Kind::Word).peekable();
         let known = if topical.peek().is_some() {
             topical.any(|t| self.vectorizer.recognizes(t))
