@@ -184,6 +184,31 @@ pub fn env_parse<T: std::str::FromStr>(
     }
 }
 
+/// One of named `choices` (trimmed); unset or empty is `default`. The error names them
+/// all: "must be a, b or c".
+pub fn env_choice<T: Copy>(
+    var: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    choices: &[(&str, T)],
+    default: T,
+) -> Result<T, ConfError> {
+    let value = env(var);
+    let value = value.as_deref().map(str::trim).unwrap_or("");
+    if value.is_empty() {
+        return Ok(default);
+    }
+    if let Some((_, choice)) = choices.iter().find(|(name, _)| *name == value) {
+        return Ok(*choice);
+    }
+    let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+    let listed = match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Err(ConfError::new(var, "", format!("must be {listed}")))
+}
+
 /// `true` for 1/true/yes/on, `false` for 0/false/no/off.
 pub fn env_bool(var: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Option<bool>, ConfError> {
     match env(var).map(|v| v.trim().to_ascii_lowercase()) {
@@ -216,6 +241,20 @@ pub fn check_local_url(source: &str, field: &str, url: &str) -> Result<(), ConfE
 
 #[cfg(test)]
 mod tests {
+    /// A named choice, the default when unset or blank, and an error naming them all.
+    #[test]
+    fn env_choice_reads_a_name_and_lists_the_choices_when_wrong() {
+        let choices = [("off", 0), ("mock", 1), ("live", 2)];
+        let with = |v: Option<&'static str>| move |_: &str| v.map(str::to_string);
+        assert_eq!(super::env_choice("M", &with(None), &choices, 0).unwrap(), 0);
+        assert_eq!(super::env_choice("M", &with(Some("  ")), &choices, 1).unwrap(), 1);
+        assert_eq!(super::env_choice("M", &with(Some(" live ")), &choices, 0).unwrap(), 2);
+        let e = super::env_choice("M", &with(Some("Live")), &choices, 0).unwrap_err();
+        assert_eq!(e.to_string(), super::ConfError::new("M", "", "must be off, mock or live").to_string());
+        let e = super::env_choice("M", &with(Some("x")), &choices[1..], 1).unwrap_err();
+        assert!(e.to_string().contains("must be mock or live"), "{e}");
+    }
+
     use super::*;
     use serde::Deserialize;
 

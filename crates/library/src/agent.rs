@@ -293,11 +293,8 @@ impl Mode {
 
     /// Reads `LIBRARY_MODE` (default `mock`).
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Mode, conf::ConfError> {
-        match env("LIBRARY_MODE").as_deref().map(str::trim) {
-            None | Some("") | Some("mock") => Ok(Mode::Mock),
-            Some("live") => Ok(Mode::Live),
-            Some(_) => Err(conf::ConfError::new("LIBRARY_MODE", "", "must be mock or live")),
-        }
+        let choices = [Mode::Mock, Mode::Live].map(|m| (m.as_str(), m));
+        conf::env_choice("LIBRARY_MODE", env, &choices, Mode::default())
     }
 }
 

@@ -71,12 +71,8 @@ pub enum Mode {
 impl Mode {
     /// `STUDENT_MODE`: `off` (default), `mock` or `live`.
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Mode, ConfError> {
-        match env("STUDENT_MODE").as_deref().map(str::trim) {
-            None | Some("" | "off") => Ok(Mode::Off),
-            Some("mock") => Ok(Mode::Mock),
-            Some("live") => Ok(Mode::Live),
-            Some(_) => Err(ConfError::new("STUDENT_MODE", "", "must be off, mock or live")),
-        }
+        let choices = [Mode::Off, Mode::Mock, Mode::Live].map(|m| (m.as_str(), m));
+        conf::env_choice("STUDENT_MODE", env, &choices, Mode::Off)
     }
 
     pub fn as_str(self) -> &'static str {

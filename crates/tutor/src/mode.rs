@@ -26,13 +26,8 @@ impl Mode {
 
     /// Reads `TUTOR_MODE` (default `mock`).
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Mode, ConfError> {
-        match env("TUTOR_MODE").as_deref().map(str::trim) {
-            None | Some("") => Ok(Mode::default()),
-            Some("fixed") => Ok(Mode::Fixed),
-            Some("mock") => Ok(Mode::Mock),
-            Some("live") => Ok(Mode::Live),
-            Some(_) => Err(ConfError::new("TUTOR_MODE", "", "must be fixed, mock or live")),
-        }
+        let choices = [Mode::Fixed, Mode::Mock, Mode::Live].map(|m| (m.as_str(), m));
+        conf::env_choice("TUTOR_MODE", env, &choices, Mode::default())
     }
 }
 
