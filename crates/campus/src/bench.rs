@@ -216,18 +216,14 @@ async fn tutor_only(args: &Args, port: u16, hub_url: String) -> anyhow::Result<(
     let agent = client.connect(&tutor.url).await?;
     let pid = tutor.pid().context("the tutor has no pid")?;
     let before = rss_kib(pid);
-    println!(
+    say!(
         "campus bench --tutor-only: SendMessage round trips, our client -> Tutor (RUST_LOG={})",
         args.agent_log
     );
     let measured = [("tutor", pid), ("client", std::process::id())];
     let direct = levels(&agent, args, &measured).await?;
     print_levels("\ndirect: client -> tutor (no hub running)", &direct, &measured);
-    println!(
-        "\ntutor resident memory: {} idle at start, {} idle after the load",
-        mb(before),
-        mb(rss_kib(pid))
-    );
+    say!("\ntutor resident memory: {} idle at start, {} idle after the load", mb(before), mb(rss_kib(pid)));
     Ok(())
 }
 
@@ -271,25 +267,32 @@ async fn levels(agent: &AgentHandle, args: &Args, pids: &[(&str, u32)]) -> anyho
 }
 
 fn print_levels(title: &str, levels: &[Level], pids: &[(&str, u32)]) {
-    println!("{title}");
-    print!("{:>11} {:>12} {:>10} {:>10} {:>10}", "concurrency", "messages/s", "p50 ms", "p99 ms", "max ms");
-    for (name, _) in pids {
-        print!(" {:>10}", format!("{name} µs"));
-    }
-    println!();
+    say!("{title}");
+    let names: String = pids.iter().map(|(name, _)| format!(" {:>10}", format!("{name} µs"))).collect();
+    say!(
+        "{:>11} {:>12} {:>10} {:>10} {:>10}{names}",
+        "concurrency",
+        "messages/s",
+        "p50 ms",
+        "p99 ms",
+        "max ms"
+    );
     for l in levels {
-        print!(
-            "{:>11} {:>12.0} {:>10} {:>10} {:>10}",
+        let cpu: String = l
+            .cpu
+            .iter()
+            .map(|cpu| {
+                format!(" {:>10}", cpu.map(|us| format!("{us:.1}")).unwrap_or_else(|| "unknown".into()))
+            })
+            .collect();
+        say!(
+            "{:>11} {:>12.0} {:>10} {:>10} {:>10}{cpu}",
             l.concurrency,
             l.rate,
             ms(l.p50),
             ms(l.p99),
             ms(l.max)
         );
-        for cpu in &l.cpu {
-            print!(" {:>10}", cpu.map(|us| format!("{us:.1}")).unwrap_or_else(|| "unknown".into()));
-        }
-        println!();
     }
 }
 
@@ -325,16 +328,16 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     let pids = system.pids();
     let idle_before: Vec<(&str, Option<u64>)> = pids.iter().map(|(n, p)| (*n, rss_kib(*p))).collect();
 
-    println!(
+    say!(
         "campus bench: SendMessage round trips from our client; agents in child processes (RUST_LOG={} for tutor and hub)",
         args.agent_log
     );
-    println!(
+    say!(
         "{} round trips per level on {} cores",
         args.requests,
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0)
     );
-    println!("(the µs columns: CPU time each process spent per round trip, user + system)");
+    say!("(the µs columns: CPU time each process spent per round trip, user + system)");
     let measured: Vec<(&str, u32)> =
         pids.iter().copied().chain(std::iter::once(("client", std::process::id()))).collect();
     settle(&pids).await;
@@ -351,7 +354,7 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     let ui_loaded = peak.stop();
     let title = format!("\nrouted: client -> hub ({} router) -> tutor", args.router);
     print_levels(&title, &routed_levels, &measured);
-    println!(
+    say!(
         "\nui stream under the routed load (one browser stream open): {:.0} frames/s, {:.0} KB/s, {} reconnects; \
          ui server peak resident memory {}",
         frames as f64 / elapsed,
@@ -360,15 +363,15 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
         mb(ui_loaded)
     );
     settle(&pids).await;
-    println!("\nlatency the hub adds (routed minus direct)");
-    println!("{:>11} {:>10} {:>10}", "concurrency", "p50 ms", "p99 ms");
+    say!("\nlatency the hub adds (routed minus direct)");
+    say!("{:>11} {:>10} {:>10}", "concurrency", "p50 ms", "p99 ms");
     for (d, r) in direct_levels.iter().zip(&routed_levels) {
         let add = |a: Duration, b: Duration| format!("{:+.3}", (a.as_secs_f64() - b.as_secs_f64()) * 1000.0);
-        println!("{:>11} {:>10} {:>10}", d.concurrency, add(r.p50, d.p50), add(r.p99, d.p99));
+        say!("{:>11} {:>10} {:>10}", d.concurrency, add(r.p50, d.p50), add(r.p99, d.p99));
     }
 
     let me = std::process::id();
-    println!("\nresident memory, idle (before the load / after it)");
+    say!("\nresident memory, idle (before the load / after it)");
     let mut total_before = 0;
     let mut total_after = 0;
     for (name, pid) in pids.iter().copied().chain(std::iter::once(("bench client", me))) {
@@ -376,21 +379,21 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
         let after = rss_kib(pid);
         total_before += before.unwrap_or(0);
         total_after += after.unwrap_or(0);
-        println!("{name:>13} {:>9} / {:>9}", mb(before), mb(after));
+        say!("{name:>13} {:>9} / {:>9}", mb(before), mb(after));
     }
-    println!(
+    say!(
         "{:>13} {:>9} / {:>9}  (hub, tutor, library, ui; the bench client is not idle before)",
         "agents total",
         mb(Some(total_before)),
         mb(Some(total_after - rss_kib(me).unwrap_or(0)))
     );
-    println!(
+    say!(
         "{:>13} {:>9}  (five processes: hub, tutor, library, ui and the client)",
         "all five",
         mb(Some(total_after))
     );
     let pss: Option<u64> = pids.iter().map(|(_, p)| *p).chain(std::iter::once(me)).map(pss_kib).sum();
-    println!(
+    say!(
         "{:>13} {:>9}  (PSS: the same five, each shared page counted once, not once per process)",
         "all five PSS",
         mb(pss)

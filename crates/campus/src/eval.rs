@@ -369,32 +369,35 @@ fn pct(r: &Rate) -> String {
 }
 
 fn print(f: &Figures, training_micros: Option<u128>) {
-    println!("router: {}", f.mode);
+    say!("router: {}", f.mode);
     if let Some(us) = training_micros {
-        println!("training: {:.1} ms", us as f64 / 1000.0);
+        say!("training: {:.1} ms", us as f64 / 1000.0);
     }
-    println!("action accuracy   {}", pct(&f.accuracy));
-    println!("macro-F1          {:.3}", f.macro_f1);
-    println!("wrong routes      {} ({:.1}%)", f.wrong_routes, f.wrong_route_rate * 100.0);
+    say!("action accuracy   {}", pct(&f.accuracy));
+    say!("macro-F1          {:.3}", f.macro_f1);
+    say!("wrong routes      {} ({:.1}%)", f.wrong_routes, f.wrong_route_rate * 100.0);
     for (name, pr) in [("clarify", &f.clarify), ("unsupported", &f.unsupported)] {
-        println!(
+        say!(
             "{name:<17} precision {:.3} ({} said)  recall {:.3} ({} expected)",
-            pr.precision, pr.predicted, pr.recall, pr.expected
+            pr.precision,
+            pr.predicted,
+            pr.recall,
+            pr.expected
         );
     }
     match f.ece {
-        Some(e) => println!("calibration (ECE) {e:.3} over {} scored decisions", f.ece_n),
-        None => println!("calibration (ECE) n/a: this router gives no probabilities"),
+        Some(e) => say!("calibration (ECE) {e:.3} over {} scored decisions", f.ece_n),
+        None => say!("calibration (ECE) n/a: this router gives no probabilities"),
     }
-    println!("latency           p50 {:.1} µs  p99 {:.1} µs", f.p50_micros, f.p99_micros);
-    println!("sent to the model {} of {} ({:.1}%)", f.model_calls, f.accuracy.n, f.model_share * 100.0);
+    say!("latency           p50 {:.1} µs  p99 {:.1} µs", f.p50_micros, f.p99_micros);
+    say!("sent to the model {} of {} ({:.1}%)", f.model_calls, f.accuracy.n, f.model_share * 100.0);
     if let Some(kb) = peak_memory_kb() {
-        println!("peak memory       {:.1} MiB (the whole process)", kb as f64 / 1024.0);
+        say!("peak memory       {:.1} MiB (the whole process)", kb as f64 / 1024.0);
     }
     for (title, map) in [("by kind", &f.by_kind), ("by language", &f.by_lang)] {
-        println!("{title}:");
+        say!("{title}:");
         for (k, r) in map {
-            println!("  {k:<14} {}", pct(r));
+            say!("  {k:<14} {}", pct(r));
         }
     }
 }
@@ -440,14 +443,14 @@ pub(crate) async fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> any
     if args.errors {
         for (item, o) in items.iter().zip(&obs).filter(|(_, o)| o.expected != o.got) {
             let conf = o.confidence.map(|c| format!("{c:.2}")).unwrap_or_else(|| "rule".into());
-            println!("{:<11} → {:<11} {conf:<5} {:<12} {}", o.expected, o.got, item.kind, item.text);
+            say!("{:<11} → {:<11} {conf:<5} {:<12} {}", o.expected, o.got, item.kind, item.text);
         }
     }
     if args.json {
-        println!("{}", serde_json::to_string(&f)?);
+        say!("{}", serde_json::to_string(&f)?);
     } else {
         if mode.calls_model() {
-            println!("model: {}", model_note(&args, &config));
+            say!("model: {}", model_note(&args, &config));
         }
         print(&f, training);
     }
@@ -516,7 +519,7 @@ async fn model_for(
         live.decide_live(&item.text, view, true).await;
     }
     let replay = recorder.write(path, &note)?;
-    println!("recorded {} decisions in {}", items.len(), path.display());
+    say!("recorded {} decisions in {}", items.len(), path.display());
     Ok(Some(Arc::new(replay)))
 }
 
@@ -563,12 +566,12 @@ async fn sweep(
             .iter()
             .map(|(t, f)| serde_json::json!({"threshold": t, "accuracy": f.accuracy, "wrongRoutes": f.wrong_routes, "modelShare": f.model_share}))
             .collect();
-        println!("{}", serde_json::to_string(&v)?);
+        say!("{}", serde_json::to_string(&v)?);
         return Ok(());
     }
-    println!("threshold  accuracy [Wilson 95%]          wrong routes  sent to the model");
+    say!("threshold  accuracy [Wilson 95%]          wrong routes  sent to the model");
     for (t, f) in &rows {
-        println!(
+        say!(
             "{t:>9.2}  {}  {:>12}  {:>5.1}% ({})",
             pct(&f.accuracy),
             f.wrong_routes,
@@ -595,14 +598,14 @@ fn cross_validate(config: &hub::Config, view: &[SpecialistView], json: bool) -> 
             "folds": {"accuracy": f.0, "wrongRoutes": f.1},
             "skillHeldOut": {"accuracy": s.0, "wrongRoutes": s.1},
         });
-        println!("{v}");
+        say!("{v}");
         return Ok(());
     }
     for (name, s) in [(format!("{CV_FOLDS}-fold"), &folds), ("skill held out".into(), &skills)] {
         let (r, wrong) = row(s);
-        println!("{name:<16} {}  wrong routes {wrong} ({:.1}%)", pct(&r), ratio(wrong, s.n) * 100.0);
+        say!("{name:<16} {}  wrong routes {wrong} ({:.1}%)", pct(&r), ratio(wrong, s.n) * 100.0);
     }
-    println!("took {:.1} s", took.as_secs_f64());
+    say!("took {:.1} s", took.as_secs_f64());
     Ok(())
 }
 

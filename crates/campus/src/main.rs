@@ -2,7 +2,18 @@
 //! build the agent, run it until Ctrl+C, SIGTERM or SIGHUP.
 //!
 //! Exit codes: 0 done, 1 failure, 2 a question refused before sending (empty, or over
-//! 2,000 characters) or a usage error, 78 a bad configuration value or file.
+//! 2,000 characters) or a usage error, 78 a bad configuration value or file, 141 a report's
+//! reader closed its end early (`campus eval-router … | head`), as for a process stopped
+//! by SIGPIPE.
+
+/// `println!` for reports: a reader that stops early (`| head`) ends the process quietly
+/// instead of panicking. SIGPIPE stays ignored, as Rust sets it, so a socket's broken pipe
+/// is still an error the caller sees.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::say_line(format_args!($($arg)*))
+    };
+}
 
 mod bench;
 mod chromium;
@@ -13,7 +24,7 @@ mod lifecycle;
 mod paid;
 mod webdriver;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -367,4 +378,15 @@ async fn run_student(words: Vec<String>, verbose: bool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("could not ask the agent at {}: {e}", config.url))?;
     student::chat::write_asked(&mut out, &asked, verbose)?;
     Ok(())
+}
+
+fn say_line(line: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{line}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(141);
+        }
+        eprintln!("error: cannot write to standard output: {e}");
+        std::process::exit(1);
+    }
 }

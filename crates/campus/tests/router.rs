@@ -84,6 +84,22 @@ fn eval_router_refuses_a_bad_set_with_one_line() {
     assert!(err.contains("line 2: not a labelled item"), "{err}");
 }
 
+/// A reader that stops early (`campus eval-router … | head`) ends the report quietly with
+/// 141, as a process stopped by SIGPIPE would: no panic, no backtrace.
+#[test]
+fn eval_router_stops_quietly_when_its_reader_is_gone() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = std::process::Command::new(common::BIN)
+        .args(["eval-router", "--set", &dev_set(), "--mode", "mock"])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// The number of skills the Hub's router last trained on, from its telemetry.
 fn trained_skills(hub_url: &str) -> Option<u64> {
     feed_events(hub_url).iter().rev().find(|e| e["kind"] == "router_trained")?["data"]["skills"].as_u64()

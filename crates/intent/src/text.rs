@@ -3,7 +3,7 @@
 //! students mix with it here (Spanish, Hindi, Tagalog, Vietnamese, in Latin letters);
 //! the two long lists, function words and vague words, are in `words.rs`.
 
-use crate::words::{GENERIC, STOP};
+use crate::words::{CONTRAST, GENERIC, NEGATOR_PAIRS, NEGATORS, PRONOUNS, QUESTION_STARTS, STOP};
 
 /// Lowercase with Latin diacritics removed (`Ayúdame` → `ayudame`, `không` → `khong`).
 pub fn fold(c: char) -> char {
@@ -155,23 +155,6 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-const NEGATORS: &[&str] = &[
-    "not", "no", "never", "nothing", "neither", "nor", "without", "forget", "nahi", "nahin", "hindi", "khong",
-];
-const NEGATOR_PAIRS: &[(&str, &str)] = &[
-    ("never", "mind"),
-    ("instead", "of"),
-    ("rather", "than"),
-    ("other", "than"),
-    ("aside", "from"),
-    ("apart", "from"),
-];
-/// Words after which a negation no longer applies.
-const CONTRAST: &[&str] = &[
-    "but", "however", "instead", "actually", "just", "only", "pero", "sino", "lekin", "magar", "balki",
-    "kundi", "nhung", "ma",
-];
-
 fn mark_negation(tokens: &mut [Token]) {
     let mut negating = false;
     for i in 0..tokens.len() {
@@ -219,9 +202,6 @@ pub fn vague(tokens: &[Token]) -> bool {
     let pronoun = tokens.iter().any(|t| PRONOUNS.contains(&t.text.as_str()));
     routable == 0 || (routable == 1 && pronoun && tokens.len() <= 7)
 }
-
-const PRONOUNS: &[&str] =
-    &["it", "this", "that", "them", "these", "those", "eso", "esto", "yeh", "woh", "ito", "iyan", "yun"];
 
 /// Whether the text looks like mathematics: symbols, or a variable next to a number.
 pub fn looks_mathematical(tokens: &[Token]) -> bool {
@@ -384,35 +364,6 @@ pub fn main_span(tokens: &[Token]) -> Option<&[Token]> {
     }
     Some(&tokens[at..end])
 }
-
-const QUESTION_STARTS: &[&str] = &[
-    "how",
-    "what",
-    "when",
-    "where",
-    "why",
-    "which",
-    "who",
-    "can",
-    "could",
-    "is",
-    "are",
-    "do",
-    "does",
-    "explain",
-    "tell",
-    "show",
-    "help",
-    "find",
-    "renew",
-    "book",
-    "reserve",
-    "print",
-    "solve",
-    "compute",
-    "integrate",
-    "differentiate",
-];
 
 /// The parts of a question that may ask two things: its sentences, further split at
 /// "and also", ", and", ", also" and "and" before a new question ("… and how do I …").

@@ -116,7 +116,7 @@ pub(super) async fn run(args: &Args, system: &System) -> anyhow::Result<()> {
     settle(&pids).await;
     let idle: Vec<(&str, Option<u64>)> = pids.iter().map(|(n, p)| (*n, rss_kib(*p))).collect();
     let ui_pid = system.ui.pid().context("the ui server has no pid")?;
-    println!(
+    say!(
         "campus bench --browser: the page in headless chromium under routed load ({concurrency} concurrent, \
          {} s per view, {} router, {} cores)",
         args.seconds,
@@ -152,20 +152,20 @@ pub(super) async fn run(args: &Args, system: &System) -> anyhow::Result<()> {
     settle(&pids).await;
     print_phases(&phases);
 
-    println!("\nresident memory (RSS), idle before the page opened / after both loads");
+    say!("\nresident memory (RSS), idle before the page opened / after both loads");
     let mut total = 0;
     for (name, pid) in &pids {
         let before = idle.iter().find(|(n, _)| n == name).and_then(|(_, k)| *k);
         total += before.unwrap_or(0);
-        println!("{name:>13} {:>9} / {:>9}", mb(before), mb(rss_kib(*pid)));
+        say!("{name:>13} {:>9} / {:>9}", mb(before), mb(rss_kib(*pid)));
     }
-    println!(
+    say!(
         "{:>13} {:>9}  (hub, tutor, library, ui: the processes `campus demo` starts)",
         "agents idle",
         mb(Some(total))
     );
     let peak = phases.iter().filter_map(|p| p.ui_peak).max();
-    println!(
+    say!(
         "{:>13} {:>9} idle with a page open, {} at its peak under load",
         "ui server",
         mb(ui_with_page),
@@ -309,14 +309,11 @@ fn longest_stall(samples: &[Sample]) -> u128 {
 
 fn print_phases(phases: &[Phase]) {
     let row = |name: &str, f: &dyn Fn(&Phase) -> String| {
-        print!("{name:<44}");
-        for p in phases {
-            print!(" {:>22}", f(p));
-        }
-        println!();
+        let cells: String = phases.iter().map(|p| format!(" {:>22}", f(p))).collect();
+        say!("{name:<44}{cells}");
     };
     let per_s = |p: &Phase, n: u64| n as f64 / p.load_secs;
-    println!();
+    say!("");
     row("", &|p| p.view.to_string());
     row("questions routed /s", &|p| format!("{:.0}", p.routed as f64 / p.load_secs));
     row("stream frames /s delivered to the page", &|p| format!("{:.0}", per_s(p, p.page_frames)));
