@@ -219,10 +219,13 @@ fn the_embed_router_needs_its_feature() {
     assert!(err.contains("ROUTER_MODE") && err.contains("--features embed"), "{err}");
 }
 
-/// The model's folder as `scripts/fetch-minilm.sh` leaves it, when it is there.
+/// The model's folder, when it is there: `EMBED_MODEL_DIR` as the Hub reads it, else where
+/// `scripts/fetch-minilm.sh` leaves it.
 #[cfg(feature = "embed")]
 fn minilm() -> Option<String> {
-    let dir = repo().join("models/all-MiniLM-L6-v2");
+    let dir = std::env::var_os("EMBED_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("models/all-MiniLM-L6-v2"));
     if dir.join("model.safetensors").is_file() {
         Some(dir.to_string_lossy().into_owned())
     } else {

@@ -251,7 +251,10 @@ pub(crate) mod tests {
         static ENCODER: std::sync::OnceLock<Option<std::sync::Arc<Encoder>>> = std::sync::OnceLock::new();
         ENCODER
             .get_or_init(|| {
-                let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(DEFAULT_DIR);
+                // where the Hub looks: EMBED_MODEL_DIR, else the fetch script's folder
+                let dir = std::env::var_os("EMBED_MODEL_DIR")
+                    .map(std::path::PathBuf::from)
+                    .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(DEFAULT_DIR));
                 match Encoder::load(&dir) {
                     Ok(e) => Some(std::sync::Arc::new(e)),
                     Err(e) => {
