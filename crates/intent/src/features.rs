@@ -54,18 +54,16 @@ fn word_feature(stemmed: &str) -> u64 {
     fnv(&[b"w", stemmed.as_bytes()])
 }
 
-/// Calls `f` with the feature of each character n-gram (3 to 5) of `word`, between spaces.
+/// Calls `f` with the feature of each character n-gram (3 to 5) of `word`, between spaces:
+/// each gram is hashed as a slice of the padded word, nothing copied per gram.
 fn char_grams(word: &str, mut f: impl FnMut(u64)) {
-    let mut buf: Vec<char> = Vec::with_capacity(word.len() + 2);
-    buf.push(' ');
-    buf.extend(word.chars());
-    buf.push(' ');
-    let mut bytes = String::with_capacity(32);
+    let padded = format!(" {word} ");
+    // where each character starts, then the end: a gram of n characters runs from one start
+    // to the start n further on
+    let starts = || padded.char_indices().map(|(i, _)| i).chain(std::iter::once(padded.len()));
     for n in CHAR_MIN..=CHAR_MAX {
-        for gram in buf.windows(n) {
-            bytes.clear();
-            bytes.extend(gram);
-            f(fnv(&[b"c", bytes.as_bytes()]));
+        for (from, to) in starts().zip(starts().skip(n)) {
+            f(fnv(&[b"c", &padded.as_bytes()[from..to]]));
         }
     }
 }
