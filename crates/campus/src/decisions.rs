@@ -168,13 +168,15 @@ mod tests {
         let config = hub::Config::from_env(&|_| None).unwrap();
         let view = crate::eval::default_view(&config);
         let recorder = Arc::new(Recorder::new(Arc::new(hub::stand_in())));
-        let live = hub::Router::new(hub::RouterMode::Live, &config).with_llm(recorder.clone());
+        let live =
+            hub::Router::new(hub::RouterParts::of(hub::RouterMode::Live, &config)).with_llm(recorder.clone());
         let q = "when are the library opening hours?";
         let first = rt.block_on(live.decide_live(q, &view, true));
         let replay = recorder.write(&path, STAND_IN_NOTE).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.lines().next().unwrap().contains("NOT A REAL MODEL'S OUTPUT"));
-        let replayed = hub::Router::new(hub::RouterMode::Live, &config).with_llm(Arc::new(replay));
+        let replayed =
+            hub::Router::new(hub::RouterParts::of(hub::RouterMode::Live, &config)).with_llm(Arc::new(replay));
         let again = rt.block_on(replayed.decide_live(q, &view, true));
         assert_eq!(again.decision, first.decision);
         assert!(again.call.unwrap().error.is_none());

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 
 use crate::decisions;
-use hub::{Outcome, Router, RouterMode, SpecialistView, Status};
+use hub::{Outcome, Router, RouterMode, RouterParts, SpecialistView, Status};
 use serde::{Deserialize, Serialize};
 
 #[derive(clap::Args)]
@@ -428,14 +428,17 @@ pub(crate) async fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> any
     let items = read_set(set)?;
     check_labels(set, &items, &config)?;
     let llm = model_for(&args, &config, &view, &items).await?;
-    let router = with_model(Router::new(mode, &config), llm.clone());
+    let router = with_model(Router::new(RouterParts::load(&config)?), llm.clone());
     let training = mode.trains().then(|| {
         let started = Instant::now();
         router.model(&view);
         started.elapsed().as_micros()
     });
     if args.sweep {
-        let live = with_model(Router::new(RouterMode::Live, &config), llm);
+        let live = with_model(
+            Router::new(RouterParts { mode: RouterMode::Live, ..RouterParts::load(&config)? }),
+            llm,
+        );
         return sweep(&router, &live, &config, &view, &items, args.json).await;
     }
     let obs = observe(&router, &config, &view, &items).await;
@@ -514,7 +517,7 @@ async fn model_for(
         )
     };
     let recorder = Arc::new(decisions::Recorder::new(inner));
-    let live = Router::new(RouterMode::Live, config).with_llm(recorder.clone());
+    let live = Router::new(RouterParts::of(RouterMode::Live, config)).with_llm(recorder.clone());
     for item in items {
         live.decide_live(&item.text, view, true).await;
     }

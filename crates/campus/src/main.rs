@@ -229,6 +229,9 @@ fn main() -> ExitCode {
 
 async fn run_hub() -> anyhow::Result<()> {
     let config = hub::Config::from_env(&env)?;
+    // the live router's client and the embed router's model (a model that cannot be
+    // loaded is a configuration error, exit 78)
+    let routing = hub::RouterParts::load(&config)?;
     let listener = lifecycle::bind("hub", config.bind).await?;
     // An unusable data file or folder stops the Hub here, before its ready line (exit 1).
     let data = hub::open_store(&config).await?;
@@ -245,7 +248,7 @@ async fn run_hub() -> anyhow::Result<()> {
     }
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
-    hub::serve(listener, config, data, shutdown).await?;
+    hub::serve(listener, config, routing, data, shutdown).await?;
     Ok(())
 }
 

@@ -6,14 +6,8 @@
 //!
 //! Kept out of the router on purpose: routers propose, this is the Hub's conversation.
 
-use std::sync::Mutex;
-
 use crate::config::Config;
-use crate::router::words;
-use bounded::BoundedMap;
-
-/// Conversations with an open clarifying question; the oldest are forgotten first.
-const PENDING_CAPACITY: usize = 4_096;
+use crate::view::words;
 
 /// A clarifying question the Hub asked and is waiting for an answer to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,28 +19,6 @@ pub(crate) struct Pending {
     /// The question matched several services equally ("Do you mean A or B?"); otherwise
     /// it matched none and the Hub asked for more ("Could you say a little more…").
     pub(crate) tie: bool,
-}
-
-/// Open clarifying questions by the Student's conversation id.
-pub(crate) struct Clarifications(Mutex<BoundedMap<String, Pending>>);
-
-impl Clarifications {
-    pub(crate) fn new() -> Self {
-        Self(Mutex::new(BoundedMap::new(PENDING_CAPACITY)))
-    }
-
-    pub(crate) fn remember(&self, conversation: &str, pending: Pending) {
-        self.lock().insert(conversation.to_string(), pending);
-    }
-
-    /// The open question of `conversation`, if any; it is closed by being taken.
-    pub(crate) fn take(&self, conversation: &str) -> Option<Pending> {
-        self.lock().take(&conversation.to_string())
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, BoundedMap<String, Pending>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
 }
 
 /// The one offered specialist whose capability (id or name, as words, any case) the
@@ -176,14 +148,5 @@ mod tests {
         ] {
             assert!(!reads_as_follow_up(q), "{q}");
         }
-    }
-
-    #[test]
-    fn a_pending_question_is_taken_once() {
-        let c = Clarifications::new();
-        let p = Pending { question: "q".into(), options: vec!["tutor".into()], tie: true };
-        c.remember("ctx", p.clone());
-        assert_eq!(c.take("ctx"), Some(p));
-        assert_eq!(c.take("ctx"), None);
     }
 }

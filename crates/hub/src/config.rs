@@ -8,6 +8,11 @@ use conf::{ConfError, check_local_url, env_bool, env_parse, load_file};
 use serde::Deserialize;
 
 pub const DEFAULT_PORT: u16 = 41243;
+/// How long a form reference may be used unless `HUB_FORM_TTL_MS` says otherwise.
+pub(crate) const DEFAULT_FORM_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+/// Why `ROUTER_MODE=embed` is refused by a build without the feature.
+pub(crate) const EMBED_NEEDS_FEATURE: &str =
+    "the embed router needs a build with the embed feature (cargo build --release --features embed)";
 
 /// How the Hub decides where a question goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -122,9 +127,9 @@ pub struct Config {
     /// The router's model, key and provider for `live` and `hybrid` (`HUB_MODEL`, the
     /// file's `model`, its key variable); `None` in the other modes.
     pub live: Option<llm::LiveSetup>,
-    /// The sentence-embedding model, loaded when the router is `embed`.
-    #[cfg(feature = "embed")]
-    pub encoder: Option<std::sync::Arc<intent::embed::Encoder>>,
+    /// The sentence-embedding model's folder for the `embed` router (`EMBED_MODEL_DIR`;
+    /// `None`: the fetch script's folder). Loaded by `RouterParts::load`, not here.
+    pub embed_model_dir: Option<std::path::PathBuf>,
     /// Where the Hub's data file (`hub.sqlite3`) lives (`CAMPUS_DATA_DIR`, default `data`,
     /// relative to the working directory).
     pub data_dir: std::path::PathBuf,
@@ -242,12 +247,11 @@ impl Config {
             heartbeat_expiry: Duration::from_millis(file.heartbeat_expiry_ms.unwrap_or(10_000)),
             show_content: file.show_content.unwrap_or(false),
             forward_timeout: Duration::from_millis(file.forward_timeout_ms.unwrap_or(30_000)),
-            form_ttl: crate::forms::DEFAULT_FORM_TTL,
+            form_ttl: DEFAULT_FORM_TTL,
             out_of_scope: file.out_of_scope.unwrap_or_else(crate::out_of_scope::defaults),
             hybrid_threshold: file.hybrid_threshold.unwrap_or(DEFAULT_HYBRID_THRESHOLD),
             live: None,
-            #[cfg(feature = "embed")]
-            encoder: None,
+            embed_model_dir: env("EMBED_MODEL_DIR").map(Into::into),
             data_dir: env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into()).into(),
         };
         if let Some(port) = env_parse::<u16>("PORT", env, "a port number (0-65535)")? {
@@ -321,28 +325,12 @@ impl Config {
                 "the expiry must be longer than the heartbeat interval",
             ));
         }
-        if c.router == RouterMode::Embed {
+        if c.router == RouterMode::Embed && !cfg!(feature = "embed") {
             let (var, field) =
                 if env("ROUTER_MODE").is_some() { ("ROUTER_MODE", "") } else { (source.as_str(), "router") };
-            c.load_encoder(env).map_err(|problem| ConfError::new(var, field, problem))?;
+            return Err(ConfError::new(var, field, EMBED_NEEDS_FEATURE));
         }
         Ok(c)
-    }
-
-    /// The embedding model for `ROUTER_MODE=embed`, from `EMBED_MODEL_DIR` (default
-    /// `models/all-MiniLM-L6-v2`, where `scripts/fetch-minilm.sh` puts it).
-    #[cfg(feature = "embed")]
-    fn load_encoder(&mut self, env: &dyn Fn(&str) -> Option<String>) -> Result<(), String> {
-        let dir = env("EMBED_MODEL_DIR").unwrap_or_else(|| intent::embed::DEFAULT_DIR.into());
-        let encoder = intent::embed::Encoder::load(std::path::Path::new(&dir)).map_err(|e| e.to_string())?;
-        self.encoder = Some(std::sync::Arc::new(encoder));
-        Ok(())
-    }
-
-    #[cfg(not(feature = "embed"))]
-    fn load_encoder(&mut self, _env: &dyn Fn(&str) -> Option<String>) -> Result<(), String> {
-        Err("the embed router needs a build with the embed feature (cargo build --release --features embed)"
-            .into())
     }
 
     fn validate(&self, source: &str) -> Result<(), ConfError> {
@@ -393,8 +381,15 @@ impl Config {
     }
 
     /// `servedBy` of an answer the Hub gives itself.
-    pub(crate) fn served_by_hub(&self) -> serde_json::Value {
-        serde_json::json!({"id": "hub", "name": self.name})
+    pub(crate) fn served_by_hub(&self) -> vocab::ServedBy {
+        vocab::ServedBy::hub(&self.name)
+    }
+
+    /// The public name of the capability `specialist` serves (its id when unknown).
+    pub(crate) fn display_name(&self, specialist: &str) -> String {
+        self.specialist(specialist)
+            .map(|s| s.capability.name.clone())
+            .unwrap_or_else(|| specialist.to_string())
     }
 }
 
@@ -433,11 +428,11 @@ mod tests {
         }
         #[cfg(feature = "embed")]
         {
-            let e =
+            let c =
                 Config::from_env(&env_of(&[("ROUTER_MODE", "embed"), ("EMBED_MODEL_DIR", "/nonexistent")]))
-                    .unwrap_err()
-                    .to_string();
-            assert!(e.starts_with("ROUTER_MODE: ") && e.contains("scripts/fetch-minilm.sh"), "{e}");
+                    .unwrap();
+            let e = crate::route::RouterParts::load(&c).err().unwrap().to_string();
+            assert!(e.starts_with("EMBED_MODEL_DIR: ") && e.contains("scripts/fetch-minilm.sh"), "{e}");
         }
         let e = Config::from_env(&env_of(&[("ROUTER_MODE", "psychic")])).unwrap_err();
         assert_eq!(e.source, "ROUTER_MODE");

@@ -39,14 +39,15 @@ fn error(status: StatusCode, code: &str, message: &str) -> Response {
 }
 
 async fn registry_view(State(s): State<DevState>) -> Response {
-    let mut view = s.registry.describe();
-    view["hub"] = json!({"name": s.config.name, "mode": s.config.router.as_str()});
-    if let Some(live) = &s.config.live {
+    let live = s.config.live.as_ref();
+    let hub = vocab::registry::HubInfo {
+        name: s.config.name.clone(),
+        mode: s.config.router.as_str().into(),
         // the model and whether a key is set, never the key
-        view["hub"]["model"] = json!(live.model.id());
-        view["hub"]["key"] = json!(live.key_status());
-    }
-    Json(view).into_response()
+        model: live.map(|l| l.model.id().to_string()),
+        key: live.map(|l| l.key_status().to_string()),
+    };
+    Json(vocab::registry::RegistryView { hub, specialists: s.registry.describe() }).into_response()
 }
 
 async fn refresh(State(s): State<DevState>) -> Response {

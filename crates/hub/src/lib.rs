@@ -13,16 +13,29 @@
 //!   `HUB_TELEMETRY_SHOW_CONTENT=1`). The Hub logs no message text.
 //! - Localhost-only developer endpoints (`/dev/…`).
 
+mod answer;
+mod ask;
+mod asker;
 mod clarify;
 mod config;
+mod decide;
+mod decision;
 mod dev;
+mod error;
+mod events;
 mod executor;
 mod forms;
+mod forward;
+mod intake;
 mod ledger;
-mod live;
+mod memory;
 mod out_of_scope;
+mod plan;
 mod registry;
-mod router;
+mod route;
+#[cfg(test)]
+mod testing;
+mod view;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -35,35 +48,22 @@ use a2a::wire::{AgentProvider, AgentSkill};
 use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use vocab::HubEventKind;
 
 pub use config::{Capability, Config, DEFAULT_HYBRID_THRESHOLD, DEFAULT_PORT, RouterMode, SpecialistConf};
-pub use executor::{HubExecutor, MAX_QUESTION};
+pub use decision::{Decision, Outcome, Scored, validate};
+pub use error::{FormRefusal, HubError};
+pub use events::Emit;
+pub use executor::HubExecutor;
+pub use intake::MAX_QUESTION;
+pub use registry::{CardOutcome, CardProblem, Registry, validate_card};
+pub use route::live::{question_of, stand_in};
+pub use route::mock::best_skill;
+pub use route::{Decided, ModelCall, Router, RouterParts, hybrid_sends, training};
+pub use view::{SkillIndex, SpecialistView, Status, index, skill_texts, words};
+
 /// The live router's output cap per question (for cost estimates).
-pub const ROUTER_MAX_TOKENS: u32 = live::MAX_TOKENS;
-pub use live::{ModelCall, question_of, stand_in};
-pub use registry::{Registry, SpecialistView, Status, validate_card};
-pub use router::{
-    Decided, Decision, Outcome, Router, Scored, SkillIndex, best_skill, hybrid_sends, index, skill_texts,
-    training, validate, words,
-};
-
-/// Where the Hub's components report events.
-#[derive(Clone)]
-pub struct Emit(Arc<EmitFn>);
-
-type EmitFn = dyn Fn(&str, Data) + Send + Sync;
-
-impl Emit {
-    pub fn new(f: impl Fn(&str, Data) + Send + Sync + 'static) -> Self {
-        Self(Arc::new(f))
-    }
-
-    /// Reports one event: `data` is a `serde_json::Value`, or [`Data::new`] of anything
-    /// `Serialize` (cheaper: no JSON tree is built).
-    pub fn send(&self, kind: &str, data: impl Into<Data>) {
-        (self.0)(kind, data.into())
-    }
-}
+pub const ROUTER_MAX_TOKENS: u32 = route::live::MAX_TOKENS;
 
 /// The Hub's public card for a Hub reachable at `base_url`.
 pub fn public_card(config: &Config, base_url: &str) -> a2a::wire::AgentCard {
@@ -118,7 +118,7 @@ const LEDGER_CAPACITY: usize = 4_096;
 pub async fn open_store(config: &Config) -> Result<HubStore, store::StoreError> {
     let store =
         store::Store::open_agent_with(&config.data_dir, "hub", store::Durability::ProcessKill).await?;
-    let served_by = config.served_by_hub();
+    let served_by = serde_json::to_value(config.served_by_hub()).expect("servedBy serializes");
     let reading = store.clone();
     let ledger = store.run(move |_| ledger::load(reading, LEDGER_CAPACITY, &served_by)).await?;
     Ok(HubStore { store, ledger })
@@ -131,10 +131,11 @@ pub struct Hub {
     pub telemetry: Telemetry,
 }
 
-/// Builds the Hub for a server bound at `addr` over its opened store, and starts its
-/// relays (they stop when `stop` changes).
+/// Builds the Hub for a server bound at `addr` over its opened store, with the router
+/// `routing` runs on, and starts its relays (they stop when `stop` changes).
 pub fn build(
     config: Config,
+    routing: RouterParts,
     addr: SocketAddr,
     data: HubStore,
     stop: watch::Receiver<bool>,
@@ -142,11 +143,11 @@ pub fn build(
     let base = format!("http://{addr}");
     let telemetry = Telemetry::new("hub");
     let tel = telemetry.clone();
-    let emit = Emit::new(move |kind: &str, data: Data| {
-        if kind == "heartbeat" {
-            tel.record_transient(kind, data);
+    let emit = Emit::new(move |kind: HubEventKind, data: Data| {
+        if kind == HubEventKind::Heartbeat {
+            tel.record_transient(kind.as_str(), data);
         } else {
-            tel.record(kind, data);
+            tel.record(kind.as_str(), data);
         }
     });
     let client =
@@ -162,12 +163,57 @@ pub fn build(
     for spec in &config.specialists {
         spawn_relay(&telemetry, spec, config.show_content, stop.clone());
     }
-    let config = Arc::new(config);
-    let executor = HubExecutor::new((*config).clone(), registry.clone(), emit, data.ledger, data.store)?;
-    let a2a = A2aServer::new(executor, card).router();
-    let app = a2a.merge(dev::router(config, registry.clone())).merge(telemetry.router());
+    let router = Arc::new(router(routing, &registry, &emit));
+    if router.mode().trains() {
+        tokio::spawn(retrain_on_changes(Arc::downgrade(&router), Arc::downgrade(&registry)));
+    }
+    let forms = forms::Forms::new(data.store, config.form_ttl, config.forward_timeout, emit.clone());
+    let inner = executor::Inner {
+        ledger: ledger::Ledger::durable(LEDGER_CAPACITY, data.ledger)?,
+        memory: memory::Memory::new(memory::CONVERSATIONS),
+        forms,
+        config: config.clone(),
+        registry: registry.clone(),
+        router,
+        emit,
+    };
+    let a2a = A2aServer::new(HubExecutor::new(inner), card).router();
+    let app = a2a.merge(dev::router(Arc::new(config), registry.clone())).merge(telemetry.router());
     let router = guard::protect(app, guard::LocalPolicy::new(addr));
     Ok(Hub { router, registry, telemetry })
+}
+
+/// The Hub's router over `routing`, reporting each training, trained now from the
+/// configured capabilities (until cards arrive) and again whenever the skills change.
+fn router(routing: RouterParts, registry: &Arc<Registry>, emit: &Emit) -> Router {
+    let trained = emit.clone();
+    let router = Router::new(routing).on_train(move |t| {
+        let report = events::Trained {
+            targets: t.model.targets().len(),
+            skills: t.model.skill_count(),
+            temperature: t.model.temperature(),
+            micros: t.took.as_micros() as u64,
+        };
+        tracing::info!(skills = report.skills, micros = report.micros, "router trained");
+        trained.report(HubEventKind::RouterTrained, &report);
+    });
+    if router.mode().trains() {
+        router.model(&registry.view());
+    }
+    router
+}
+
+/// Retrains `router` on a blocking thread each time the registry's skills change;
+/// questions meanwhile read the previous model (validated against the current registry).
+async fn retrain_on_changes(router: std::sync::Weak<Router>, registry: std::sync::Weak<Registry>) {
+    let Some(mut changes) = registry.upgrade().map(|r| r.skills_changes()) else { return };
+    while changes.changed().await.is_ok() {
+        let (Some(router), Some(registry)) = (router.upgrade(), registry.upgrade()) else { return };
+        let view = registry.view();
+        if let Err(err) = tokio::task::spawn_blocking(move || router.retrain(&view)).await {
+            tracing::warn!(error = %err, "router retraining failed; the previous model serves");
+        }
+    }
 }
 
 fn spawn_relay(
@@ -201,12 +247,13 @@ fn spawn_relay(
 pub async fn serve(
     listener: TcpListener,
     config: Config,
+    routing: RouterParts,
     data: HubStore,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
     let (stop_tx, stop_rx) = watch::channel(false);
-    let hub = build(config, addr, data, stop_rx).map_err(std::io::Error::other)?;
+    let hub = build(config, routing, addr, data, stop_rx).map_err(std::io::Error::other)?;
     axum::serve(listener, hub.router)
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -6,37 +6,26 @@
 //! fetch always asks the configured URL for the current card (`If-None-Match`), so a
 //! late or duplicate notice can never apply stale contents.
 
+mod card;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use a2a::client::{A2aClient, AgentHandle, CardFetch};
-use a2a::wire::AgentCard;
+use a2a::client::{A2aClient, AgentHandle};
 use hublink::{Ack, CardChanged, Heartbeat, Register, ack_codes};
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::Notify;
+use vocab::HubEventKind;
+use vocab::registry::SpecialistEntry;
 
-use crate::Emit;
 use crate::config::SpecialistConf;
-use crate::router::{SkillIndex, index};
+use crate::events::Emit;
+use crate::view::{SkillIndex, SpecialistView, Status, fallback};
 use bounded::BoundedMap;
+use card::{Fetched, GoodCard, now_ms, same_url, scope_revision};
 
-/// A specialist's state, as the router and the developer view see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Ready,
-    /// Heartbeats stopped.
-    Stale,
-    /// Registered, but the last call to it could not connect.
-    Unreachable,
-    /// Never registered, or signed out.
-    Disconnected,
-    Disabled,
-    /// Registered, but no valid card yet (the last fetch failed validation or is pending).
-    InvalidCard,
-}
+pub use card::{CardOutcome, CardProblem, validate_card};
 
 #[derive(Debug, Clone)]
 struct Instance {
@@ -47,17 +36,6 @@ struct Instance {
     /// The model it asks, as its registration said.
     model: Option<String>,
     last_seen: Instant,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct GoodCard {
-    pub(crate) card: AgentCard,
-    /// Built once per accepted card: the router's view and the client handle.
-    index: Arc<Vec<SkillIndex>>,
-    handle: Arc<AgentHandle>,
-    pub(crate) etag: Option<String>,
-    /// Unix ms of the last successful fetch (200 or 304).
-    pub(crate) fetched_at: u64,
 }
 
 struct Entry {
@@ -71,24 +49,6 @@ struct Entry {
     unreachable: bool,
     refresh: Arc<Notify>,
     refreshes: u64,
-}
-
-/// What the router sees of one specialist: its capability, status and last good skills.
-#[derive(Debug, Clone)]
-pub struct SpecialistView {
-    pub id: String,
-    pub name: String,
-    pub capability: String,
-    pub status: Status,
-    pub skills: Arc<Vec<SkillIndex>>,
-}
-
-impl SpecialistView {
-    /// Whether a question could go to it right now: ready, with at least one enabled
-    /// skill on its current card. Only routable specialists are offered to a student.
-    pub fn routable(&self) -> bool {
-        self.status == Status::Ready && !self.skills.is_empty()
-    }
 }
 
 const SEEN_NOTICES: usize = 1024;
@@ -105,43 +65,6 @@ pub struct Registry {
     skills_changed: tokio::sync::watch::Sender<u64>,
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}
-
-fn same_url(a: &str, b: &str) -> bool {
-    a.trim_end_matches('/').eq_ignore_ascii_case(b.trim_end_matches('/'))
-}
-
-/// Checks a fetched card against the allowlist entry: expected name, exactly one
-/// JSON-RPC 1.0 interface at the configured endpoint, no security we did not expect.
-pub fn validate_card(conf: &SpecialistConf, card: &AgentCard) -> Result<(), String> {
-    if card.name != conf.card_name {
-        return Err(format!("card name {:?} is not the expected {:?}", card.name, conf.card_name));
-    }
-    let jsonrpc: Vec<_> = card
-        .supported_interfaces
-        .iter()
-        .filter(|i| i.protocol_binding.eq_ignore_ascii_case("JSONRPC"))
-        .collect();
-    if jsonrpc.len() != 1 {
-        return Err(format!("expected exactly one JSONRPC interface, found {}", jsonrpc.len()));
-    }
-    if !a2a::headers::version_supported(&jsonrpc[0].protocol_version) {
-        return Err("the JSONRPC interface is not protocol version 1.0".into());
-    }
-    let expected = format!("{}{}", conf.endpoint.trim_end_matches('/'), a2a::JSONRPC_PATH);
-    if !same_url(&jsonrpc[0].url, &expected) {
-        return Err("the JSONRPC interface is not at the configured endpoint".into());
-    }
-    let has_security = card.security_schemes.as_ref().is_some_and(|s| !s.is_empty())
-        || card.security_requirements.as_ref().is_some_and(|s| !s.is_empty());
-    if has_security {
-        return Err("the card declares security this hub does not expect".into());
-    }
-    Ok(())
-}
-
 impl Registry {
     pub fn new(
         specialists: &[SpecialistConf],
@@ -153,24 +76,7 @@ impl Registry {
         let entries = specialists
             .iter()
             .map(|c| {
-                let fallback = Arc::new(vec![SkillIndex {
-                    id: c.capability.id.clone(),
-                    tags: std::iter::once(&c.capability.id)
-                        .chain(&c.capability.tags)
-                        .map(|t| crate::router::words(t))
-                        .filter(|w| !w.is_empty())
-                        .collect(),
-                    name_words: crate::router::words(&c.capability.name),
-                    name: c.capability.name.clone(),
-                    description: c.capability.description.clone(),
-                    tag_list: c.capability.tags.clone(),
-                    texts: crate::router::skill_texts(
-                        &c.capability.name,
-                        &c.capability.description,
-                        &c.capability.tags,
-                        &c.capability.examples,
-                    ),
-                }]);
+                let fallback = fallback(&c.capability);
                 let entry = Entry {
                     conf: c.clone(),
                     fallback,
@@ -271,7 +177,7 @@ impl Registry {
         drop(entries);
         tracing::info!(identity = %r.identity, instance_id = %r.instance_id, enabled = r.enabled, "specialist registered");
         self.emit.send(
-            "registered",
+            HubEventKind::Registered,
             json!({"specialist": r.identity, "instanceId": r.instance_id, "enabled": r.enabled, "mode": r.mode}),
         );
         let mut ack = Ack::ok("registered");
@@ -291,7 +197,7 @@ impl Registry {
                     e.refresh.notify_one();
                 }
                 drop(entries);
-                self.emit.send("heartbeat", json!({"specialist": h.identity}));
+                self.emit.send(HubEventKind::Heartbeat, json!({"specialist": h.identity}));
                 Ack::ok("alive")
             }
             None => Ack::refused(ack_codes::NOT_REGISTERED, "register first"),
@@ -309,7 +215,7 @@ impl Registry {
         entry.instance = None;
         drop(entries);
         tracing::info!(identity = %h.identity, "specialist signed out");
-        self.emit.send("signed_out", json!({"specialist": h.identity}));
+        self.emit.send(HubEventKind::SignedOut, json!({"specialist": h.identity}));
         Ack::ok("signed_out")
     }
 
@@ -338,7 +244,8 @@ impl Registry {
             }
             seen.insert(key, ());
         }
-        self.emit.send("card_change_notice", json!({"specialist": c.identity, "noticeId": c.notice_id}));
+        self.emit
+            .send(HubEventKind::CardChangeNotice, json!({"specialist": c.identity, "noticeId": c.notice_id}));
         self.request_refresh(&c.identity);
         Ack::ok("refresh_scheduled")
     }
@@ -397,33 +304,33 @@ impl Registry {
         }
     }
 
-    /// The developer view: statuses, card ETags and revisions, heartbeat ages; no URLs.
-    pub fn describe(&self) -> Value {
+    /// The developer view of every specialist: statuses, card ETags and revisions,
+    /// heartbeat ages; no URLs.
+    pub fn describe(&self) -> Vec<SpecialistEntry> {
         let entries = self.lock();
-        let list: Vec<Value> = self
-            .order
+        self.order
             .iter()
             .filter_map(|id| entries.get(id))
-            .map(|e| {
-                let revision = e.card.as_ref().and_then(|c| scope_revision(&c.card));
-                json!({
-                    "id": e.conf.id,
-                    "capability": e.conf.capability.id,
-                    "status": self.status_of(e),
-                    "instanceId": e.instance.as_ref().map(|i| i.id.clone()),
-                    "mode": e.instance.as_ref().and_then(|i| i.mode.clone()),
-                    "model": e.instance.as_ref().and_then(|i| i.model.clone()),
-                    "heartbeatAgeMs": e.instance.as_ref().map(|i| i.last_seen.elapsed().as_millis() as u64),
-                    "cardEtag": e.card.as_ref().and_then(|c| c.etag.clone()),
-                    "cardRevision": revision,
-                    "cardFetchedAt": e.card.as_ref().map(|c| c.fetched_at),
-                    "cardError": e.card_error,
-                    "refreshes": e.refreshes,
-                    "skills": e.card.as_ref().map(|c| c.card.skills.iter().map(|s| s.id.clone()).collect::<Vec<_>>()).unwrap_or_default(),
-                })
+            .map(|e| SpecialistEntry {
+                id: e.conf.id.clone(),
+                capability: e.conf.capability.id.clone(),
+                status: self.status_of(e),
+                instance_id: e.instance.as_ref().map(|i| i.id.clone()),
+                mode: e.instance.as_ref().and_then(|i| i.mode.clone()),
+                model: e.instance.as_ref().and_then(|i| i.model.clone()),
+                heartbeat_age_ms: e.instance.as_ref().map(|i| i.last_seen.elapsed().as_millis() as u64),
+                card_etag: e.card.as_ref().and_then(|c| c.etag.clone()),
+                card_revision: e.card.as_ref().and_then(|c| scope_revision(&c.card)),
+                card_fetched_at: e.card.as_ref().map(|c| c.fetched_at),
+                card_error: e.card_error.clone(),
+                refreshes: e.refreshes,
+                skills: e
+                    .card
+                    .as_ref()
+                    .map(|c| c.card.skills.iter().map(|s| s.id.clone()).collect())
+                    .unwrap_or_default(),
             })
-            .collect();
-        json!({ "specialists": list })
+            .collect()
     }
 
     async fn refresh(&self, id: &str) {
@@ -433,70 +340,43 @@ impl Registry {
             (e.conf.clone(), e.card.as_ref().and_then(|c| c.etag.clone()))
         };
         let fetched = self.client.fetch_card_url(&conf.card_url(), etag.as_deref()).await;
+        let fetched = card::read(&self.client, &conf, fetched);
+        let outcome = fetched.outcome();
         let mut entries = self.lock();
         let Some(e) = entries.get_mut(id) else { return };
         e.refreshes += 1;
-        let outcome = match fetched {
-            Ok(CardFetch::NotModified) => {
+        match fetched {
+            Fetched::NotModified => {
                 if let Some(c) = e.card.as_mut() {
                     c.fetched_at = now_ms();
                 }
                 e.card_error = None;
                 e.unreachable = false;
-                "not_modified".to_string()
             }
-            Ok(CardFetch::Fresh { card, etag }) => match validate_card(&conf, &card).and_then(|()| {
-                AgentHandle::from_card(self.client.clone(), &conf.endpoint, (*card).clone(), etag.clone())
-                    .map_err(|e| e.to_string())
-            }) {
-                Ok(handle) => {
-                    let index = Arc::new(index(&card.skills));
-                    e.card = Some(GoodCard {
-                        card: *card,
-                        etag,
-                        fetched_at: now_ms(),
-                        index,
-                        handle: Arc::new(handle),
-                    });
-                    e.card_error = None;
-                    "updated".to_string()
-                }
-                Err(reason) => {
-                    tracing::warn!(specialist = %id, reason = %reason, "refused a card; keeping the last good one");
-                    e.card_error = Some(reason);
-                    "invalid".to_string()
-                }
-            },
-            Err(err) => {
+            Fetched::Fresh(good) => {
+                e.card = Some(*good);
+                e.card_error = None;
+            }
+            Fetched::Invalid(problem) => {
+                tracing::warn!(specialist = %id, code = problem.code(), reason = %problem, "refused a card; keeping the last good one");
+                e.card_error = Some(problem.to_string());
+            }
+            Fetched::Failed(err) => {
                 tracing::warn!(specialist = %id, error = %err, "card fetch failed; keeping the last good one");
                 e.card_error = Some(err.to_string());
-                "failed".to_string()
             }
-        };
+        }
         let revision = e.card.as_ref().and_then(|c| scope_revision(&c.card));
         let etag = e.card.as_ref().and_then(|c| c.etag.clone());
         drop(entries);
-        if outcome == "updated" {
+        if outcome == CardOutcome::Updated {
             self.skills_changed.send_modify(|n| *n += 1);
         }
         self.emit.send(
-            "card_fetched",
+            HubEventKind::CardFetched,
             json!({"specialist": id, "outcome": outcome, "revision": revision, "etag": etag}),
         );
     }
-}
-
-/// The configuration revision from a card's scope extension, when it has one.
-pub(crate) fn scope_revision(card: &AgentCard) -> Option<u64> {
-    card.capabilities
-        .extensions
-        .as_ref()?
-        .iter()
-        .find(|e| e.uri.contains("skill-scope"))?
-        .params
-        .as_ref()?
-        .get("revision")?
-        .as_u64()
 }
 
 async fn refresh_loop(registry: std::sync::Weak<Registry>, id: String) {
@@ -516,5 +396,4 @@ async fn refresh_loop(registry: std::sync::Weak<Registry>, id: String) {
 }
 
 #[cfg(test)]
-#[path = "registry_tests.rs"]
 mod tests;

@@ -1,6 +1,6 @@
 //! Leibniz's notation for higher derivatives, rewritten to what `request.rs` reads.
 
-use crate::request::ordinal;
+use crate::ordinal::ordinal;
 
 /// Leibniz's notation for a higher derivative written as an order and `d/dx`:
 /// `d^2/dx^2`, `d²y/dx²`, `d2y/dx2` → `2nd d/dx` (the orders on top and below must agree).

@@ -20,6 +20,7 @@ mod leibniz;
 pub mod live;
 mod mock;
 mod mode;
+mod ordinal;
 mod request;
 mod scope;
 

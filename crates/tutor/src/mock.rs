@@ -11,7 +11,8 @@ use calculus::{Error, Function};
 use skills::Policy;
 
 use crate::course::{self, TOPIC_LIST};
-use crate::request::{self, Ask, Order, ordinal};
+use crate::ordinal::ordinal;
+use crate::request::{self, Ask, Order};
 use crate::scope::{self, Area};
 use bounded::BoundedMap;
 

@@ -237,18 +237,6 @@ pub(crate) fn order(s: &str) -> Option<Order> {
     })
 }
 
-/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
-pub(crate) fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 /// The text after the key `k` found at `i`, and whether the key was the start of a
 /// plural word. A key ending in a letter takes the rest of its word: the `s` of
 /// `derivatives` or `integrals` is part of the word, not a variable.
@@ -469,9 +457,5 @@ mod tests {
         }
         assert_eq!(order("the 99999999999999999999999th"), Some(Order::Given(usize::MAX)));
         assert_eq!(order("what is the"), None);
-        assert_eq!(
-            [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal).join(" "),
-            "1st 2nd 3rd 4th 11th 12th 13th 21st 22nd 101st"
-        );
     }
 }

@@ -13,8 +13,7 @@ use agui::Event;
 use serde_json::json;
 
 use crate::now_ms;
-use crate::runs::CHANNEL;
-use crate::stream::Stream;
+use crate::stream::{STUDENT_CHANNEL as CHANNEL, Stream};
 
 /// The lane of the server's notices on the `student` channel.
 pub const THREAD: &str = "notices";

@@ -25,10 +25,8 @@ use crate::forms::{FormState, FormView, Press};
 use crate::hops::{Hops, State, step};
 use crate::monitor::Monitor;
 use crate::now_ms;
-use crate::stream::Stream;
+use crate::stream::{STUDENT_CHANNEL as CHANNEL, Stream};
 
-/// The student channel's name on the stream.
-pub const CHANNEL: &str = "student";
 /// Conversations remembered (the oldest is forgotten past this).
 const THREADS: usize = 1024;
 /// Run ids remembered for idempotent retries.

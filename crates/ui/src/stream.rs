@@ -20,6 +20,8 @@ use tokio::sync::{broadcast, watch};
 
 /// How many kept frames the history holds.
 pub const HISTORY: usize = 1000;
+/// The channel of the Student's own runs (conversations and notices).
+pub const STUDENT_CHANNEL: &str = "student";
 /// How often an idle stream sends a heartbeat comment.
 pub const HEARTBEAT: Duration = Duration::from_secs(15);
 /// How far a subscriber may fall behind the live stream before it is disconnected.

@@ -12,8 +12,8 @@ use std::sync::LazyLock;
 use llm::{Llm, LlmError, Message, Model, Request, Schema, Usage};
 use serde_json::{Value, json};
 
-use crate::registry::{SpecialistView, Status};
-use crate::router::{Decision, capability_list};
+use crate::decision::{Decision, capability_list};
+use crate::view::{SpecialistView, Status};
 
 /// The call's [`Request::purpose`] (logs and mock rules; never sent).
 pub(crate) const PURPOSE: &str = "route";
@@ -53,6 +53,12 @@ static SCHEMA: LazyLock<Schema> = LazyLock::new(|| {
     .expect("the router's schema is one the provider accepts (tested)")
 });
 
+/// Whether the hybrid router asks the model: the classifier's confidence is below the
+/// threshold (a rule's decision, which has none, counts as 0: only threshold 0 keeps it).
+pub fn hybrid_sends(confidence: Option<f32>, threshold: f32) -> bool {
+    confidence.unwrap_or(0.0) < threshold
+}
+
 /// The live router's output schema.
 pub(crate) fn schema() -> &'static Schema {
     &SCHEMA
@@ -72,6 +78,17 @@ pub struct ModelCall {
 }
 
 impl ModelCall {
+    /// A call that never went out, with `code` (no client to send it with).
+    pub(crate) fn failed(model: Model, code: llm::ErrorCode) -> ModelCall {
+        ModelCall {
+            model: model.id().to_string(),
+            latency_ms: 0,
+            usage: None,
+            request_id: None,
+            error: Some(LlmError::new(code)),
+        }
+    }
+
     pub fn to_json(&self) -> Value {
         let mut v = json!({"model": self.model, "latencyMs": self.latency_ms});
         if let Some(u) = self.usage {
@@ -199,7 +216,7 @@ pub fn stand_in() -> llm::Mock {
             req.messages.last().and_then(|m| serde_json::from_str(&m.text).ok()).unwrap_or_default();
         let question = data.get("question").and_then(Value::as_str).unwrap_or_default();
         let view = view_of(data.get("services").unwrap_or(&Value::Null));
-        let answer = match crate::router::mock(question, &view) {
+        let answer = match super::mock::decide(question, &view) {
             Decision::Route { specialist, skill, .. } => json!({"decision": "route", "agent": specialist,
                 "skill": skill, "question": "", "reason": "mock keyword heuristic"}),
             Decision::Clarify { .. } => json!({"decision": "clarify", "agent": "", "skill": "",
@@ -243,7 +260,7 @@ fn view_of(services: &Value) -> Vec<SpecialistView> {
                 name: String::new(),
                 capability: String::new(),
                 status: Status::Ready,
-                skills: std::sync::Arc::new(crate::router::index(&skills)),
+                skills: std::sync::Arc::new(crate::view::index(&skills)),
             }
         })
         .collect()
@@ -252,8 +269,8 @@ fn view_of(services: &Value) -> Vec<SpecialistView> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::RouterMode;
-    use crate::router::{Outcome, Router, validate};
+    use crate::decision::{Outcome, validate};
+    use crate::route::{Router, RouterParts};
     use a2a::wire::AgentSkill;
     use llm::fake::{FakeReply, FakeServer, Script};
     use llm::{ErrorCode, MockReply};
@@ -280,7 +297,7 @@ mod tests {
             name: format!("{id} agent"),
             capability: id.into(),
             status,
-            skills: Arc::new(crate::router::index(&skills)),
+            skills: Arc::new(crate::view::index(&skills)),
         };
         vec![
             spec(
@@ -309,6 +326,10 @@ mod tests {
             ("HUB_ENV_FILE", "/nonexistent/.env".to_string()),
         ];
         crate::Config::from_env(&|k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())).unwrap()
+    }
+
+    fn router(config: &crate::Config) -> Router {
+        Router::new(RouterParts::load(config).unwrap())
     }
 
     fn route(agent: &str, skill: &str) -> Value {
@@ -357,8 +378,7 @@ mod tests {
         ];
         for (answer, want) in cases {
             let mock = llm::Mock::new(move |_, _| MockReply::Json(answer.clone()));
-            let router =
-                Router::new(RouterMode::Live, &config("live", "http://127.0.0.1:9")).with_llm(Arc::new(mock));
+            let router = router(&config("live", "http://127.0.0.1:9")).with_llm(Arc::new(mock));
             let d = router.decide_live("when can I come in?", &v, true).await;
             assert!(d.call.as_ref().is_some_and(|c| c.error.is_none() && c.model == "mock"));
             assert_eq!(validate(d.decision, &v).kind(), want);
@@ -385,11 +405,8 @@ mod tests {
     async fn hybrid_asks_the_model_only_below_its_threshold() {
         let v = view();
         let mock = Arc::new(llm::Mock::new(|_, _| MockReply::Json(route("tutor", "calculus-tutoring"))));
-        let at = |t: f32| {
-            Router::new(RouterMode::Hybrid, &config("hybrid", "http://127.0.0.1:9"))
-                .with_llm(mock.clone())
-                .with_threshold(t)
-        };
+        let at =
+            |t: f32| router(&config("hybrid", "http://127.0.0.1:9")).with_llm(mock.clone()).with_threshold(t);
         let q = "calculus derivatives help";
         let confidence = at(0.0).decide_live(q, &v, true).await.confidence.unwrap();
         assert_eq!(mock.calls(), 0, "threshold 0: the classifier always answers");
@@ -406,7 +423,7 @@ mod tests {
         let fake = FakeServer::start(Script::default()).await.unwrap();
         let v = view();
         let q = "when is the library open?";
-        let classifier = Router::new(RouterMode::Classifier, &config("classifier", fake.url()));
+        let classifier = router(&config("classifier", fake.url()));
         let expected = classifier.decide(q, &v);
         let delayed =
             FakeReply { delay_ms: Some(2_000), ..FakeReply::json(route("tutor", "calculus-tutoring")) };
@@ -431,7 +448,7 @@ mod tests {
             if let Some(live) = config.live.as_mut() {
                 live.client.timeout = std::time::Duration::from_millis(300);
             }
-            let d = Router::new(RouterMode::Live, &config).decide_live(q, &v, true).await;
+            let d = router(&config).decide_live(q, &v, true).await;
             let call = d.call.expect("the call is reported");
             assert_eq!(call.error.as_ref().map(|e| e.code), Some(code));
             assert_eq!(fake.total() - before, 1, "{code}: exactly one provider call");
@@ -445,11 +462,11 @@ mod tests {
         let config =
             crate::Config::from_env(&|k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string()))
                 .unwrap();
-        let d = Router::new(RouterMode::Live, &config).decide_live(q, &v, true).await;
+        let d = router(&config).decide_live(q, &v, true).await;
         assert_eq!(d.call.and_then(|c| c.error).map(|e| e.code), Some(ErrorCode::MissingCredentials));
         assert_eq!(fake.total(), before, "no request without a key");
         // nobody listening
-        let d = Router::new(RouterMode::Live, &config_closed()).decide_live(q, &v, true).await;
+        let d = router(&config_closed()).decide_live(q, &v, true).await;
         assert_eq!(d.call.and_then(|c| c.error).map(|e| e.code), Some(ErrorCode::ConnectionFailed));
     }
 
@@ -461,8 +478,7 @@ mod tests {
     #[tokio::test]
     async fn the_stand_in_is_the_labelled_keyword_heuristic() {
         let v = view();
-        let router = Router::new(RouterMode::Live, &config("live", "http://127.0.0.1:9"))
-            .with_llm(Arc::new(stand_in()));
+        let router = router(&config("live", "http://127.0.0.1:9")).with_llm(Arc::new(stand_in()));
         let d = router.decide_live("what are the library opening hours", &v, true).await;
         assert!(
             matches!(&d.decision, Decision::Route { skill, .. } if skill == "library-hours"),

@@ -1,0 +1,214 @@
+//! What the Hub remembers of each Student conversation, in one bounded map behind one
+//! lock: the Hub's own context with each specialist, an open clarifying question, where
+//! the last routed question went, and a specialist waiting for the answer to its
+//! "continue or replace" question. A question reads it once when it starts
+//! ([`Memory::begin`]) and writes it once when it ends ([`Memory::end`]).
+
+use std::sync::Mutex;
+
+use a2a::wire::new_context_id;
+use bounded::BoundedMap;
+
+use crate::clarify::Pending;
+
+/// Conversations remembered; the oldest are forgotten first.
+pub(crate) const CONVERSATIONS: usize = 4_096;
+
+/// A specialist and one of its skills.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub(crate) specialist: String,
+    pub(crate) skill: String,
+}
+
+#[derive(Debug, Default)]
+struct Conversation {
+    /// Specialist → the Hub's own context with it (one per specialist: a handful).
+    hub_contexts: Vec<(String, String)>,
+    clarifying: Option<Pending>,
+    last_route: Option<Target>,
+    awaiting_choice: Option<Target>,
+}
+
+/// What a question starts from. The open clarifying question and the awaited choice are
+/// taken: this message is their answer (or not), and [`After`] says what is open next.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Turn {
+    pub(crate) clarifying: Option<Pending>,
+    pub(crate) awaiting_choice: Option<Target>,
+    pub(crate) last_route: Option<Target>,
+    pub(crate) hub_contexts: Vec<(String, String)>,
+}
+
+impl Turn {
+    /// The Hub's context with `specialist` in this conversation: the one it has, or a new
+    /// one (kept by [`Memory::end`]).
+    pub(crate) fn hub_context(&self, specialist: &str) -> (String, bool) {
+        match self.hub_contexts.iter().find(|(s, _)| s == specialist) {
+            Some((_, c)) => (c.clone(), false),
+            None => (new_context_id(), true),
+        }
+    }
+}
+
+/// What a question leaves behind.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct After {
+    /// A clarifying question the Hub asked and waits on.
+    pub(crate) clarifying: Option<Pending>,
+    /// The specialist that asked "continue or replace" and waits for the answer.
+    pub(crate) awaiting_choice: Option<Target>,
+    /// Where a validated route went (whether or not the forward succeeded).
+    pub(crate) route: Option<Target>,
+    /// A new context with a specialist.
+    pub(crate) new_context: Option<(String, String)>,
+    /// Whether the answer stands (the ledger keeps it for a retry). It does not when
+    /// nothing was sent anywhere (the service was unavailable): then what the turn took is
+    /// put back, so a retry of this message may still answer it.
+    pub(crate) settled: bool,
+}
+
+pub(crate) struct Memory(Mutex<BoundedMap<String, Conversation>>);
+
+impl Memory {
+    pub(crate) fn new(capacity: usize) -> Self {
+        Self(Mutex::new(BoundedMap::new(capacity)))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BoundedMap<String, Conversation>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Takes the conversation's open question and awaited choice, and reads the rest.
+    pub(crate) fn begin(&self, conversation: &str) -> Turn {
+        let mut map = self.lock();
+        let Some(c) = map.get_mut(&conversation.to_string()) else { return Turn::default() };
+        Turn {
+            clarifying: c.clarifying.take(),
+            awaiting_choice: c.awaiting_choice.take(),
+            last_route: c.last_route.clone(),
+            hub_contexts: c.hub_contexts.clone(),
+        }
+    }
+
+    /// The only write: what `after` leaves open, the last route and a new context; when
+    /// the answer does not stand, what `turn` took is restored unless `after` opened another.
+    pub(crate) fn end(&self, conversation: &str, turn: Turn, after: After) {
+        let nothing_new = after.clarifying.is_none()
+            && after.awaiting_choice.is_none()
+            && after.route.is_none()
+            && after.new_context.is_none();
+        if nothing_new && (after.settled || (turn.clarifying.is_none() && turn.awaiting_choice.is_none())) {
+            return; // on the request path: write only what changed
+        }
+        let mut map = self.lock();
+        let key = conversation.to_string();
+        if map.get(&key).is_none() {
+            map.insert(key.clone(), Conversation::default());
+        }
+        let Some(c) = map.get_mut(&key) else { return };
+        if let Some(route) = after.route {
+            c.last_route = Some(route);
+        }
+        if let Some((specialist, context)) = after.new_context
+            && !c.hub_contexts.iter().any(|(s, _)| *s == specialist)
+        {
+            c.hub_contexts.push((specialist, context));
+        }
+        let restore = !after.settled;
+        c.clarifying = after.clarifying.or(if restore { turn.clarifying } else { None });
+        c.awaiting_choice = after.awaiting_choice.or(if restore { turn.awaiting_choice } else { None });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pending(q: &str) -> Pending {
+        Pending { question: q.into(), options: vec!["tutor".into(), "library".into()], tie: true }
+    }
+
+    fn target(s: &str) -> Target {
+        Target { specialist: s.into(), skill: format!("{s}-skill") }
+    }
+
+    #[test]
+    fn an_open_question_is_taken_once_and_answered_by_a_dispatch() {
+        let m = Memory::new(8);
+        m.end(
+            "c",
+            Turn::default(),
+            After { clarifying: Some(pending("q")), settled: true, ..After::default() },
+        );
+        let turn = m.begin("c");
+        assert_eq!(turn.clarifying, Some(pending("q")));
+        assert_eq!(m.begin("c").clarifying, None, "taken by the first reader");
+        m.end("c", turn, After { route: Some(target("tutor")), settled: true, ..After::default() });
+        let next = m.begin("c");
+        assert_eq!((next.clarifying, next.last_route), (None, Some(target("tutor"))));
+    }
+
+    #[test]
+    fn nothing_dispatched_puts_back_what_the_turn_took() {
+        let m = Memory::new(8);
+        m.end(
+            "c",
+            Turn::default(),
+            After {
+                clarifying: Some(pending("q")),
+                awaiting_choice: Some(target("library")),
+                settled: true,
+                ..After::default()
+            },
+        );
+        let turn = m.begin("c");
+        // the chosen service was unavailable: nothing went anywhere
+        m.end("c", turn, After { route: Some(target("tutor")), settled: false, ..After::default() });
+        let again = m.begin("c");
+        assert_eq!(again.clarifying, Some(pending("q")), "a retry may still answer the question");
+        assert_eq!(again.awaiting_choice, Some(target("library")));
+        assert_eq!(again.last_route, Some(target("tutor")), "the route is remembered either way");
+        // a new question opened in its place wins over the one put back
+        m.end("c", again, After { clarifying: Some(pending("other")), settled: false, ..After::default() });
+        assert_eq!(m.begin("c").clarifying, Some(pending("other")));
+    }
+
+    #[test]
+    fn a_context_with_a_specialist_is_made_once_per_conversation() {
+        let m = Memory::new(8);
+        let turn = m.begin("c");
+        let (ctx, new) = turn.hub_context("tutor");
+        assert!(new);
+        m.end(
+            "c",
+            turn,
+            After { new_context: Some(("tutor".into(), ctx.clone())), settled: true, ..After::default() },
+        );
+        let turn = m.begin("c");
+        assert_eq!(turn.hub_context("tutor"), (ctx.clone(), false));
+        assert!(turn.hub_context("library").1, "each specialist has its own");
+        assert!(m.begin("other").hub_context("tutor").1, "and each conversation");
+        // a second first question that raced the first keeps the first context
+        m.end(
+            "c",
+            turn,
+            After { new_context: Some(("tutor".into(), "late".into())), settled: true, ..After::default() },
+        );
+        assert_eq!(m.begin("c").hub_context("tutor").0, ctx);
+    }
+
+    #[test]
+    fn conversations_are_bounded() {
+        let m = Memory::new(2);
+        for c in ["a", "b", "c"] {
+            m.end(
+                c,
+                Turn::default(),
+                After { route: Some(target("tutor")), settled: true, ..After::default() },
+            );
+        }
+        assert_eq!(m.begin("a").last_route, None, "the oldest is forgotten");
+        assert_eq!(m.begin("c").last_route, Some(target("tutor")));
+    }
+}

@@ -1,0 +1,177 @@
+//! The kinds of event the Hub reports on its telemetry feed (`/telemetry/events`), and
+//! the fields of the ones the UI server reads. Payloads carry ids, codes and counts,
+//! never a question's text or a key.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! kinds {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal,)*) => {
+        /// What happened, as the event's `kind` names it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum HubEventKind {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl HubEventKind {
+            pub const ALL: &[HubEventKind] = &[$(HubEventKind::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(HubEventKind::$variant => $name,)*
+                }
+            }
+
+            pub fn parse(s: &str) -> Option<HubEventKind> {
+                match s {
+                    $($name => Some(HubEventKind::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+kinds! {
+    /// A Student's question arrived ([`Received`]).
+    MessageReceived = "message_received",
+    /// A repeated request id, answered from the ledger ([`Ids`]).
+    DuplicateRequest = "duplicate_request",
+    /// The validated decision (`requestId`, `contextId`, `decision` with its `kind`).
+    Routed = "routed",
+    /// A question forwarded to a specialist ([`Forwarded`]).
+    Forwarded = "forwarded",
+    /// The specialist answered the forward ([`Operation`]).
+    SpecialistReplied = "specialist_replied",
+    /// The forward failed ([`Operation`] with its reason and code).
+    ForwardFailed = "forward_failed",
+    /// The Hub's answer went back to the Student ([`Published`]).
+    ReplyPublished = "reply_published",
+    /// The classifier was trained (targets, skills, temperature, micros).
+    RouterTrained = "router_trained",
+    /// A form a specialist opened, recorded as the Hub's reference ([`FormEvent`]).
+    FormRelayed = "form_relayed",
+    FormActionReceived = "form_action_received",
+    FormActionRefused = "form_action_refused",
+    FormActionReplayed = "form_action_replayed",
+    FormActionForwarded = "form_action_forwarded",
+    FormActionUnknown = "form_action_unknown",
+    FormActionResult = "form_action_result",
+    /// A specialist registered (specialist, instanceId, enabled, mode).
+    Registered = "registered",
+    /// A heartbeat (transient: not kept in the history).
+    Heartbeat = "heartbeat",
+    SignedOut = "signed_out",
+    CardChangeNotice = "card_change_notice",
+    /// A card fetch and what came of it (specialist, outcome, revision, etag).
+    CardFetched = "card_fetched",
+}
+
+/// `message_received`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Received<'a> {
+    pub message_id: Cow<'a, str>,
+    pub context_id: Cow<'a, str>,
+    pub request_id: Cow<'a, str>,
+    pub text_chars: usize,
+}
+
+/// `duplicate_request`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ids<'a> {
+    pub request_id: Cow<'a, str>,
+    pub context_id: Cow<'a, str>,
+}
+
+/// `forwarded`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Forwarded<'a> {
+    pub request_id: Cow<'a, str>,
+    pub specialist: Cow<'a, str>,
+    pub operation_id: Cow<'a, str>,
+    pub message_id: Cow<'a, str>,
+    pub context_id: Cow<'a, str>,
+    pub skill: Cow<'a, str>,
+}
+
+/// `specialist_replied` and `forward_failed` (with a reason, and an error's code).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Operation<'a> {
+    pub request_id: Cow<'a, str>,
+    pub specialist: Cow<'a, str>,
+    pub operation_id: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+}
+
+/// `reply_published`: who served it and what came of it, as the reply says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Published<'a> {
+    pub message_id: Cow<'a, str>,
+    pub context_id: Cow<'a, str>,
+    pub request_id: Cow<'a, str>,
+    pub served_by: Option<Cow<'a, str>>,
+    pub outcome: Option<crate::ReplyOutcome>,
+}
+
+/// A form event (no values, no text).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormEvent<'a> {
+    pub context_id: Cow<'a, str>,
+    pub form_ref: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hub_operation_id: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specialist: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<crate::FormState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<Cow<'a, str>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_reads_back_from_its_name() {
+        for k in HubEventKind::ALL {
+            assert_eq!(HubEventKind::parse(k.as_str()), Some(*k));
+            assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
+        }
+        assert_eq!(HubEventKind::parse("routed_elsewhere"), None);
+    }
+
+    #[test]
+    fn payloads_are_camel_case_and_leave_out_what_they_lack() {
+        let op = Operation {
+            request_id: "r".into(),
+            specialist: "tutor".into(),
+            operation_id: "o".into(),
+            reason: None,
+            code: None,
+        };
+        let v = serde_json::to_value(&op).unwrap();
+        assert_eq!(v, serde_json::json!({"requestId": "r", "specialist": "tutor", "operationId": "o"}));
+        let back: Operation = serde_json::from_value(v).unwrap();
+        assert_eq!(back, op);
+    }
+}

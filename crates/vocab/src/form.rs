@@ -1,0 +1,128 @@
+//! Forms over A2A (docs/forms.md): the `campusForm` metadata that describes a form, its
+//! states, the keys and media types around it.
+
+use a2a_lf::TaskState;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The metadata key of a form's description, both ways (specialist → Hub → Student).
+pub const CAMPUS_FORM_KEY: &str = "campusForm";
+/// The message metadata key of the student id the Student sends and the Hub passes on.
+pub const STUDENT_ID_KEY: &str = "studentId";
+/// The student id when a message names none (the demo has no sign-in).
+pub const ANONYMOUS_STUDENT: &str = "anonymous";
+/// The metadata key of the Hub's form reference on a Student's action.
+pub const FORM_REF_KEY: &str = "formRef";
+/// The metadata key of a specialist's own form id on a forwarded action.
+pub const FORM_ID_KEY: &str = "formId";
+/// The media type of a rejection's field errors.
+pub const FORM_ERRORS_MEDIA_TYPE: &str = "application/vnd.campus.form-errors+json";
+/// The media type of an accepted form's receipt.
+pub const FORM_RECEIPT_MEDIA_TYPE: &str = "application/vnd.campus.form-receipt+json";
+
+/// A form's state as `campusForm.state` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FormState {
+    Open,
+    /// Field errors; the form stays open.
+    Rejected,
+    Submitted,
+    Cancelled,
+}
+
+impl FormState {
+    pub const ALL: [FormState; 4] =
+        [FormState::Open, FormState::Rejected, FormState::Submitted, FormState::Cancelled];
+
+    pub fn parse(s: &str) -> Option<FormState> {
+        FormState::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FormState::Open => "open",
+            FormState::Rejected => "rejected",
+            FormState::Submitted => "submitted",
+            FormState::Cancelled => "cancelled",
+        }
+    }
+
+    /// Submitted or cancelled: nothing more can be done with it.
+    pub fn finished(self) -> bool {
+        matches!(self, FormState::Submitted | FormState::Cancelled)
+    }
+
+    /// The A2A state of a task holding a form in this state.
+    pub fn task_state(self) -> TaskState {
+        match self {
+            FormState::Open | FormState::Rejected => TaskState::InputRequired,
+            FormState::Submitted => TaskState::Completed,
+            FormState::Cancelled => TaskState::Canceled,
+        }
+    }
+
+    /// What a task's state says of its form, when its `campusForm` names none.
+    pub fn of_task(state: &TaskState) -> Option<FormState> {
+        match state {
+            TaskState::InputRequired => Some(FormState::Open),
+            TaskState::Completed => Some(FormState::Submitted),
+            TaskState::Canceled => Some(FormState::Cancelled),
+            _ => None,
+        }
+    }
+}
+
+/// The Hub's `campusForm` for the Student: its own reference, never the specialist's
+/// form id, task or URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CampusForm {
+    pub form_ref: String,
+    pub workflow: String,
+    pub version: u32,
+    pub state: FormState,
+}
+
+impl CampusForm {
+    /// The `campusForm` in `metadata`, when it is one.
+    pub fn read(metadata: &serde_json::Map<String, Value>) -> Option<CampusForm> {
+        serde_json::from_value(metadata.get(CAMPUS_FORM_KEY)?.clone()).ok()
+    }
+
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("a form description serializes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn states_read_and_write_as_the_wire_names_them() {
+        for s in FormState::ALL {
+            assert_eq!(FormState::parse(s.as_str()), Some(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), json!(s.as_str()));
+        }
+        assert_eq!(FormState::parse("Open"), None);
+        assert!(FormState::Submitted.finished() && !FormState::Rejected.finished());
+        assert_eq!(FormState::of_task(&FormState::Rejected.task_state()), Some(FormState::Open));
+    }
+
+    #[test]
+    fn a_campus_form_is_read_from_metadata_only_when_whole() {
+        let form =
+            CampusForm { form_ref: "hf-1".into(), workflow: "w".into(), version: 2, state: FormState::Open };
+        let mut m = serde_json::Map::new();
+        m.insert(CAMPUS_FORM_KEY.into(), form.to_value());
+        assert_eq!(
+            m[CAMPUS_FORM_KEY],
+            json!({"formRef": "hf-1", "workflow": "w", "version": 2, "state": "open"})
+        );
+        assert_eq!(CampusForm::read(&m), Some(form));
+        m.insert(CAMPUS_FORM_KEY.into(), json!({"formRef": "hf-1", "state": "open"}));
+        assert_eq!(CampusForm::read(&m), None);
+    }
+}

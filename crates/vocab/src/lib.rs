@@ -1,0 +1,18 @@
+//! Campus's own vocabulary on the wire, as types: what our agents put beside the A2A
+//! protocol (reply metadata, form descriptions and their states, our media types) and
+//! what they report on their telemetry feeds. Every crate that writes or reads these
+//! uses the types here, so a renamed key or state fails to compile instead of silently
+//! reading nothing. The protocols themselves live in `a2a`, `a2ui` and `agui`; the Hub
+//! link's control messages in `hublink`.
+//!
+//! The page reads the same names from the UI server (`GET /api/ui/vocab`), never from
+//! hand copies.
+
+pub mod events;
+pub mod form;
+pub mod meta;
+pub mod registry;
+
+pub use events::HubEventKind;
+pub use form::{CampusForm, FormState};
+pub use meta::{ReplyMeta, ReplyOutcome, ServedBy};

@@ -1,0 +1,181 @@
+//! The metadata of a reply the Hub gives the Student: who served it, what came of the
+//! question, the ids that tie it to the request, and a form's description when it opened
+//! or acted on one. The Hub writes it from [`ReplyMeta`]; the Student reads it back the
+//! same way.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::form::CampusForm;
+
+/// The metadata key of who answered.
+pub const SERVED_BY_KEY: &str = "servedBy";
+/// The metadata key of what came of the request.
+pub const OUTCOME_KEY: &str = "outcome";
+/// The request id: the Student's, echoed back; a retry with it is answered from the ledger.
+pub const REQUEST_ID_KEY: &str = "requestId";
+/// The Student's operation id of a form action, echoed back.
+pub const OPERATION_ID_KEY: &str = "operationId";
+/// The Hub's own id of one forward to a specialist (questions and actions alike).
+pub const HUB_OPERATION_ID_KEY: &str = "hubOperationId";
+
+/// Who answered: a specialist (by id, its card's name and the capability it serves) or
+/// the Hub itself (no capability).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServedBy {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capability: Option<String>,
+}
+
+/// The id in `servedBy` of an answer the Hub gave itself.
+pub const HUB_ID: &str = "hub";
+
+impl ServedBy {
+    /// The Hub, named as its configuration names the university.
+    pub fn hub(name: &str) -> ServedBy {
+        ServedBy { id: HUB_ID.into(), name: name.into(), capability: None }
+    }
+}
+
+/// What came of a request, as the reply's `outcome` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplyOutcome {
+    /// A specialist answered the question.
+    Route,
+    /// The Hub asks which service, or what, the student means.
+    Clarify,
+    /// No service here handles it.
+    Unsupported,
+    /// The service for it is not ready, or could not be reached: nothing was sent.
+    Unavailable,
+    /// A form opened or an action on it was answered.
+    Form,
+    /// The specialist answered with nothing the Hub can relay.
+    InvalidAnswer,
+    /// The specialist answered with an error.
+    Failed,
+    /// No answer in time, or a broken one: it may or may not have been handled.
+    OutcomeUnknown,
+}
+
+impl ReplyOutcome {
+    pub const ALL: [ReplyOutcome; 8] = [
+        ReplyOutcome::Route,
+        ReplyOutcome::Clarify,
+        ReplyOutcome::Unsupported,
+        ReplyOutcome::Unavailable,
+        ReplyOutcome::Form,
+        ReplyOutcome::InvalidAnswer,
+        ReplyOutcome::Failed,
+        ReplyOutcome::OutcomeUnknown,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReplyOutcome::Route => "route",
+            ReplyOutcome::Clarify => "clarify",
+            ReplyOutcome::Unsupported => "unsupported",
+            ReplyOutcome::Unavailable => "unavailable",
+            ReplyOutcome::Form => "form",
+            ReplyOutcome::InvalidAnswer => "invalid_answer",
+            ReplyOutcome::Failed => "failed",
+            ReplyOutcome::OutcomeUnknown => "outcome_unknown",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ReplyOutcome> {
+        ReplyOutcome::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+}
+
+/// A reply's metadata, as the Hub writes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyMeta {
+    pub served_by: ServedBy,
+    pub outcome: ReplyOutcome,
+    /// The skill a routed question went to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// A form action's operation id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campus_form: Option<CampusForm>,
+    /// The live router's report (mode, model, calls; never text or a key), in the
+    /// modes that call a model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub router: Option<Value>,
+}
+
+impl ReplyMeta {
+    pub fn new(served_by: ServedBy, outcome: ReplyOutcome) -> ReplyMeta {
+        ReplyMeta {
+            served_by,
+            outcome,
+            skill_id: None,
+            request_id: None,
+            operation_id: None,
+            campus_form: None,
+            router: None,
+        }
+    }
+
+    /// As the reply's metadata map.
+    pub fn into_map(self) -> Map<String, Value> {
+        match serde_json::to_value(self).expect("reply metadata serializes") {
+            Value::Object(m) => m,
+            _ => unreachable!("a struct serializes to an object"),
+        }
+    }
+
+    /// The metadata of a reply, when it is the Hub's (it names who served it and what
+    /// came of it).
+    pub fn read(metadata: &Map<String, Value>) -> Option<ReplyMeta> {
+        serde_json::from_value(Value::Object(metadata.clone())).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::form::FormState;
+    use serde_json::json;
+
+    #[test]
+    fn outcomes_are_the_wire_names() {
+        for o in ReplyOutcome::ALL {
+            assert_eq!(serde_json::to_value(o).unwrap(), json!(o.as_str()));
+            assert_eq!(ReplyOutcome::parse(o.as_str()), Some(o));
+        }
+    }
+
+    #[test]
+    fn metadata_writes_only_what_it_has_and_reads_back() {
+        let mut meta = ReplyMeta::new(ServedBy::hub("Campus"), ReplyOutcome::Clarify);
+        meta.request_id = Some("r-1".into());
+        let map = meta.clone().into_map();
+        assert_eq!(
+            Value::Object(map.clone()),
+            json!({"servedBy": {"id": "hub", "name": "Campus"}, "outcome": "clarify", "requestId": "r-1"})
+        );
+        assert_eq!(ReplyMeta::read(&map), Some(meta));
+        let form =
+            CampusForm { form_ref: "hf-1".into(), workflow: "w".into(), version: 1, state: FormState::Open };
+        let mut served = ReplyMeta::new(
+            ServedBy { id: "tutor".into(), name: "Tutor Agent".into(), capability: Some("Tutoring".into()) },
+            ReplyOutcome::Form,
+        );
+        served.campus_form = Some(form);
+        let map = served.clone().into_map();
+        assert_eq!(map["campusForm"]["state"], "open");
+        assert_eq!(map["servedBy"]["capability"], "Tutoring");
+        assert_eq!(ReplyMeta::read(&map), Some(served));
+        assert_eq!(ReplyMeta::read(&Map::new()), None);
+    }
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Fails when the modules of a crate import each other in a circle.
+
+For every crate under crates/ it reads the non-test code of each module file under src/
+(a module is a file: src/a.rs is `a`, src/a/b.rs is `a::b`; the crate root, lib.rs or
+main.rs, is the assembly point and is left out) and draws an edge A -> B for each path
+that names B from A: `crate::b::...`, `super::...` and a child declared in A (`mod b;`
+then `b::...`). `crate::x::y::Item` names the longest prefix that is a module. Then it
+reports every strongly connected component larger than one module, and exits 1 if there
+is any.
+
+  python3 scripts/module-cycles.py [ROOT]    (ROOT defaults to the repository)
+  python3 scripts/module-cycles.py --self-test   (plants a cycle; must find it)
+"""
+
+import pathlib
+import re
+import sys
+import tempfile
+
+PATH = re.compile(r"\b(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
+GROUP = re.compile(r"\buse\s+(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)*)::\{([^;]*)\};", re.S)
+CHILD = re.compile(r"^\s*(?:pub(?:\([a-z]+\))?\s+)?mod\s+([a-z_][a-z0-9_]*)\s*;", re.M)
+TESTS = re.compile(r"^#\[cfg\(test\)\]\s*\n(?:#\[path[^\]]*\]\s*\n)?\s*mod\s+tests\b", re.M)
+COMMENT = re.compile(r"//[^\n]*")
+
+
+def module_of(src: pathlib.Path, file: pathlib.Path):
+    rel = file.relative_to(src).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "mod":
+        parts.pop()
+    if parts in (["lib"], ["main"]):
+        return ()
+    return tuple(parts)
+
+
+def code_of(file: pathlib.Path) -> str:
+    text = file.read_text(encoding="utf-8")
+    cut = TESTS.search(text)
+    if cut:
+        text = text[: cut.start()]
+    return COMMENT.sub("", text)
+
+
+def names_in_group(prefix, body):
+    """The paths a `use prefix::{...}` group names (one level of nesting is enough here)."""
+    out = []
+    depth, item = 0, ""
+    for ch in body + ",":
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            item = item.strip()
+            if item:
+                head = re.match(r"([A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*)", item)
+                if head:
+                    out.append(prefix + tuple(head.group(1).split("::")))
+            item = ""
+        else:
+            item += ch
+    return out
+
+
+def crate_edges(src: pathlib.Path):
+    files = [f for f in src.rglob("*.rs") if f.name != "tests.rs" and not f.name.endswith("_tests.rs")]
+    modules = {module_of(src, f): f for f in files}
+    edges = {m: set() for m in modules if m}
+
+    def resolve(path):
+        for n in range(len(path), 0, -1):
+            if path[:n] in modules:
+                return path[:n]
+        return ()
+
+    for m, f in modules.items():
+        if not m:
+            continue
+        code = code_of(f)
+        paths = []
+        for g in GROUP.finditer(code):
+            base = (g.group(1),) + tuple(p for p in g.group(2).split("::") if p)
+            paths += names_in_group(base, g.group(3))
+        paths += [(p.group(1),) + tuple(x for x in p.group(2).split("::") if x) for p in PATH.finditer(code)]
+        children = set(CHILD.findall(code))
+        for child in children:
+            for _ in re.finditer(r"(?<![:\w])" + child + r"::", code):
+                paths.append(("self", child))
+        for p in paths:
+            if p[0] == "crate":
+                target = p[1:]
+            elif p[0] == "super":
+                up, rest = m[:-1], p[1:]
+                while rest and rest[0] == "super":
+                    up, rest = up[:-1], rest[1:]
+                target = up + rest
+            else:  # a child of m
+                target = m + p[1:]
+            to = resolve(target)
+            if to and to != m:
+                edges[m].add(to)
+    return edges
+
+
+def components(edges):
+    """Tarjan's strongly connected components."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(comp)
+
+    sys.setrecursionlimit(10_000)
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return [sorted(c) for c in out if len(c) > 1]
+
+
+def check(root: pathlib.Path) -> int:
+    cycles = 0
+    crates = sorted(p for p in (root / "crates").iterdir() if (p / "src").is_dir())
+    for crate in crates:
+        for comp in components(crate_edges(crate / "src")):
+            cycles += 1
+            names = ", ".join("::".join(m) for m in comp)
+            print(f"module cycle in {crate.name}: {{{names}}}")
+    if cycles:
+        print(f"{cycles} module cycle(s) found; a module may only import modules that do not import it back")
+        return 1
+    print(f"no module cycles in {len(crates)} crates")
+    return 0
+
+
+def self_test() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        src = pathlib.Path(tmp, "crates", "planted", "src")
+        (src / "route").mkdir(parents=True)
+        (src / "lib.rs").write_text("mod a;\nmod b;\nmod route;\npub use a::A;\n")
+        (src / "a.rs").write_text("use crate::b::B;\npub struct A;\n")
+        (src / "route.rs").write_text("mod live;\npub fn f() { live::g() }\n")
+        (src / "route" / "live.rs").write_text("pub fn g() {}\n")
+        (src / "b.rs").write_text("pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a::A;\n}\n")
+        if check(pathlib.Path(tmp)) != 0:
+            print("self-test: a test module's import or a parent-to-child edge counted as a cycle")
+            return 1
+        (src / "b.rs").write_text("use crate::{route, a::{A}};\npub struct B;\n")
+        if check(pathlib.Path(tmp)) != 1:
+            print("self-test: the planted cycle a -> b -> a was not found")
+            return 1
+        (src / "b.rs").write_text("pub struct B;\n")
+        (src / "route" / "live.rs").write_text("pub fn g() { super::f() }\n")
+        if check(pathlib.Path(tmp)) != 1:
+            print("self-test: the planted cycle route -> route::live -> route was not found")
+            return 1
+    print("self-test: planted cycles found, clean tree passes")
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
+    sys.exit(check(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent)))
