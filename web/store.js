@@ -1,23 +1,15 @@
 // The page's state and its one pure reducer: reduce(state, action) → new state.
 // Untouched parts keep their identity, so a view redraws only when its part changed.
-// Everything that grows with traffic is bounded here.
-import { applyPatch } from "./vendor/agui.js";
+// Everything that grows with traffic is bounded here. The monitor channel's slice is in
+// store/monitor.js, the limits in store/bounds.js; the words for the server's codes
+// (store/words.js) and the forms' drafts (store/drafts.js) are exported from here too.
+import { LIMITS, CONSOLES, ring, last } from "./store/bounds.js";
+import { patched, setOpen } from "./store/common.js";
+import { monitorEvent, tick } from "./store/monitor.js";
 
-export const LIMITS = {
-  chat: 200, // chat items kept across all threads
-  console: 500, // lines per agent console
-  events: 200, // recent topology events (list view, details)
-  queue: 300, // live pulses waiting for their turn
-  pulsesPerLink: 3, // pulses drawn at once on one link
-  traces: 20, // trace ids offered for highlighting
-  runs: 100, // runs remembered
-  forms: 20, // forms remembered (a conversation has one open at a time)
-};
-export const PLAY_DELAY_MS = 350; // live pulses wait this long, then play in agent-timestamp order
-export const PULSE_MS = 1200; // how long one pulse is drawn
-export const CONSOLES = ["student", "hub", "tutor", "library"];
-
-const ring = () => ({ items: [], total: 0 });
+export { LIMITS, PLAY_DELAY_MS, PULSE_MS, CONSOLES } from "./store/bounds.js";
+export { formStatus, hopReason, errorLabel } from "./store/words.js";
+export { sentModel, draftOf, draftBook } from "./store/drafts.js";
 
 export function initialState(prefs = {}) {
   return {
@@ -52,22 +44,6 @@ export function initialState(prefs = {}) {
       ...prefs,
     },
   };
-}
-
-const last = (arr, n) => (arr.length > n ? arr.slice(arr.length - n) : arr);
-
-function pushRing(r, item, max) {
-  const items = r.items.length >= max ? r.items.slice(r.items.length - max + 1) : r.items.slice();
-  items.push(item);
-  return { items, total: r.total + 1 };
-}
-
-function patched(doc, delta) {
-  try {
-    return applyPatch(doc ?? {}, delta, false, false).newDocument;
-  } catch {
-    return null; // a delta that does not fit is dropped; the next snapshot repairs
-  }
 }
 
 /** A chat line saying a question failed or was refused (never agent text). */
@@ -117,12 +93,6 @@ function mergeThread(old, snap) {
   const ids = Object.keys(runs);
   for (const id of ids.slice(0, Math.max(0, ids.length - THREAD_RUNS_KEPT))) delete runs[id];
   return { ...snap, runs };
-}
-
-function setOpen(state, lane, value) {
-  const open = { ...state.open, [lane]: value };
-  if (!value) delete open[lane]; // a lane without an open run holds nothing
-  return { ...state, open };
 }
 
 function studentEvent(state, ev, now, lane) {
@@ -203,83 +173,6 @@ function studentEvent(state, ev, now, lane) {
   }
 }
 
-function monitorEvent(state, ev, live, now, lane) {
-  switch (ev.type) {
-    case "RUN_STARTED":
-      return setOpen(state, lane, { runId: ev.runId, threadId: ev.threadId });
-    case "RUN_FINISHED":
-    case "RUN_ERROR":
-      return setOpen(state, lane, null);
-    case "STATE_SNAPSHOT":
-      return { ...state, monitor: ev.snapshot || {} };
-    case "STATE_DELTA": {
-      const doc = patched(state.monitor, ev.delta);
-      return doc ? { ...state, monitor: doc } : state;
-    }
-    case "ACTIVITY_SNAPSHOT": {
-      if (ev.activityType !== "campus.console") return state;
-      const c = ev.content || {};
-      const agent = CONSOLES.includes(c.agent) ? c.agent : null;
-      if (!agent) return state;
-      const line = {
-        id: ev.messageId,
-        ts: c.ts,
-        kind: c.kind,
-        summary: c.summary,
-        details: c.details,
-        relayedFrom: c.relayedFrom,
-        counts: c.counts,
-      };
-      return { ...state, consoles: { ...state.consoles, [agent]: pushRing(state.consoles[agent], line, LIMITS.console) } };
-    }
-    case "CUSTOM": {
-      if (ev.name !== "campus.topology") return state;
-      const pulses = Array.isArray(ev.value?.pulses) ? ev.value.pulses : [];
-      if (!pulses.length) return state;
-      let { eventSeq } = state;
-      const added = pulses.map((p) => ({ ...p, id: ++eventSeq }));
-      const events = last([...state.events, ...added], LIMITS.events);
-      let traces = state.traces;
-      for (const p of added) {
-        if (p.traceId && !traces.includes(p.traceId)) traces = last([...traces, p.traceId], LIMITS.traces);
-      }
-      const queue = live ? last([...state.queue, ...added.map((p) => ({ ...p, arrivedAt: now }))], LIMITS.queue) : state.queue;
-      return { ...state, eventSeq, events, traces, queue };
-    }
-    default:
-      return state;
-  }
-}
-
-/** Moves live pulses that waited long enough onto their links (agent-timestamp order) and drops finished ones. */
-function tick(state, now) {
-  let changed = false;
-  let { queue, playing } = state;
-  const ready = queue.filter((p) => now - p.arrivedAt >= PLAY_DELAY_MS);
-  if (ready.length) {
-    changed = true;
-    queue = queue.filter((p) => now - p.arrivedAt < PLAY_DELAY_MS);
-    playing = { ...playing };
-    ready.sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
-    for (const p of ready) {
-      if (p.category === "heartbeat" && !state.prefs.showHeartbeats) continue;
-      if (!p.link) continue;
-      playing[p.link] = last([...(playing[p.link] || []), { ...p, playAt: now }], LIMITS.pulsesPerLink);
-    }
-  }
-  for (const [link, list] of Object.entries(playing)) {
-    const keep = list.filter((p) => now - p.playAt < PULSE_MS);
-    if (keep.length !== list.length) {
-      if (!changed) playing = { ...playing };
-      changed = true;
-      playing[link] = keep;
-    }
-  }
-  const sec = Math.floor(now / 1000) * 1000;
-  if (!changed && sec === state.now) return state;
-  return { ...state, queue, playing, now: sec };
-}
-
 export function reduce(state, action) {
   switch (action.type) {
     case "reset": // the server restarted: drop everything it told us, keep the person's choices
@@ -347,35 +240,6 @@ export function reduce(state, action) {
   }
 }
 
-/**
- * What a form's status line says, from the server's state and this window's own press:
- * {state, text, canReconcile, editable}. Codes never reach the page raw.
- */
-export function formStatus(form) {
-  if (!form) return null;
-  if (form.local?.refused) return { state: "refused", text: `Not sent: ${form.local.refused.message}`, canReconcile: false, editable: true };
-  if (form.local?.sending && (form.state === "editing" || form.state === "rejected" || form.state === "not_delivered" || form.state === "confirmation_pending"))
-    return { state: "submitting", text: "Sending…", canReconcile: false, editable: false };
-  switch (form.state) {
-    case "submitting":
-      return { state: "submitting", text: "Sending…", canReconcile: false, editable: false };
-    case "confirmation_pending":
-      return { state: "confirmation_pending", text: "Confirmation pending: it may have reached the university, but no confirmation came. Check its status before doing anything else.", canReconcile: true, editable: false };
-    case "not_delivered":
-      return { state: "not_delivered", text: "Not delivered: nothing reached the university. Your entries are kept; press the button again to send.", canReconcile: false, editable: true };
-    case "rejected":
-      return { state: "rejected", text: "The agent asked for changes: see below.", canReconcile: false, editable: true };
-    case "submitted":
-      return { state: "submitted", text: "Submitted.", canReconcile: false, editable: false };
-    case "cancelled":
-      return { state: "cancelled", text: "Cancelled: the agent closed this form; nothing was submitted.", canReconcile: false, editable: false };
-    case "superseded":
-      return { state: "superseded", text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
-    default:
-      return { state: "editing", text: form.problem?.message ? `Not done: ${form.problem.message}` : "", canReconcile: false, editable: true };
-  }
-}
-
 /** The server's record of a run (status, hops), if the thread state has it. */
 export function runRecord(state, runId) {
   const run = state.runs[runId];
@@ -397,103 +261,3 @@ export function runStatus(state, runId) {
 
 /** Error codes after which the question may still have been handled. */
 const UNKNOWN_CODES = new Set(["timeout", "outcome_unknown"]);
-
-/** A hop's reason in words for people: the server's codes (`outcome_unknown`, `timeout`,
- *  `hub_unavailable`, `hub_error`, `unreachable`, …) never reach the page raw. `step` is the
- *  hop's step, `specialist` the specialist's display name (or null); other text is kept. */
-export function hopReason(step, state, reason, specialist) {
-  if (!reason) return null;
-  const who = specialist ? `the ${specialist}` : "the specialist";
-  const fromHub = step === "student_received";
-  switch (reason) {
-    case "outcome_unknown":
-      return fromHub
-        ? "Outcome unknown: the connection to the Hub broke after the question was sent, so whether it was handled is not known"
-        : `Outcome unknown: the Hub could not tell whether ${who} handled it`;
-    case "timeout":
-      return fromHub ? "Outcome unknown: no answer from the Hub in time" : `Outcome unknown: no answer from ${who} in time`;
-    case "hub_unavailable":
-      return "The Hub could not be reached; nothing was sent";
-    case "hub_error":
-      return "The Hub answered with an error";
-    case "failed":
-    case "error":
-      return `${specialist ? `The ${specialist}` : "The specialist"} answered with an error`;
-    default:
-      return state === "unknown" && /^[a-z_]+$/.test(reason) ? `Outcome unknown (${reason.replaceAll("_", " ")})` : reason;
-  }
-}
-
-/**
- * How the chat labels a run that ended in an error: a question that was sent but whose
- * outcome nobody can tell is "unknown", never a failure; codes worded here are not shown
- * raw, any other code stays beside the message for reference.
- */
-export function errorLabel(code) {
-  switch (code) {
-    case "run_in_progress":
-      return { who: "Not sent", tone: "error", showCode: false };
-    case "outcome_unknown":
-    case "timeout":
-      return { who: "? Outcome unknown", tone: "pending", showCode: false };
-    case "hub_unavailable":
-      return { who: "✕ Not sent", tone: "error", showCode: false };
-    default:
-      return { who: "✕ Problem", tone: "error", showCode: Boolean(code) };
-  }
-}
-
-/** The form's data model (`/form`) as a list of A2UI messages leaves it. */
-export function sentModel(messages) {
-  let model = {};
-  for (const m of Array.isArray(messages) ? messages : []) {
-    const u = m?.updateDataModel;
-    if (!u || typeof u.path !== "string") continue;
-    if (u.path === "/form" || u.path === "/") {
-      const v = u.path === "/" ? u.value?.form : u.value;
-      model = v && typeof v === "object" ? { ...v } : {};
-    } else if (u.path.startsWith("/form/") && !u.path.slice(6).includes("/")) {
-      model = { ...model, [u.path.slice(6)]: u.value };
-    }
-  }
-  return model;
-}
-
-/**
- * What the student typed into a form and did not send: the fields whose value in the
- * drawn surface (`current`) differs from what the messages set (`sent`). Null when none.
- */
-export function draftOf(current, sent) {
-  if (!current || typeof current !== "object") return null;
-  const draft = {};
-  for (const [field, value] of Object.entries(current)) {
-    if (JSON.stringify(value) !== JSON.stringify(sent?.[field])) draft[field] = JSON.parse(JSON.stringify(value ?? null));
-  }
-  return Object.keys(draft).length ? draft : null;
-}
-
-/**
- * Drafts of forms closed because the same form was sent again ("continue"), by
- * conversation and surface, until that form is drawn: the newest `limit` kept.
- */
-export function draftBook(limit = LIMITS.forms) {
-  const drafts = new Map();
-  const key = (threadId, surfaceId) => `${threadId} ${surfaceId}`;
-  return {
-    keep(threadId, surfaceId, draft) {
-      const k = key(threadId, surfaceId);
-      drafts.delete(k);
-      drafts.set(k, draft);
-      while (drafts.size > limit) drafts.delete(drafts.keys().next().value);
-    },
-    take(threadId, surfaceId) {
-      const k = key(threadId, surfaceId);
-      const draft = drafts.get(k) ?? null;
-      drafts.delete(k);
-      return draft;
-    },
-    get size() {
-      return drafts.size;
-    },
-  };
-}

@@ -4,132 +4,14 @@
 // played in agent-timestamp order (the store's tick). Nodes and links are buttons that
 // open a details panel; "Show as list" is the readable alternative. Pause freezes what
 // is drawn; Reduce motion turns moving pulses into a brief static highlight.
-import { h, s, replace, clock, duration, agentName } from "../dom.js";
-import { PULSE_MS } from "../store.js";
-
-const W = 1080;
-const H = 480;
-const NODE_W = 172;
-const NODE_H = 92;
-const LANE = 7; // half the gap between the two lanes of a link
-const COLORS = {
-  student: "#1f5fbf",
-  hub: "#6b3fa0",
-  tutor: "#0f7b5f",
-  library: "#a3520f",
-  professor: "#8f2d56",
-};
-const OTHER = "#595959";
-const STATUS = {
-  ready: ["✓", "Ready", "ok"],
-  stale: ["⚠", "Stale", "warn"],
-  unreachable: ["✕", "Unreachable", "bad"],
-  disconnected: ["✕", "Disconnected", "bad"],
-  disabled: ["⊘", "Disabled", "off"],
-  invalid_card: ["⚠", "Invalid card", "bad"],
-  unknown: ["?", "Unknown", "off"],
-};
-const FIXED = { student: [100, 270], hub: [470, 270], tutor: [860, 110], library: [860, 420], professor: [860, 270] };
-const CATEGORY = { question: "question", answer: "answer", registration: "registration", card: "Agent Card", heartbeat: "heartbeat", form: "form" };
-const PHASE = { sent: "sent", received: "received", working: "working", result: "result returned", failed: "failed", unknown: "outcome unknown" };
-const LIST_MAX = 60;
-const RECENT_FAIL_MS = 60_000;
-
-const color = (id) => COLORS[id] || OTHER;
-/** A trace id as people read it: its last 8 characters (the random part of a UUIDv7). */
-const shortTrace = (t) => (t.length > 12 ? `…${t.slice(-8)}` : t);
-/** The last `n` events, newest first by the agents' own timestamps (they arrive in another order). */
-const newest = (events, n) =>
-  events
-    .slice(-n)
-    .map((e, i) => [e, i])
-    .sort((a, b) => (b[0].ts ?? 0) - (a[0].ts ?? 0) || b[1] - a[1])
-    .map(([e]) => e);
-const statusOf = (st) => STATUS[st] || STATUS.unknown;
-
-function specialistsOf(monitor) {
-  const ids = new Set(["tutor", "library"]);
-  for (const id of Object.keys(monitor?.agents || {})) if (id !== "student" && id !== "hub") ids.add(id);
-  return [...ids].sort();
-}
-
-function slots(specialists) {
-  const pos = { student: FIXED.student, hub: FIXED.hub };
-  let extra = 0;
-  for (const id of specialists) {
-    pos[id] = FIXED[id] || [860, Math.min(H - 50, 60 + 110 * extra++)];
-  }
-  return pos;
-}
-
-function edge(c, u) {
-  const tx = u[0] ? NODE_W / 2 / Math.abs(u[0]) : Infinity;
-  const ty = u[1] ? NODE_H / 2 / Math.abs(u[1]) : Infinity;
-  return Math.min(tx, ty);
-}
-
-/** Lane geometry of a link between a (left) and b (right). */
-function geometry(a, b) {
-  const dx = b[0] - a[0];
-  const dy = b[1] - a[1];
-  const len = Math.hypot(dx, dy);
-  const u = [dx / len, dy / len];
-  const n = [u[1], -u[0]]; // points "up" for a left-to-right link
-  const ta = edge(a, u) + 8;
-  const tb = edge(b, u) + 8;
-  const start = [a[0] + u[0] * ta, a[1] + u[1] * ta];
-  const end = [b[0] - u[0] * tb, b[1] - u[1] * tb];
-  const off = (p, k) => [p[0] + n[0] * k, p[1] + n[1] * k];
-  return {
-    fwd: [off(start, -LANE), off(end, -LANE)], // a → b, upper lane
-    back: [off(end, LANE), off(start, LANE)], // b → a, lower lane
-    ring: [off(start, -16), off(end, -16), off(end, 16), off(start, 16)],
-    mid: [(start[0] + end[0]) / 2, (start[1] + end[1]) / 2],
-    n,
-  };
-}
-
-const pts = (list) => list.map((p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
-
-function linkIds(specialists) {
-  return [["student-hub", "student", "hub"], ...specialists.map((id) => [`hub-${id}`, "hub", id])];
-}
-
-function rateText(link, live) {
-  if (!live) return "rate unknown · p50 unknown";
-  const per = link?.perMin ?? 0;
-  const p50 = link?.p50Ms;
-  const win = link?.window ?? 60;
-  return `${per}/min · p50 ${typeof p50 === "number" ? duration(p50) : "n/a"} · ${win} s`;
-}
-
-function linkState(state, id, live) {
-  if (!live) return "unknown";
-  const failed = state.events.some(
-    (e) => e.link === id && (e.phase === "failed" || e.phase === "unknown") && state.now - (e.ts ?? 0) < RECENT_FAIL_MS,
-  );
-  if (failed) return "failed";
-  return (state.monitor?.links?.[id]?.perMin ?? 0) > 0 ? "active" : "idle";
-}
-
-function agentInfo(state, id) {
-  const a = state.monitor?.agents?.[id] || {};
-  const st = a.status || (id === "hub" ? state.monitor?.hub?.status : null) || "unknown";
-  return { ...a, status: st };
-}
-
-function heartbeatText(a, now) {
-  if (typeof a.heartbeatAt !== "number") return "no heartbeat";
-  const age = Math.max(0, Math.round((now - a.heartbeatAt) / 1000));
-  return `♥ ${age} s ago`;
-}
-
-function eventText(e) {
-  const cat = CATEGORY[e.category] || e.category || "event";
-  const phase = PHASE[e.phase] || e.phase || "";
-  const count = e.count > 1 ? ` ×${e.count}` : "";
-  return `${agentName(e.from)} → ${agentName(e.to)} · ${cat} ${phase}${count}`;
-}
+// The geometry, the words, the pulses' shapes, the list and the details panel's content
+// are in views/topology/; this file builds the view and draws it.
+import { h, s, replace, agentName } from "../dom.js";
+import { W, H, NODE_W, NODE_H, specialistsOf, slots, geometry, pts, linkIds, labelSpot, modeSpot } from "./topology/layout.js";
+import { color, shortTrace, statusOf, rateText, linkState, agentInfo, heartbeatText, traceLinks } from "./topology/labels.js";
+import { pulseShapes } from "./topology/pulses.js";
+import { listView } from "./topology/list.js";
+import { detailsContent } from "./topology/details.js";
 
 export function mount(section, ctx) {
   const reduced = matchMedia("(prefers-reduced-motion: reduce)");
@@ -231,11 +113,7 @@ export function mount(section, ctx) {
       const back = s("line", { class: "lane lane-back", x1: g.back[0][0], y1: g.back[0][1], x2: g.back[1][0], y2: g.back[1][1], "marker-end": "url(#arrow)" });
       const hit = s("polygon", { class: "hit", points: pts(g.ring) });
       const ring = s("polygon", { class: "focus-ring", points: pts(g.ring) });
-      // the label sits on the side away from the graph's middle row (above for a level link)
-      const away = g.mid[1] > FIXED.hub[1] + 1 ? -1 : 1;
-      const gap = Math.abs(g.n[1]) > 0.99 ? NODE_H / 2 + 20 : 30; // a level link: above the nodes
-      const lx = g.mid[0] + g.n[0] * gap * away;
-      const ly = g.mid[1] + g.n[1] * gap * away;
+      const [lx, ly] = labelSpot(g);
       const labelBg = s("rect", { class: "label-bg", x: lx - 110, y: ly - 13, width: 220, height: 22, rx: 4 });
       const label = s("text", { class: "link-label", x: lx, y: ly + 3, "text-anchor": "middle" });
       const el = s("g", { class: "link", role: "button", tabindex: "0", "data-link": id }, hit, fwd, back, ring, labelBg, label);
@@ -252,16 +130,8 @@ export function mount(section, ctx) {
       const band = s("rect", { class: "node-band", x: x - NODE_W / 2, y: y - NODE_H / 2, width: 8, height: NODE_H, rx: 3, fill: color(id) });
       const ring = s("rect", { class: "focus-ring", x: x - NODE_W / 2 - 5, y: y - NODE_H / 2 - 5, width: NODE_W + 10, height: NODE_H + 10, rx: 13 });
       // the agent's own model: a small box on a dashed line (above for Student and Hub, right of specialists)
-      const side = id === "student" || id === "hub";
-      const mx = side ? x : x + NODE_W / 2 + 62;
-      const my = side ? y - NODE_H / 2 - 62 : y;
-      const modeLine = s("line", {
-        class: "mode-line",
-        x1: side ? x : x + NODE_W / 2,
-        y1: side ? y - NODE_H / 2 : y,
-        x2: side ? mx : mx - 52,
-        y2: side ? my + 16 : my,
-      });
+      const { mx, my, line } = modeSpot(id, x, y);
+      const modeLine = s("line", { class: "mode-line", ...line });
       const modeBox = s("rect", { class: "mode-box", x: mx - 52, y: my - 16, width: 104, height: 32, rx: 5 });
       const modeText = s("text", { class: "mode-text", x: mx, y: my + 5, "text-anchor": "middle" });
       const mode = s("g", { class: "mode" }, modeLine, modeBox, modeText);
@@ -278,12 +148,6 @@ export function mount(section, ctx) {
       ),
     );
     return { key: specialists.join(","), pos, nodes, links };
-  }
-
-  function traceLinks(state) {
-    const t = state.prefs.trace;
-    if (!t) return null;
-    return new Set(state.events.filter((e) => e.traceId === t).map((e) => e.link));
   }
 
   function drawGraph(src, live, prefs) {
@@ -346,30 +210,7 @@ export function mount(section, ctx) {
       for (const p of list) {
         if (p.category === "heartbeat" && !prefs.showHeartbeats) continue;
         noteDrawn(p, l);
-        const forward = p.from === l.a;
-        const [p0, p1] = forward ? l.g.fwd : l.g.back;
-        const t = Math.min(1, Math.max(0, (now - p.playAt) / PULSE_MS));
-        const bad = p.phase === "failed" || p.phase === "unknown";
-        const c = color(p.sender || p.from);
-        const r = p.count > 1 ? 9 : 7;
-        const cls = bad ? "dot bad" : "dot";
-        // sent/result travel the lane; received/working mark the receiving end; a failure or
-        // an unknown outcome sits mid-lane with ✕ or ?
-        const travels = p.phase === "sent" || p.phase === "result";
-        let x = p1[0];
-        let y = p1[1];
-        if (bad) {
-          x = (p0[0] + p1[0]) / 2;
-          y = (p0[1] + p1[1]) / 2;
-        } else if (travels && !prefs.reduceMotion) {
-          x = p0[0] + (p1[0] - p0[0]) * t;
-          y = p0[1] + (p1[1] - p0[1]) * t;
-        }
-        if (prefs.reduceMotion && travels) out.push(s("line", { class: "flash", x1: p0[0], y1: p0[1], x2: p1[0], y2: p1[1], stroke: c }));
-        if (!travels && !bad && !prefs.reduceMotion) out.push(s("circle", { cx: x, cy: y, r: r + 10 * t, class: "ring", stroke: c }));
-        out.push(s("circle", { cx: x, cy: y, r, fill: c, class: cls }));
-        if (bad) out.push(s("text", { x, y: y - 12, class: "dot-mark", "text-anchor": "middle" }, p.phase === "failed" ? "✕" : "?"));
-        if (p.count > 1) out.push(s("text", { x, y: y + 22, class: "dot-count", "text-anchor": "middle" }, `×${p.count}`));
+        out.push(...pulseShapes(p, l, prefs, now));
       }
     }
     replace(pulseLayer, out);
@@ -392,53 +233,8 @@ export function mount(section, ctx) {
     traceSel.value = p.trace && traces.includes(p.trace) ? p.trace : "";
   }
 
-  function visibleEvents(src, prefs) {
-    return src.events.filter((e) => prefs.showHeartbeats || e.category !== "heartbeat");
-  }
-
   function drawList(src, live, prefs) {
-    const specialists = specialistsOf(src.monitor);
-    const rows = linkIds(specialists).map(([id, a, b]) => {
-      const link = src.monitor?.links?.[id];
-      const st = linkState(src, id, live);
-      const p50 = link?.p50Ms;
-      return h(
-        "tr",
-        {},
-        h("td", {}, agentName(a)),
-        h("td", {}, agentName(b)),
-        h("td", {}, live ? String(link?.perMin ?? 0) : "unknown"),
-        h("td", {}, live && typeof p50 === "number" ? duration(p50) : live ? "n/a" : "unknown"),
-        h("td", {}, st),
-      );
-    });
-    const agents = ["student", "hub", ...specialists].map((id) => {
-      const a = agentInfo(src, id);
-      const [icon, word] = statusOf(a.status);
-      return h("tr", {}, h("td", {}, agentName(id)), h("td", {}, `${icon} ${word}`), h("td", {}, heartbeatText(a, src.now || Date.now())), h("td", {}, String(a.inFlight ?? "unknown")), h("td", {}, a.mode || "–"), h("td", {}, a.model || (a.mode === "live" ? "unknown" : "–")));
-    });
-    const evs = newest(visibleEvents(src, prefs), LIST_MAX);
-    replace(
-      table,
-      h(
-        "table",
-        {},
-        h("caption", {}, "Connections (last minute)"),
-        h("thead", {}, h("tr", {}, ...["From", "To", "Messages per minute", "p50 latency", "Status"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, rows),
-      ),
-      h(
-        "table",
-        {},
-        h("caption", {}, "Agents"),
-        h("thead", {}, h("tr", {}, ...["Agent", "Status", "Heartbeat", "In flight", "Model mode", "Model"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, agents),
-      ),
-      h("h2", { id: "topo-events-title" }, "Recent events, newest first"),
-      evs.length
-        ? h("ol", { class: "event-list", "aria-labelledby": "topo-events-title", tabindex: "0" }, evs.map((e) => h("li", {}, h("span", { class: "ts" }, clock(e.ts)), " ", eventText(e), e.traceId ? ` · trace ${shortTrace(e.traceId)}` : "")))
-        : h("p", {}, "No events yet."),
-    );
+    replace(table, listView(src, live, prefs));
   }
 
   function drawDetails(src, live, prefs) {
@@ -456,54 +252,7 @@ export function mount(section, ctx) {
       set("selected", null);
       opener?.focus();
     });
-    const evs = visibleEvents(src, prefs);
-    let body;
-    let heading;
-    if (sel.kind === "node") {
-      const a = agentInfo(src, sel.id);
-      const [icon, word] = statusOf(a.status);
-      heading = `${agentName(sel.id)} details`;
-      const extra = Object.entries(a).filter(([k]) => !["status", "heartbeatAt", "inFlight", "mode", "model"].includes(k));
-      const mine = newest(evs.filter((e) => e.from === sel.id || e.to === sel.id), 15);
-      body = [
-        h(
-          "dl",
-          {},
-          h("dt", {}, "Status"),
-          h("dd", {}, `${icon} ${word}`),
-          h("dt", {}, "Heartbeat"),
-          h("dd", {}, heartbeatText(a, src.now || Date.now())),
-          h("dt", {}, "In flight"),
-          h("dd", {}, String(a.inFlight ?? "unknown")),
-          h("dt", {}, "Model mode"),
-          h("dd", {}, a.mode || "not reported"),
-          h("dt", {}, "Model"),
-          h("dd", {}, a.model || (a.mode === "live" ? "unknown" : "none reported")),
-          ...extra.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, typeof v === "string" ? v : JSON.stringify(v))]),
-        ),
-        h("h3", {}, "Recent events"),
-        mine.length ? h("ol", { class: "event-list", tabindex: "0", "aria-label": "Recent events" }, mine.map((e) => h("li", {}, `${clock(e.ts)} ${eventText(e)}`))) : h("p", {}, "None yet."),
-      ];
-    } else {
-      const link = src.monitor?.links?.[sel.id];
-      const [a, b] = sel.id.split("-");
-      heading = `${agentName(a)} ↔ ${agentName(b)} connection`;
-      const mine = newest(evs.filter((e) => e.link === sel.id), 20);
-      body = [
-        h(
-          "dl",
-          {},
-          h("dt", {}, "Messages per minute"),
-          h("dd", {}, live ? String(link?.perMin ?? 0) : "unknown"),
-          h("dt", {}, "p50 latency"),
-          h("dd", {}, live && typeof link?.p50Ms === "number" ? duration(link.p50Ms) : "unknown"),
-          h("dt", {}, "Window"),
-          h("dd", {}, `${link?.window ?? 60} s`),
-        ),
-        h("h3", {}, "Event timeline"),
-        mine.length ? h("ol", { class: "event-list", tabindex: "0", "aria-label": "Event timeline" }, mine.map((e) => h("li", {}, `${clock(e.ts)} ${eventText(e)}${e.traceId ? ` · trace ${shortTrace(e.traceId)}` : ""}`))) : h("p", {}, "None yet."),
-      ];
-    }
+    const { heading, body } = detailsContent(sel, src, live, prefs);
     replace(details, h("div", { class: "details-head" }, h("h2", { id: "topo-details-title", tabindex: "-1" }, heading), close), body);
     details.hidden = false;
   }

@@ -1,0 +1,57 @@
+// The store's parts on their own (web/store/words.js, web/store/bounds.js) under Node's
+// test runner: node --test tests/web/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { hopReason, errorLabel, formStatus } from "../../web/store/words.js";
+import { ring, last, pushRing } from "../../web/store/bounds.js";
+import * as store from "../../web/store.js";
+
+test("store.js still exports the words it always did", () => {
+  assert.equal(store.hopReason, hopReason);
+  assert.equal(store.errorLabel, errorLabel);
+  assert.equal(store.formStatus, formStatus);
+});
+
+test("a hop's reason names the specialist when it is known", () => {
+  assert.equal(hopReason("hub_got_answer", "unknown", "timeout", "Tutor"), "Outcome unknown: no answer from the Tutor in time");
+  assert.equal(hopReason("hub_got_answer", "unknown", "timeout", null), "Outcome unknown: no answer from the specialist in time");
+  assert.equal(hopReason("hub_got_answer", "unknown", "outcome_unknown", null), "Outcome unknown: the Hub could not tell whether the specialist handled it");
+  assert.equal(hopReason("hub_got_answer", "failed", "failed", "Library"), "The Library answered with an error");
+  assert.equal(hopReason("hub_got_answer", "failed", "error", null), "The specialist answered with an error");
+  assert.equal(hopReason("student_received", "failed", "hub_error", null), "The Hub answered with an error");
+  assert.equal(hopReason("hub_decided", "unknown", "", null), null, "an empty reason says nothing");
+  assert.equal(hopReason("hub_decided", "unknown", "Not A Code", null), "Not A Code", "text that is not a code is kept");
+});
+
+test("an error's label: run_in_progress is not sent, without the ✕", () => {
+  assert.deepEqual(errorLabel("run_in_progress"), { who: "Not sent", tone: "error", showCode: false });
+  assert.deepEqual(errorLabel("timeout"), { who: "? Outcome unknown", tone: "pending", showCode: false });
+  assert.deepEqual(errorLabel(undefined), { who: "✕ Problem", tone: "error", showCode: false });
+  assert.deepEqual(errorLabel("bad_request"), { who: "✕ Problem", tone: "error", showCode: true });
+});
+
+test("a form's status line: the server's problem in words, this window's press over editable states only", () => {
+  assert.equal(formStatus(null), null);
+  assert.equal(formStatus({ state: "editing" }).text, "");
+  assert.deepEqual(formStatus({ state: "editing", problem: { message: "pick a slot" } }), { state: "editing", text: "Not done: pick a slot", canReconcile: false, editable: true });
+  assert.equal(formStatus({ state: "superseded", problem: { message: "booked elsewhere" } }).text, "Closed: booked elsewhere");
+  assert.equal(formStatus({ state: "superseded" }).text, "Closed: a newer form took its place.");
+  for (const state of ["editing", "rejected", "not_delivered", "confirmation_pending"]) {
+    assert.deepEqual(formStatus({ state, local: { sending: true } }), { state: "submitting", text: "Sending…", canReconcile: false, editable: false }, state);
+  }
+  assert.equal(formStatus({ state: "submitted", local: { sending: true } }).state, "submitted", "the server's end wins over a press");
+  assert.equal(formStatus({ state: "submitted", local: { refused: { message: "no" } } }).text, "Not sent: no", "a refusal is said first");
+});
+
+test("bounded lists keep the newest items and count them all", () => {
+  const a = [1, 2, 3];
+  assert.equal(last(a, 3), a, "a list that fits is the same list");
+  assert.deepEqual(last(a, 2), [2, 3]);
+  let r = ring();
+  for (let i = 1; i <= 5; i++) r = pushRing(r, i, 3);
+  assert.deepEqual(r, { items: [3, 4, 5], total: 5 });
+  const before = pushRing(ring(), "x", 3);
+  const after = pushRing(before, "y", 3);
+  assert.deepEqual(before.items, ["x"], "the old ring is untouched");
+  assert.deepEqual(after.items, ["x", "y"]);
+});

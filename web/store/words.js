@@ -1,0 +1,76 @@
+// What the page says for the server's codes: a form's status line, a hop's reason and
+// the label of a run that ended in an error. Codes never reach the page raw.
+
+/**
+ * What a form's status line says, from the server's state and this window's own press:
+ * {state, text, canReconcile, editable}. Codes never reach the page raw.
+ */
+export function formStatus(form) {
+  if (!form) return null;
+  if (form.local?.refused) return { state: "refused", text: `Not sent: ${form.local.refused.message}`, canReconcile: false, editable: true };
+  if (form.local?.sending && (form.state === "editing" || form.state === "rejected" || form.state === "not_delivered" || form.state === "confirmation_pending"))
+    return { state: "submitting", text: "Sending…", canReconcile: false, editable: false };
+  switch (form.state) {
+    case "submitting":
+      return { state: "submitting", text: "Sending…", canReconcile: false, editable: false };
+    case "confirmation_pending":
+      return { state: "confirmation_pending", text: "Confirmation pending: it may have reached the university, but no confirmation came. Check its status before doing anything else.", canReconcile: true, editable: false };
+    case "not_delivered":
+      return { state: "not_delivered", text: "Not delivered: nothing reached the university. Your entries are kept; press the button again to send.", canReconcile: false, editable: true };
+    case "rejected":
+      return { state: "rejected", text: "The agent asked for changes: see below.", canReconcile: false, editable: true };
+    case "submitted":
+      return { state: "submitted", text: "Submitted.", canReconcile: false, editable: false };
+    case "cancelled":
+      return { state: "cancelled", text: "Cancelled: the agent closed this form; nothing was submitted.", canReconcile: false, editable: false };
+    case "superseded":
+      return { state: "superseded", text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
+    default:
+      return { state: "editing", text: form.problem?.message ? `Not done: ${form.problem.message}` : "", canReconcile: false, editable: true };
+  }
+}
+
+/** A hop's reason in words for people: the server's codes (`outcome_unknown`, `timeout`,
+ *  `hub_unavailable`, `hub_error`, `unreachable`, …) never reach the page raw. `step` is the
+ *  hop's step, `specialist` the specialist's display name (or null); other text is kept. */
+export function hopReason(step, state, reason, specialist) {
+  if (!reason) return null;
+  const who = specialist ? `the ${specialist}` : "the specialist";
+  const fromHub = step === "student_received";
+  switch (reason) {
+    case "outcome_unknown":
+      return fromHub
+        ? "Outcome unknown: the connection to the Hub broke after the question was sent, so whether it was handled is not known"
+        : `Outcome unknown: the Hub could not tell whether ${who} handled it`;
+    case "timeout":
+      return fromHub ? "Outcome unknown: no answer from the Hub in time" : `Outcome unknown: no answer from ${who} in time`;
+    case "hub_unavailable":
+      return "The Hub could not be reached; nothing was sent";
+    case "hub_error":
+      return "The Hub answered with an error";
+    case "failed":
+    case "error":
+      return `${specialist ? `The ${specialist}` : "The specialist"} answered with an error`;
+    default:
+      return state === "unknown" && /^[a-z_]+$/.test(reason) ? `Outcome unknown (${reason.replaceAll("_", " ")})` : reason;
+  }
+}
+
+/**
+ * How the chat labels a run that ended in an error: a question that was sent but whose
+ * outcome nobody can tell is "unknown", never a failure; codes worded here are not shown
+ * raw, any other code stays beside the message for reference.
+ */
+export function errorLabel(code) {
+  switch (code) {
+    case "run_in_progress":
+      return { who: "Not sent", tone: "error", showCode: false };
+    case "outcome_unknown":
+    case "timeout":
+      return { who: "? Outcome unknown", tone: "pending", showCode: false };
+    case "hub_unavailable":
+      return { who: "✕ Not sent", tone: "error", showCode: false };
+    default:
+      return { who: "✕ Problem", tone: "error", showCode: Boolean(code) };
+  }
+}
