@@ -3,6 +3,7 @@
 // Everything that grows with traffic is bounded here. The monitor channel's slice is in
 // store/monitor.js, the limits in store/bounds.js; the words for the server's codes
 // (store/words.js) and the forms' drafts (store/drafts.js) are exported from here too.
+import { CHANNELS } from "./vocab.js";
 import { LIMITS, CONSOLES, ring, last } from "./store/bounds.js";
 import { patched, setOpen } from "./store/common.js";
 import { monitorEvent, tick } from "./store/monitor.js";
@@ -102,7 +103,7 @@ function studentEvent(state, ev, now, lane) {
       state = setOpen(state, lane, { runId: ev.runId, threadId: ev.threadId });
       // a run with no question in it is one the server opened itself (a notice): it does
       // not switch the conversation shown
-      return rememberRun(state, { runId: ev.runId, threadId: ev.threadId, channel: "student", finished: false, startedAt: state.runs[ev.runId]?.startedAt ?? now });
+      return rememberRun(state, { runId: ev.runId, threadId: ev.threadId, channel: CHANNELS.student, finished: false, startedAt: state.runs[ev.runId]?.startedAt ?? now });
     }
     case "TEXT_MESSAGE_START": {
       const role = ev.role || "assistant";
@@ -186,10 +187,10 @@ export function reduce(state, action) {
     case "notice":
       return action.notice === "history_truncated" ? { ...state, truncated: true } : state;
     case "event":
-      return action.channel === "student"
-        ? studentEvent(state, action.event, action.now, action.lane ?? "student")
-        : action.channel === "monitor"
-          ? monitorEvent(state, action.event, action.live, action.now, action.lane ?? "monitor")
+      return action.channel === CHANNELS.student
+        ? studentEvent(state, action.event, action.now, action.lane ?? CHANNELS.student)
+        : action.channel === CHANNELS.monitor
+          ? monitorEvent(state, action.event, action.live, action.now, action.lane ?? CHANNELS.monitor)
           : state;
     case "tick":
       return tick(state, action.now);
@@ -201,7 +202,7 @@ export function reduce(state, action) {
       state = rememberRun(state, {
         runId: action.runId,
         threadId: action.threadId,
-        channel: "student",
+        channel: CHANNELS.student,
         local: true,
         finished: false,
         startedAt: action.now,

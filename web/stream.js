@@ -6,8 +6,9 @@
 // to its verifier on a replay but not applied twice. Live-only frames carry no id and are
 // always applied. A new boot means the server restarted: reset.
 import { enforceEvents, verifyEvents, Subject } from "./vendor/agui.js";
+import { CHANNELS } from "./vocab.js";
 
-const AGUI_CHANNELS = new Set(["student", "monitor"]);
+const AGUI_CHANNELS = new Set([CHANNELS.student, CHANNELS.monitor]);
 const MAX_LANES = 64; // verifier pipes kept per connection (lanes seen recently)
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;

@@ -74,3 +74,18 @@ export function errorLabel(code) {
       return { who: "✕ Problem", tone: "error", showCode: Boolean(code) };
   }
 }
+
+/** Each step's label, by the step ids the server names (`STEP_IDS`, generated). */
+export const STEP_LABELS = {
+  student_sent: "Student sent",
+  hub_received: "Hub received",
+  hub_decided: "Hub decided",
+  hub_forwarded: "Hub forwarded",
+  specialist_received: "Specialist received",
+  specialist_replied: "Specialist replied",
+  hub_got_answer: "Hub got the answer",
+  hub_replied: "Hub replied",
+  student_received: "Student received",
+};
+/** The path strip's label for a question the Hub answered itself, by its outcome. */
+export const HUB_OUTCOMES = { clarify: "Clarifying question", unsupported: "Not supported", unavailable: "Unavailable" };

@@ -3,21 +3,12 @@
 import { h, replace, duration, agentName } from "../dom.js";
 import { runRecord, runStatus, hopReason, errorLabel } from "../store.js";
 import { formNode, WORKFLOW_AGENT } from "./form.js";
+import { STEP_IDS, CHANNELS } from "../vocab.js";
+import { STEP_LABELS, HUB_OUTCOMES } from "../store/words.js";
 
 const WAIT_AFTER_MS = 1000;
 const FOLLOW_SLACK_PX = 40;
-const HUB_OUTCOMES = { clarify: "Clarifying question", unsupported: "Not supported", unavailable: "Unavailable" };
-const STEPS = [
-  ["student_sent", "Student sent"],
-  ["hub_received", "Hub received"],
-  ["hub_decided", "Hub decided"],
-  ["hub_forwarded", "Hub forwarded"],
-  ["specialist_received", "Specialist received"],
-  ["specialist_replied", "Specialist replied"],
-  ["hub_got_answer", "Hub got the answer"],
-  ["hub_replied", "Hub replied"],
-  ["student_received", "Student received"],
-];
+const STEPS = STEP_IDS.map((id) => [id, STEP_LABELS[id] || id]);
 const HOP_STATES = {
   pending: ["○", "not yet"],
   active: ["…", "in progress"],
@@ -168,7 +159,7 @@ export function mount(section, ctx) {
   function currentRun(state) {
     for (let i = state.runOrder.length - 1; i >= 0; i--) {
       const run = state.runs[state.runOrder[i]];
-      if (run.channel !== "student" || run.threadId !== state.currentThread) continue;
+      if (run.channel !== CHANNELS.student || run.threadId !== state.currentThread) continue;
       const rec = runRecord(state, run.runId);
       if (rec || (run.local && !run.error)) return run; // a refused question never took a path
     }

@@ -11,7 +11,7 @@ const COLORS = {
   professor: "#8f2d56",
 };
 const OTHER = "#595959";
-const STATUS = {
+export const STATUS = {
   ready: ["✓", "Ready", "ok"],
   stale: ["⚠", "Stale", "warn"],
   unreachable: ["✕", "Unreachable", "bad"],

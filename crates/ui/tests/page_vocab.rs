@@ -1,0 +1,74 @@
+//! `web/vocab.js` is generated from the Rust that owns each name, so the page never
+//! carries a hand copy of a step, a state, an outcome, a status, a channel or a notice
+//! code: this test fails when the committed file differs from what the types say.
+//! After changing one of them: `CAMPUS_WRITE_VOCAB=1 cargo test -p ui --test page_vocab`.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Value {
+    json!(all.iter().map(|t| name(*t)).collect::<Vec<_>>())
+}
+
+fn render() -> String {
+    let constants = [
+        (
+            "STEP_IDS",
+            "The steps of a question's path strip, in order (crates/ui/src/hops.rs).",
+            json!(ui::hops::STEPS.iter().map(|s| s.0).collect::<Vec<_>>()),
+        ),
+        (
+            "OUTCOMES",
+            "A reply's `outcome` (vocab::ReplyOutcome).",
+            names(&vocab::ReplyOutcome::ALL, vocab::ReplyOutcome::as_str),
+        ),
+        (
+            "FORM_STATES",
+            "`campusForm.state` (vocab::FormState).",
+            names(&vocab::FormState::ALL, vocab::FormState::as_str),
+        ),
+        (
+            "STATUSES",
+            "A specialist's status in the Hub's registry (vocab::registry::Status).",
+            names(&vocab::registry::Status::ALL, vocab::registry::Status::as_str),
+        ),
+        (
+            "HUB_EVENTS",
+            "The kinds of event on the Hub's feed (vocab::HubEventKind).",
+            names(vocab::HubEventKind::ALL, vocab::HubEventKind::as_str),
+        ),
+        (
+            "CHANNELS",
+            "The stream's channels (crates/ui/src/stream.rs, monitor.rs) and the notices' lane.",
+            json!({"student": ui::stream::STUDENT_CHANNEL, "monitor": ui::monitor::CHANNEL, "noticesThread": ui::notices::THREAD}),
+        ),
+        (
+            "NOTICES",
+            "The codes of the server's notices (crates/ui/src/notices.rs).",
+            json!({"hubUnreachable": ui::notices::HUB_UNREACHABLE, "hubReachable": ui::notices::HUB_REACHABLE}),
+        ),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust types by crates/ui/tests/page_vocab.rs: do not edit by hand.\n\
+         // After a change there: CAMPUS_WRITE_VOCAB=1 cargo test -p ui --test page_vocab\n",
+    );
+    for (name, doc, value) in constants {
+        out.push_str(&format!("/** {doc} */\nexport const {name} = Object.freeze({value});\n"));
+    }
+    out
+}
+
+#[test]
+fn the_pages_vocabulary_is_the_one_the_types_say() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web/vocab.js");
+    let want = render();
+    if std::env::var_os("CAMPUS_WRITE_VOCAB").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "web/vocab.js is stale: run CAMPUS_WRITE_VOCAB=1 cargo test -p ui --test page_vocab\n--- committed\n{have}\n--- from the types\n{want}"
+    );
+}

@@ -1,0 +1,16 @@
+// Generated from the Rust types by crates/ui/tests/page_vocab.rs: do not edit by hand.
+// After a change there: CAMPUS_WRITE_VOCAB=1 cargo test -p ui --test page_vocab
+/** The steps of a question's path strip, in order (crates/ui/src/hops.rs). */
+export const STEP_IDS = Object.freeze(["student_sent","hub_received","hub_decided","hub_forwarded","specialist_received","specialist_replied","hub_got_answer","hub_replied","student_received"]);
+/** A reply's `outcome` (vocab::ReplyOutcome). */
+export const OUTCOMES = Object.freeze(["route","clarify","unsupported","unavailable","form","invalid_answer","failed","outcome_unknown"]);
+/** `campusForm.state` (vocab::FormState). */
+export const FORM_STATES = Object.freeze(["open","rejected","submitted","cancelled"]);
+/** A specialist's status in the Hub's registry (vocab::registry::Status). */
+export const STATUSES = Object.freeze(["ready","stale","unreachable","disconnected","disabled","invalid_card"]);
+/** The kinds of event on the Hub's feed (vocab::HubEventKind). */
+export const HUB_EVENTS = Object.freeze(["message_received","duplicate_request","routed","forwarded","specialist_replied","forward_failed","reply_published","router_trained","form_relayed","form_action_received","form_action_refused","form_action_replayed","form_action_forwarded","form_action_unknown","form_action_result","registered","heartbeat","signed_out","card_change_notice","card_fetched"]);
+/** The stream's channels (crates/ui/src/stream.rs, monitor.rs) and the notices' lane. */
+export const CHANNELS = Object.freeze({"monitor":"monitor","noticesThread":"notices","student":"student"});
+/** The codes of the server's notices (crates/ui/src/notices.rs). */
+export const NOTICES = Object.freeze({"hubReachable":"hub_reachable","hubUnreachable":"hub_unreachable"});
