@@ -23,7 +23,7 @@ use crate::plan::Failed;
 use crate::registry::Registry;
 
 /// What a forward needs of the Hub.
-pub(crate) struct Hub<'a> {
+pub(crate) struct Ask<'a> {
     pub(crate) config: &'a Config,
     pub(crate) registry: &'a Registry,
     pub(crate) forms: &'a Forms,
@@ -33,7 +33,7 @@ pub(crate) struct Hub<'a> {
 /// Forwards `text` (the question, or the one a clarifying answer completed) for `q` to
 /// `to`; what the conversation keeps of it goes into `after`.
 pub(crate) async fn forward(
-    hub: &Hub<'_>,
+    hub: &Ask<'_>,
     q: &Question,
     turn: &Turn,
     to: &Target,

@@ -159,7 +159,7 @@ impl Inner {
                 answer::said(&q.request_id, &self.config.served_by_hub(), &said)
             }
             Plan::Forward(to) => {
-                let hub = ask::Hub {
+                let hub = ask::Ask {
                     config: &self.config,
                     registry: &self.registry,
                     forms: &self.forms,
