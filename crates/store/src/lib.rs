@@ -314,6 +314,59 @@ impl Tx<'_> {
     }
 }
 
+/// A day in milliseconds (the tables' age caps are counted in days).
+pub const DAY_MS: i64 = 86_400_000;
+
+impl Tx<'_> {
+    /// Deletes the rows of `table` older than its newest `keep` (by `key`, an integer
+    /// that grows with each insert: its rowid or its own sequence). One b-tree lookup
+    /// when nothing is due.
+    pub(crate) fn prune_past_count(&self, table: &str, key: &str, keep: i64) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(&format!(
+                "DELETE FROM {table} WHERE {key} <= (SELECT max({key}) FROM {table}) - ?1"
+            ))
+            .and_then(|mut s| s.execute([keep]))
+            .map_err(|e| self.sqlite(e))?;
+        Ok(())
+    }
+
+    /// Deletes the rows of `table` written (`created_at_ms`) more than `max_age_ms` before
+    /// `now_ms` and, if `unless` is given (SQL, where `?2` is `now_ms`), not matching it.
+    /// Rows are found in `key` order (the order they were written), stopping at the first
+    /// young one: as cheap as the rows it deletes, plus those `unless` spares.
+    pub(crate) fn prune_past_age(
+        &self,
+        table: &str,
+        key: &str,
+        max_age_ms: i64,
+        now_ms: i64,
+        unless: Option<&str>,
+    ) -> Result<(), StoreError> {
+        // up to the first young row, or all when none is young
+        let older = format!(
+            "DELETE FROM {table} WHERE {key} < coalesce(
+                 (SELECT {key} FROM {table} WHERE created_at_ms >= ?1 ORDER BY {key} LIMIT 1),
+                 (SELECT max({key}) + 1 FROM {table}))"
+        );
+        let sql = match unless {
+            None => older,
+            Some(spared) => format!("{older} AND NOT ({spared})"),
+        };
+        let cutoff = now_ms.saturating_sub(max_age_ms);
+        let values: [&dyn rusqlite::ToSql; 2] = [&cutoff, &now_ms];
+        self.tx
+            .prepare_cached(&sql)
+            // `?2` only where `unless` uses it
+            .and_then(|mut s| {
+                let n = s.parameter_count().min(values.len());
+                s.execute(&values[..n])
+            })
+            .map_err(|e| self.sqlite(e))?;
+        Ok(())
+    }
+}
+
 /// Milliseconds since the Unix epoch, now.
 pub fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
