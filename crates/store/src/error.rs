@@ -18,6 +18,9 @@ pub enum StoreError {
     /// Someone else wrote the row this write started from (another process on the same file).
     #[error("{}: the stored {what} changed underneath this agent (another process using the same data folder?)", path.display())]
     Conflict { path: PathBuf, what: &'static str },
+    /// A checkpoint could not empty the write-ahead log (another connection kept using it).
+    #[error("{}: the write-ahead log could not be emptied: {reason}", path.display())]
+    Checkpoint { path: PathBuf, reason: String },
     /// Any other SQLite failure (disk full, read-only file, …).
     #[error("{}: {reason}", path.display())]
     Sqlite { path: PathBuf, reason: String },
@@ -34,6 +37,7 @@ impl StoreError {
             StoreError::Unreadable { .. } => "store_unreadable",
             StoreError::TooNew { .. } => "store_too_new",
             StoreError::Conflict { .. } => "store_conflict",
+            StoreError::Checkpoint { .. } => "store_checkpoint",
             StoreError::Sqlite { .. } => "store_failed",
             StoreError::Worker => "store_worker",
         }

@@ -5,15 +5,25 @@
 //! One conversation has at most one open reference: opening one supersedes the previous
 //! open one in the same transaction, and a partial unique index makes two open ones
 //! impossible. The table keeps the newest [`KEEP`] references (older closed, superseded
-//! or expired ones are pruned on insert; an open, unexpired one is never pruned).
-//! Blocking.
+//! or expired ones are pruned on insert; an open, unexpired one is kept), none finished
+//! or expired older than [`MAX_AGE_MS`], and never more than [`KEPT_AT_MOST`] (past that
+//! the oldest go even when open). Blocking.
 
 use rusqlite::{OptionalExtension, Row, params};
 
 use crate::{Store, StoreError, Tx};
 
-/// References kept; the oldest beyond this are pruned when a new one is opened.
+/// References kept; the oldest beyond this are pruned when a new one is opened, unless
+/// still open and unexpired.
 pub const KEEP: i64 = 10_000;
+
+/// References kept at most, open or not: conversations opening forms faster than they
+/// expire (a day by default) cannot grow the table past this; the oldest open one is
+/// then forgotten (acting on it is refused as unknown, and the student starts again).
+pub const KEPT_AT_MOST: i64 = 100_000;
+
+/// How long a finished or expired reference is kept, however few there are.
+pub const MAX_AGE_MS: i64 = 30 * crate::DAY_MS;
 
 /// A reference's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,6 +179,9 @@ impl Store {
                 params![KEEP, now_ms],
             )
             .map_err(|e| tx.sqlite(e))?;
+            tx.prune_past_count("form_refs", "rowid", KEPT_AT_MOST)?;
+            let open = "state = 'open' AND expires_at_ms > ?2";
+            tx.prune_past_age("form_refs", "rowid", MAX_AGE_MS, now_ms, Some(open))?;
             Ok(Opened { form, superseded })
         })
     }
@@ -351,5 +364,39 @@ mod tests {
             [],
         );
         assert!(forged.is_err(), "the partial unique index refuses it");
+    }
+
+    /// Past [`MAX_AGE_MS`] a finished or expired reference goes and an open, unexpired one
+    /// stays; past [`KEPT_AT_MOST`] even an open one goes.
+    #[test]
+    fn references_past_their_age_or_the_hard_count_are_pruned_as_new_ones_are_opened() {
+        let tmp = TempDir::new();
+        let store = Store::open(&file_for(tmp.path(), "hub")).unwrap();
+        let now = crate::now_ms();
+        let old = now - MAX_AGE_MS - 60_000;
+        let put = |rowid: i64, reference: &str, context: &str, state: &str, expires: i64| {
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO form_refs (rowid, reference, student_id, context_id, specialist_id,
+                     specialist_task_id, specialist_context_id, workflow, form_version, state,
+                     expires_at_ms, created_at_ms)
+                     VALUES (?1, ?2, 'student-1', ?3, 'library', 't', 'c', 'w', 1, ?4, ?5, ?6)",
+                    params![rowid, reference, context, state, expires, old],
+                )
+                .unwrap();
+        };
+        let kept = |r: &str| store.form_ref(r).unwrap().is_some();
+        put(1, "hf-closed", "ctx-a", "closed", now + 60_000);
+        put(2, "hf-expired", "ctx-b", "open", now - 1);
+        put(3, "hf-open", "ctx-c", "open", now + 3_600_000);
+        let young = store.open_form_ref(&new("ctx-1", "task-1")).unwrap().form.reference;
+        assert!(!kept("hf-closed") && !kept("hf-expired"), "finished or expired, and old");
+        assert!(kept("hf-open") && kept(&young), "open and unexpired, or young");
+        // a reference KEPT_AT_MOST after the open one leaves it behind, open or not
+        put(KEPT_AT_MOST + 3, "hf-later", "ctx-d", "open", now + 3_600_000);
+        store.open_form_ref(&new("ctx-2", "task-2")).unwrap();
+        assert!(!kept("hf-open"), "beyond the hard count");
+        assert!(kept("hf-later"));
     }
 }

@@ -3,16 +3,26 @@
 //! (`open`, `submitted`, `cancelled`, `superseded`), the screen it shows and the values the
 //! agent holds for it (JSON: a booking's criteria and the slot ids it was offered). A
 //! partial unique index keeps at most one open form per (context, workflow); opening a new
-//! one supersedes the open one in the same transaction. Also the agent's own secrets
-//! (`secret`: drawn once, kept across restarts). Blocking.
+//! one supersedes the open one in the same transaction. The table keeps the newest
+//! [`CLOSED_FORMS_KEPT`] closed forms, none older than [`CLOSED_FORMS_MAX_AGE_MS`], and
+//! never more than [`FORMS_KEPT_AT_MOST`] forms (past that the oldest go even when open).
+//! Also the agent's own secrets (`secret`: drawn once, kept across restarts). Blocking.
 
 use rusqlite::{OptionalExtension, Row, params};
 use serde_json::Value;
 
 use crate::{Store, StoreError, Tx};
 
-/// Closed forms kept (the newest); open ones are always kept.
+/// Closed forms kept (the newest); open ones are kept up to [`FORMS_KEPT_AT_MOST`].
 pub const CLOSED_FORMS_KEPT: i64 = 10_000;
+
+/// Forms kept at most, open or not: conversations opening forms and leaving them open
+/// cannot grow the table past this; the oldest open one is then forgotten (acting on it
+/// is refused as an unknown form).
+pub const FORMS_KEPT_AT_MOST: i64 = 100_000;
+
+/// How long a closed form is kept (from when it was offered), however few there are.
+pub const CLOSED_FORMS_MAX_AGE_MS: i64 = 30 * crate::DAY_MS;
 
 /// A form's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,6 +205,8 @@ impl Store {
                     [CLOSED_FORMS_KEPT],
                 )
                 .map_err(|e| tx.sqlite(e))?;
+            tx.prune_past_count("forms", "rowid", FORMS_KEPT_AT_MOST)?;
+            tx.prune_past_age("forms", "rowid", CLOSED_FORMS_MAX_AGE_MS, now, Some("state = 'open'"))?;
             Ok((form, superseded))
         })
     }
@@ -321,5 +333,35 @@ mod tests {
         assert_eq!(first, vec![1, 2, 3]);
         let again = Store::open(&path).unwrap().secret("slot-key", || vec![9]).unwrap();
         assert_eq!(again, first);
+    }
+
+    /// Past [`CLOSED_FORMS_MAX_AGE_MS`] a closed form goes and an open one stays; past
+    /// [`FORMS_KEPT_AT_MOST`] even an open one goes.
+    #[test]
+    fn forms_past_their_age_or_the_hard_count_are_pruned_as_new_ones_are_opened() {
+        let tmp = TempDir::new();
+        let store = Store::open(&file_for(tmp.path(), "library")).unwrap();
+        let old = crate::now_ms() - CLOSED_FORMS_MAX_AGE_MS - 60_000;
+        let put = |rowid: i64, id: &str, context: &str, state: &str| {
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO forms (rowid, form_id, workflow, context_id, version, state, screen,
+                     form_values, created_at_ms, updated_at_ms)
+                     VALUES (?1, ?2, 'w', ?3, 1, ?4, 'edit', '{}', ?5, ?5)",
+                    params![rowid, id, context, state, old],
+                )
+                .unwrap();
+        };
+        let kept = |id: &str| store.form(id).unwrap().is_some();
+        put(1, "fm-submitted", "ctx-a", "submitted");
+        put(2, "fm-open", "ctx-b", "open");
+        let (young, _) = store.open_form("w", "ctx-1", "edit", &json!({})).unwrap();
+        assert!(!kept("fm-submitted"), "closed and old");
+        assert!(kept("fm-open") && kept(&young.form_id));
+        put(FORMS_KEPT_AT_MOST + 2, "fm-later", "ctx-c", "open");
+        store.open_form("w", "ctx-2", "edit", &json!({})).unwrap();
+        assert!(!kept("fm-open"), "beyond the hard count");
+        assert!(kept("fm-later"));
     }
 }

@@ -5,12 +5,17 @@
 //! there is no index on the key (the Hub's map in memory is the index), so a batch of
 //! writes touches only the table's last pages. Rows are written in batches
 //! ([`Store::write_ledger`], one transaction per batch) and read once at start
-//! ([`Store::load_ledger`]); the table keeps the newest rows only (pruned as batches are
-//! written). Blocking.
+//! ([`Store::load_ledger`]); the table keeps the newest rows only (the writer's `keep`,
+//! pruned as batches are written) and none older than [`MAX_AGE_MS`] (pruned as batches
+//! are written and at start). Blocking.
 
 use rusqlite::params;
 
 use crate::{Store, StoreError};
+
+/// How long a request is remembered: a retry later than this is a new request (once the
+/// rows are read again at start; the Hub's map in memory is bounded by count only).
+pub const MAX_AGE_MS: i64 = 30 * crate::DAY_MS;
 
 /// One ledger key: (conversation the client named or empty, request id, question hash).
 pub type LedgerKey = (String, String, u64);
@@ -39,7 +44,8 @@ pub struct LedgerRow {
 
 impl Store {
     /// Applies `writes` in order in one transaction, then prunes the oldest rows: at most
-    /// `keep` and an eighth are ever kept, the newest `keep` always.
+    /// `keep` and an eighth are ever kept, the newest `keep` always (unless older than
+    /// [`MAX_AGE_MS`]).
     pub fn write_ledger(&self, writes: &[LedgerWrite], keep: usize) -> Result<(), StoreError> {
         let now_ms = crate::now_ms();
         self.write(|tx| {
@@ -80,12 +86,15 @@ impl Store {
             {
                 t.execute("DELETE FROM request_ledger WHERE seq <= ?1", [newest - keep]).map_err(err)?;
             }
-            Ok(())
+            // the oldest row is young unless the Hub is quiet: one lookup, nothing deleted
+            tx.prune_past_age("request_ledger", "seq", MAX_AGE_MS, now_ms, None)
         })
     }
 
-    /// The newest `limit` rows, oldest first.
+    /// The newest `limit` rows, oldest first (rows older than [`MAX_AGE_MS`] are deleted
+    /// first).
     pub fn load_ledger(&self, limit: usize) -> Result<Vec<LedgerRow>, StoreError> {
+        self.write(|tx| tx.prune_past_age("request_ledger", "seq", MAX_AGE_MS, crate::now_ms(), None))?;
         let sql = "SELECT seq, scope, request_id, question_hash, assigned_context, answer FROM
                    (SELECT * FROM request_ledger ORDER BY seq DESC LIMIT ?1) ORDER BY seq";
         self.select(sql, [limit as i64], |r| {
@@ -188,7 +197,9 @@ mod tests {
                 tx.execute_batch(sql).unwrap();
             }
             tx.pragma_update(None, "user_version", 8).unwrap();
-            let ins = "INSERT INTO request_ledger (seq, scope, request_id, question_hash, answer, created_at_ms) VALUES (?1, ?2, ?3, 9, ?4, 0)";
+            // written just now: rows older than MAX_AGE_MS would be pruned at the first read
+            let ins = "INSERT INTO request_ledger (seq, scope, request_id, question_hash, answer, created_at_ms) VALUES (?1, ?2, ?3, 9, ?4, ?5)";
+            let now = crate::now_ms();
             for (seq, scope, id, answer) in [
                 (1, "", "r1", Some("a1")),
                 (2, "ctx-1", "r1", Some("a1")),
@@ -196,7 +207,7 @@ mod tests {
                 (4, "ctx-2", "r2", None),
                 (5, "ctx-1", "r3", Some("a3")),
             ] {
-                tx.execute(ins, params![seq, scope, id, answer]).unwrap();
+                tx.execute(ins, params![seq, scope, id, answer, now]).unwrap();
             }
             tx.commit().unwrap();
         }
@@ -215,5 +226,39 @@ mod tests {
             assert_eq!(row.assigned.as_deref(), assigned);
             assert_eq!(row.answer.as_deref(), answer);
         }
+    }
+
+    /// A row older than [`MAX_AGE_MS`] is gone after the next batch, and at start.
+    #[test]
+    fn rows_past_their_age_are_pruned_as_batches_are_written_and_at_start() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "hub");
+        let store = Store::open(&path).unwrap();
+        let age = |seq: i64| {
+            let old = crate::now_ms() - MAX_AGE_MS - 60_000;
+            store
+                .conn()
+                .execute("UPDATE request_ledger SET created_at_ms = ?1 WHERE seq = ?2", [old, seq])
+                .unwrap();
+        };
+        let seqs = |store: &Store| -> Vec<i64> {
+            store.load_ledger(100).unwrap().into_iter().map(|r| r.seq).collect()
+        };
+        store
+            .write_ledger(
+                &[begin(1, "", "r1", None), begin(2, "", "r2", None), begin(3, "", "r3", None)],
+                100,
+            )
+            .unwrap();
+        age(1);
+        age(2);
+        store.write_ledger(&[begin(4, "", "r4", None)], 100).unwrap();
+        assert_eq!(seqs(&store), [3, 4]);
+        age(3);
+        age(4);
+        drop(store);
+        // a Hub quiet for a month: the first read at start forgets them, and numbering
+        // starts over on an empty table
+        assert_eq!(seqs(&Store::open(&path).unwrap()), Vec::<i64>::new());
     }
 }

@@ -15,6 +15,9 @@
 //! - Every write transaction starts `IMMEDIATE` (it takes the write lock first and waits
 //!   up to the busy timeout for it), so two handles on one file never interleave a
 //!   read-then-write.
+//! - No connection checkpoints on its own: one thread per open file empties the
+//!   write-ahead log each time it passes 16 MB, and a write waits (back-pressure) rather
+//!   than let it pass 64 MB ([`checkpoint`]).
 //! - Every operation is blocking SQLite work: call it on a blocking thread
 //!   ([`Store::run`], or from inside `tokio::task::spawn_blocking`), never on an async
 //!   worker thread.
@@ -22,6 +25,7 @@
 //! Deleting the file resets that agent.
 
 pub mod bookings;
+pub mod checkpoint;
 mod error;
 pub mod form_refs;
 pub mod forms;
@@ -37,6 +41,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
+use checkpoint::{Checkpointer, Log};
 pub use error::StoreError;
 pub use migrate::SCHEMA_VERSION;
 
@@ -74,6 +79,9 @@ pub struct Store {
 struct Inner {
     path: PathBuf,
     conn: Mutex<Connection>,
+    /// The file's checkpointer, shared with [`Store::connect_again`]'s connections (after
+    /// `conn`: the connection closes first).
+    checkpoints: Arc<Checkpointer>,
 }
 
 impl std::fmt::Debug for Store {
@@ -91,6 +99,15 @@ impl Store {
 
     /// [`Store::open`] with the given durability. Blocking.
     pub fn open_with(path: &Path, durability: Durability) -> Result<Store, StoreError> {
+        Store::open_logged(path, durability, Log::new)
+    }
+
+    /// [`Store::open_with`], the file's log kept by `log` (tests give it smaller limits).
+    fn open_logged(
+        path: &Path,
+        durability: Durability,
+        log: impl FnOnce(&Path, u64) -> Arc<Log>,
+    ) -> Result<Store, StoreError> {
         let path = path.to_path_buf();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
@@ -101,7 +118,7 @@ impl Store {
         // to WAL, its first migration) can meet another's lock without SQLite waiting the
         // busy timeout for it; the whole opening is then tried again until the timeout.
         let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
-        loop {
+        let mut conn = loop {
             match Store::connect(&path, durability) {
                 Err(StoreError::Sqlite { reason, .. })
                     if reason.contains(BUSY_MESSAGE) && std::time::Instant::now() < deadline =>
@@ -109,9 +126,30 @@ impl Store {
                     std::thread::sleep(Duration::from_millis(10));
                 }
                 Err(e) => return Err(e),
-                Ok(conn) => return Ok(Store { inner: Arc::new(Inner { path, conn: Mutex::new(conn) }) }),
+                Ok(conn) => break conn,
             }
-        }
+        };
+        let page_size: i64 =
+            conn.query_row("PRAGMA page_size", [], |r| r.get(0)).map_err(|e| StoreError::open(&path, e))?;
+        let log = log(&path, u64::try_from(page_size).unwrap_or(4096));
+        let checkpoints = Arc::new(Checkpointer::start(log)?);
+        Store::watch_log(&mut conn, &path, checkpoints.log())?;
+        Ok(Store { inner: Arc::new(Inner { path, conn: Mutex::new(conn), checkpoints }) })
+    }
+
+    /// Hands the connection's checkpoints to the file's checkpointer (see [`checkpoint`]):
+    /// its commits note the log's length instead of checkpointing, and a log that starts
+    /// over is cut back to [`checkpoint::CHECKPOINT_AT`].
+    fn watch_log(conn: &mut Connection, path: &Path, log: &Arc<Log>) -> Result<(), StoreError> {
+        conn.pragma_update(None, "journal_size_limit", checkpoint::CHECKPOINT_AT as i64)
+            .map_err(|e| StoreError::open(path, e))?;
+        let log = Arc::clone(log);
+        // replaces SQLite's automatic checkpoint, which is a hook of its own
+        conn.wal_hook(Some(move |_: &mut rusqlite::hooks::Wal, frames: std::ffi::c_int| {
+            log.committed(u64::try_from(frames).unwrap_or(0));
+            Ok(())
+        }))
+        .map_err(|e| StoreError::open(path, e))
     }
 
     /// One attempt at opening, checking and migrating the file at `path`.
@@ -196,24 +234,31 @@ impl Store {
         self.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).map_err(|e| self.sqlite(e))
     }
 
+    /// SQLite's full check of the file (`PRAGMA integrity_check`): `ok`, or its first
+    /// finding. Blocking (it reads the whole file).
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
+        self.conn().query_row("PRAGMA integrity_check", [], |r| r.get(0)).map_err(|e| self.sqlite(e))
+    }
+
     /// A second connection to this store's file, with its own lock and settings (a
     /// writer that commits on an async thread must not wait behind blocking work holding
     /// this one). Blocking.
+    /// Like every connection, it never checkpoints itself: its commits never wait for the
+    /// disk in a checkpoint (the file's checkpointer, shared with this store, does that).
     pub fn connect_again(&self, durability: Durability) -> Result<Store, StoreError> {
-        Store::open_with(&self.inner.path, durability)
+        let path = self.inner.path.clone();
+        let mut conn = Store::connect(&path, durability)?;
+        let checkpoints = Arc::clone(&self.inner.checkpoints);
+        Store::watch_log(&mut conn, &path, checkpoints.log())?;
+        Ok(Store { inner: Arc::new(Inner { path, conn: Mutex::new(conn), checkpoints }) })
     }
 
-    /// Stops this connection's automatic checkpoints: its commits then never copy the
-    /// log into the file (the step that waits for the disk); call [`Store::checkpoint`]
-    /// from elsewhere, or the log grows without bound.
-    pub fn checkpoint_by_hand(&self) -> Result<(), StoreError> {
-        self.conn().pragma_update(None, "wal_autocheckpoint", 0).map_err(|e| self.sqlite(e))
-    }
-
-    /// Copies what the write-ahead log holds into the file, as far as readers allow,
-    /// without waiting for writers (`PASSIVE`). Blocking (it waits for the disk).
+    /// Copies the whole write-ahead log into the file and empties it now, on this
+    /// connection (the file's checkpointer does this by itself as the log grows; see
+    /// [`checkpoint`]). [`StoreError::Checkpoint`] when another connection kept using the
+    /// log. Blocking (it waits for the disk, and holds writers back while it finishes).
     pub fn checkpoint(&self) -> Result<(), StoreError> {
-        self.conn().query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())).map_err(|e| self.sqlite(e))
+        checkpoint::empty(&self.conn(), &self.inner.path)
     }
 
     /// Runs `work` in one `IMMEDIATE` transaction, committed when it returns `Ok` and
@@ -222,6 +267,8 @@ impl Store {
         &self,
         work: impl FnOnce(&Tx<'_>) -> Result<T, E>,
     ) -> Result<T, E> {
+        // before taking the connection: a log past its cap is emptied first (back-pressure)
+        self.inner.checkpoints.log().wait_for_room(BUSY_TIMEOUT);
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -264,6 +311,59 @@ pub struct Tx<'a> {
 impl Tx<'_> {
     fn sqlite(&self, e: rusqlite::Error) -> StoreError {
         self.store.sqlite(e)
+    }
+}
+
+/// A day in milliseconds (the tables' age caps are counted in days).
+pub const DAY_MS: i64 = 86_400_000;
+
+impl Tx<'_> {
+    /// Deletes the rows of `table` older than its newest `keep` (by `key`, an integer
+    /// that grows with each insert: its rowid or its own sequence). One b-tree lookup
+    /// when nothing is due.
+    pub(crate) fn prune_past_count(&self, table: &str, key: &str, keep: i64) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(&format!(
+                "DELETE FROM {table} WHERE {key} <= (SELECT max({key}) FROM {table}) - ?1"
+            ))
+            .and_then(|mut s| s.execute([keep]))
+            .map_err(|e| self.sqlite(e))?;
+        Ok(())
+    }
+
+    /// Deletes the rows of `table` written (`created_at_ms`) more than `max_age_ms` before
+    /// `now_ms` and, if `unless` is given (SQL, where `?2` is `now_ms`), not matching it.
+    /// Rows are found in `key` order (the order they were written), stopping at the first
+    /// young one: as cheap as the rows it deletes, plus those `unless` spares.
+    pub(crate) fn prune_past_age(
+        &self,
+        table: &str,
+        key: &str,
+        max_age_ms: i64,
+        now_ms: i64,
+        unless: Option<&str>,
+    ) -> Result<(), StoreError> {
+        // up to the first young row, or all when none is young
+        let older = format!(
+            "DELETE FROM {table} WHERE {key} < coalesce(
+                 (SELECT {key} FROM {table} WHERE created_at_ms >= ?1 ORDER BY {key} LIMIT 1),
+                 (SELECT max({key}) + 1 FROM {table}))"
+        );
+        let sql = match unless {
+            None => older,
+            Some(spared) => format!("{older} AND NOT ({spared})"),
+        };
+        let cutoff = now_ms.saturating_sub(max_age_ms);
+        let values: [&dyn rusqlite::ToSql; 2] = [&cutoff, &now_ms];
+        self.tx
+            .prepare_cached(&sql)
+            // `?2` only where `unless` uses it
+            .and_then(|mut s| {
+                let n = s.parameter_count().min(values.len());
+                s.execute(&values[..n])
+            })
+            .map_err(|e| self.sqlite(e))?;
+        Ok(())
     }
 }
 

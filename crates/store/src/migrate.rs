@@ -129,6 +129,23 @@ pub(crate) const MIGRATIONS: &[&str] = &[
             WHERE k.scope = '' AND k.request_id = l.request_id AND k.question_hash = l.question_hash);
     DROP TABLE request_ledger;
     ALTER TABLE request_log RENAME TO request_ledger;",
+    // 10: exactly-once records numbered in the order they were written (seq), so the
+    // oldest can be pruned (by count and age) without scanning the table; rows kept, in
+    // the order of their creation
+    "CREATE TABLE operations_log (
+        seq INTEGER PRIMARY KEY,
+        scope TEXT NOT NULL,
+        operation_id TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        result TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        UNIQUE (scope, operation_id)
+    ) STRICT;
+    INSERT INTO operations_log (scope, operation_id, fingerprint, result, created_at_ms)
+        SELECT scope, operation_id, fingerprint, result, created_at_ms FROM operations
+        ORDER BY created_at_ms, scope, operation_id;
+    DROP TABLE operations;
+    ALTER TABLE operations_log RENAME TO operations;",
 ];
 
 /// The schema version this build writes and understands.

@@ -11,12 +11,25 @@
 //! are serialized by the write lock and the second finds the first's result. The effect
 //! is database work inside that transaction; anything it does outside the database (a
 //! network call) is not covered. Blocking.
+//!
+//! Records are kept for [`MAX_AGE_MS`] and the newest [`KEPT`] (older ones are pruned as
+//! new ones are written): an identical retry within those is answered from the record;
+//! later, the operation is unknown again (its form is closed or gone by then, so it is
+//! refused rather than run twice).
 
 use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::{Store, StoreError, Tx};
+
+/// Records kept, the newest: ten times the forms and form references a store keeps
+/// ([`crate::forms::CLOSED_FORMS_KEPT`], [`crate::form_refs::KEEP`]), each of which takes
+/// a few actions.
+pub const KEPT: i64 = 100_000;
+
+/// How long a record is kept: a month, against a day for a form reference to expire.
+pub const MAX_AGE_MS: i64 = 30 * crate::DAY_MS;
 
 /// What [`Store::once`] did.
 #[derive(Debug, Clone, PartialEq)]
@@ -133,13 +146,16 @@ impl Store {
                 return Ok(self.replay(fingerprint, &stored_fingerprint, &result)?);
             }
             let value = effect(tx)?;
+            let now_ms = crate::now_ms();
             tx.tx
                 .execute(
                     "INSERT INTO operations (scope, operation_id, fingerprint, result, created_at_ms)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![scope, operation_id, fingerprint, value.to_string(), crate::now_ms()],
+                    params![scope, operation_id, fingerprint, value.to_string(), now_ms],
                 )
                 .map_err(|e| tx.sqlite(e))?;
+            tx.prune_past_count("operations", "seq", KEPT)?;
+            tx.prune_past_age("operations", "seq", MAX_AGE_MS, now_ms, None)?;
             Ok(Once::Done(value))
         })
     }
@@ -253,5 +269,66 @@ mod tests {
         assert_eq!(runs.load(Ordering::SeqCst), 1);
         assert_eq!(outcomes.iter().filter(|o| matches!(o, Once::Done(_))).count(), 1);
         assert_eq!(outcomes.iter().filter(|o| **o == Once::Replayed(json!("ok"))).count(), 7);
+    }
+
+    /// A record older than [`MAX_AGE_MS`], and any beyond the newest [`KEPT`], is gone
+    /// once a new one is written; the young and newest stay.
+    #[test]
+    fn records_past_their_age_or_count_are_pruned_as_new_ones_are_written() {
+        let tmp = TempDir::new();
+        let store = Store::open(&file_for(tmp.path(), "hub")).unwrap();
+        let now = crate::now_ms();
+        let put = |seq: i64, op: &str, at: i64| {
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO operations (seq, scope, operation_id, fingerprint, result, created_at_ms)
+                     VALUES (?1, 's', ?2, 'fp', '1', ?3)",
+                    params![seq, op, at],
+                )
+                .unwrap();
+        };
+        let kept = |op: &str| store.recorded("s", op, "fp").unwrap().is_some();
+        put(1, "old", now - MAX_AGE_MS - 60_000);
+        put(2, "young", now - 60_000);
+        store.once("s", "new", "fp", |_| Ok::<_, StoreError>(json!(1))).unwrap();
+        assert!(!kept("old") && kept("young") && kept("new"), "the old one is gone");
+        // the newest KEPT: a record KEPT + 5 after `young` leaves it too far behind
+        put(KEPT + 5, "later", now);
+        store.once("s", "newest", "fp", |_| Ok::<_, StoreError>(json!(1))).unwrap();
+        assert!(!kept("young") && !kept("new"), "beyond the newest {KEPT}");
+        assert!(kept("later") && kept("newest"));
+    }
+
+    /// A file from before migration 10 (records without a number) keeps every record,
+    /// numbered in the order they were made.
+    #[test]
+    fn the_records_of_an_older_file_are_kept_in_the_order_they_were_made() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "library");
+        {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let mut conn = rusqlite::Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &crate::migrate::MIGRATIONS[..9] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 9).unwrap();
+            for (op, at) in [("b", 30), ("c", 10), ("a", 20)] {
+                tx.execute(
+                    "INSERT INTO operations (scope, operation_id, fingerprint, result, created_at_ms)
+                     VALUES ('s', ?1, 'fp', '\"r\"', ?2)",
+                    params![op, at],
+                )
+                .unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let order: Vec<String> =
+            store.select("SELECT operation_id FROM operations ORDER BY seq", [], |r| r.get(0)).unwrap();
+        assert_eq!(order, ["c", "a", "b"]);
+        assert_eq!(store.recorded("s", "a", "fp").unwrap(), Some(Once::Replayed(json!("r"))));
+        assert_eq!(store.recorded("s", "a", "other").unwrap(), Some(Once::Reused));
     }
 }

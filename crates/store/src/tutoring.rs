@@ -1,6 +1,7 @@
 //! Tutoring requests: the validated form values (JSON, validated by the caller), who
 //! asked (student id) and in which conversation (context id), with a generated `tr-…` id.
-//! Blocking.
+//! The table keeps the newest [`KEPT`] requests of the last [`MAX_AGE_MS`] (older ones
+//! are pruned as new ones are written). Blocking.
 
 use rusqlite::{Row, params};
 use serde_json::Value;
@@ -18,6 +19,13 @@ pub struct TutoringRequest {
     pub values: Value,
     pub created_at_ms: i64,
 }
+
+/// Requests kept, the newest.
+pub const KEPT: i64 = 100_000;
+
+/// How long a request is kept: a year (its preferred date is at most a few weeks after
+/// it was made).
+pub const MAX_AGE_MS: i64 = 365 * crate::DAY_MS;
 
 const COLUMNS: &str = "id, student_id, context_id, request_values, created_at_ms";
 
@@ -42,6 +50,8 @@ impl Tx<'_> {
                 params![request.id, student_id, context_id, values.to_string(), request.created_at_ms],
             )
             .map_err(|e| self.sqlite(e))?;
+        self.prune_past_count("tutoring_requests", "rowid", KEPT)?;
+        self.prune_past_age("tutoring_requests", "rowid", MAX_AGE_MS, request.created_at_ms, None)?;
         Ok(request)
     }
 }
@@ -122,5 +132,34 @@ mod tests {
         assert_eq!(mine, vec![second.clone(), first], "newest first");
         assert_eq!(store.tutoring_requests_of("student-1", 1).unwrap(), vec![second]);
         assert!(store.tutoring_requests_of("nobody", 10).unwrap().is_empty());
+    }
+
+    /// A request older than [`MAX_AGE_MS`](super::MAX_AGE_MS), and any beyond the newest
+    /// [`KEPT`](super::KEPT), is gone once a new one is written.
+    #[test]
+    fn requests_past_their_age_or_count_are_pruned_as_new_ones_are_written() {
+        use super::{KEPT, MAX_AGE_MS};
+        let tmp = TempDir::new();
+        let store = Store::open(&file_for(tmp.path(), "tutor")).unwrap();
+        let now = crate::now_ms();
+        let put = |rowid: i64, id: &str, at: i64| {
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO tutoring_requests (rowid, id, student_id, context_id, request_values, created_at_ms)
+                     VALUES (?1, ?2, 'student-1', 'ctx', '{}', ?3)",
+                    rusqlite::params![rowid, id, at],
+                )
+                .unwrap();
+        };
+        let kept = |id: &str| store.tutoring_request(id).unwrap().is_some();
+        put(1, "tr-old", now - MAX_AGE_MS - 60_000);
+        put(2, "tr-young", now - 60_000);
+        let new = store.insert_tutoring_request("student-1", "ctx", &json!({})).unwrap();
+        assert!(!kept("tr-old") && kept("tr-young") && kept(&new.id));
+        put(KEPT + 5, "tr-later", now);
+        let newest = store.insert_tutoring_request("student-1", "ctx", &json!({})).unwrap();
+        assert!(!kept("tr-young") && !kept(&new.id), "beyond the newest {KEPT}");
+        assert!(kept("tr-later") && kept(&newest.id));
     }
 }
