@@ -27,6 +27,7 @@ use store::{Store, StoreError};
 use tokio::sync::{Notify, oneshot, watch};
 
 use bounded::BoundedMap;
+use vocab::{ReplyMeta, ReplyOutcome, ServedBy};
 
 /// The answer given to one Student request.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -189,7 +190,7 @@ pub(crate) async fn wait(mut rx: watch::Receiver<Option<Stored>>) -> Option<Stor
 /// Hub stopped handling before it had an answer (killed mid-way) gets its answer now,
 /// recorded for good: the outcome is unknown (it may have been dispatched), so it is
 /// never dispatched again. `served_by` names the Hub in that answer's metadata.
-pub(crate) fn load(store: Store, capacity: usize, served_by: &Value) -> Result<Loaded, StoreError> {
+pub(crate) fn load(store: Store, capacity: usize, served_by: &ServedBy) -> Result<Loaded, StoreError> {
     let rows = store.load_ledger(capacity)?;
     let next_seq = rows.last().map_or(1, |r| r.seq + 1);
     let mut loaded = Vec::with_capacity(rows.len());
@@ -221,7 +222,7 @@ pub(crate) fn load(store: Store, capacity: usize, served_by: &Value) -> Result<L
 
 /// The answer to a request interrupted before it had one, in its conversation: the one
 /// the client named, or the one the Hub assigned to a first question.
-fn interrupted(key: &Key, assigned: Option<&str>, served_by: &Value) -> Stored {
+fn interrupted(key: &Key, assigned: Option<&str>, served_by: &ServedBy) -> Stored {
     let (scope, request_id, _) = key;
     let context_id = match assigned {
         _ if !scope.is_empty() => scope.clone(),
@@ -229,15 +230,13 @@ fn interrupted(key: &Key, assigned: Option<&str>, served_by: &Value) -> Stored {
         None => a2a::wire::new_context_id(),
     };
     let text = "The university stopped while handling this request, so I can't tell whether it was handled. It was not sent again.";
-    let mut metadata = serde_json::Map::new();
-    metadata.insert("servedBy".into(), served_by.clone());
-    metadata.insert("outcome".into(), json!("outcome_unknown"));
-    metadata.insert("requestId".into(), json!(request_id));
+    let mut meta = ReplyMeta::new(served_by.clone(), ReplyOutcome::OutcomeUnknown);
+    meta.request_id = Some(request_id.clone());
     Stored {
         message_id: new_message_id(),
         context_id,
         parts: vec![Part::text(text).with_media_type("text/plain")],
-        metadata,
+        metadata: meta.into_map(),
     }
 }
 
@@ -377,7 +376,7 @@ mod tests {
     async fn answers_survive_a_reopen_and_an_interrupted_request_is_never_new_again() {
         let dir = std::env::temp_dir().join(format!("campus-hub-ledger-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let served_by = json!({"id": "hub", "name": "Hub"});
+        let served_by = vocab::ServedBy::hub("Hub");
         let open = || {
             let store = Store::open(&store::file_for(&dir, "hub")).unwrap();
             Ledger::durable(16, load(store, 16, &served_by).unwrap()).unwrap()
@@ -448,7 +447,7 @@ mod tests {
         let wal = dir.join("hub.sqlite3-wal");
         let open = || {
             let store = Store::open_with(&path, store::Durability::ProcessKill).unwrap();
-            Arc::new(Ledger::durable(KEEP, load(store, KEEP, &json!({})).unwrap()).unwrap())
+            Arc::new(Ledger::durable(KEEP, load(store, KEEP, &vocab::ServedBy::hub("Hub")).unwrap()).unwrap())
         };
         let ledger = open();
         // what a tutor's answer through the Hub looks like, about 1 KB of JSON

@@ -118,7 +118,7 @@ const LEDGER_CAPACITY: usize = 4_096;
 pub async fn open_store(config: &Config) -> Result<HubStore, store::StoreError> {
     let store =
         store::Store::open_agent_with(&config.data_dir, "hub", store::Durability::ProcessKill).await?;
-    let served_by = serde_json::to_value(config.served_by_hub()).expect("servedBy serializes");
+    let served_by = config.served_by_hub();
     let reading = store.clone();
     let ledger = store.run(move |_| ledger::load(reading, LEDGER_CAPACITY, &served_by)).await?;
     Ok(HubStore { store, ledger })
