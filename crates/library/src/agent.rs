@@ -10,6 +10,7 @@ use serde_json::json;
 use skills::{Rules, Settings, Skill, SkillSet};
 use specialist::forms::{Chat, FormHost, Outcome, skill_enabled};
 use telemetry::Telemetry;
+use vocab::form::FORM_ID_KEY;
 
 use crate::booking;
 use crate::live::LiveConfig;
@@ -158,10 +159,9 @@ impl Library {
 
     fn publish(&self, ctx: &RequestContext, outcome: &Outcome) -> Reply {
         let reply = outcome.reply();
-        let details = json!({"formId": outcome.form_id, "workflow": outcome.workflow,
+        let details = json!({FORM_ID_KEY: outcome.form_id, "workflow": outcome.workflow,
                              "version": outcome.version, "mode": self.mode()});
-        let state = serde_json::to_value(outcome.state).ok();
-        let state = state.as_ref().and_then(|s| s.as_str()).unwrap_or("form");
+        let state = outcome.state.as_str();
         specialist::log_reply(
             &self.telemetry,
             ctx,

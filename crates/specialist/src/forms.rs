@@ -20,24 +20,20 @@ use std::time::Duration;
 
 use a2a::RpcError;
 use a2a::server::{Reply, RequestContext};
-use a2a::wire::{Part, TaskState};
+use a2a::wire::Part;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use store::bookings::BookingError;
-use store::forms::{Form, FormChange, FormState};
+use store::forms::{Form, FormChange, FormState as StoreState};
 use store::operations::{Once, fingerprint};
 use store::{Store, StoreError, Tx};
+use vocab::FormState;
+use vocab::form::{
+    ANONYMOUS_STUDENT, CAMPUS_FORM_KEY, FORM_ERRORS_MEDIA_TYPE, FORM_ID_KEY, FORM_RECEIPT_MEDIA_TYPE,
+    STUDENT_ID_KEY,
+};
+use vocab::meta::OPERATION_ID_KEY;
 
-/// The media type of a rejection's field errors.
-pub const FORM_ERRORS_MEDIA_TYPE: &str = "application/vnd.campus.form-errors+json";
-/// The media type of an accepted form's receipt.
-pub const FORM_RECEIPT_MEDIA_TYPE: &str = "application/vnd.campus.form-receipt+json";
-/// The metadata key describing a form (on the task).
-pub const CAMPUS_FORM_KEY: &str = "campusForm";
-/// The message metadata key of the student id the Hub passes on.
-pub const STUDENT_ID_KEY: &str = "studentId";
-/// The student id when the message names none.
-pub const ANONYMOUS_STUDENT: &str = "anonymous";
 /// Test-only switch: the first action's work (its transaction) starts this many
 /// milliseconds late, so a caller's timeout can produce a real `outcome_unknown`; like any
 /// work begun, it finishes even when the caller has gone. Unset (or 0): no wait.
@@ -55,31 +51,12 @@ pub mod code {
     pub const SLOT_UNKNOWN: &str = "slot_unknown";
 }
 
-/// A form's state as `campusForm.state` says it in a reply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReplyState {
-    Open,
-    Rejected,
-    Submitted,
-    Cancelled,
-}
-
-impl ReplyState {
-    fn task_state(self) -> TaskState {
-        match self {
-            ReplyState::Open | ReplyState::Rejected => TaskState::InputRequired,
-            ReplyState::Submitted => TaskState::Completed,
-            ReplyState::Cancelled => TaskState::Canceled,
-        }
-    }
-
-    fn form_state(self) -> FormState {
-        match self {
-            ReplyState::Open | ReplyState::Rejected => FormState::Open,
-            ReplyState::Submitted => FormState::Submitted,
-            ReplyState::Cancelled => FormState::Cancelled,
-        }
+/// What the store keeps of a reply's form state: a rejection leaves the form open.
+fn stored_state(state: FormState) -> StoreState {
+    match state {
+        FormState::Open | FormState::Rejected => StoreState::Open,
+        FormState::Submitted => StoreState::Submitted,
+        FormState::Cancelled => StoreState::Cancelled,
     }
 }
 
@@ -91,7 +68,7 @@ pub struct Outcome {
     pub form_id: String,
     pub workflow: String,
     pub version: u32,
-    pub state: ReplyState,
+    pub state: FormState,
     pub text: String,
     /// A2UI messages for the form's surface (schema-checked before they are kept).
     #[serde(default)]
@@ -120,7 +97,7 @@ impl Outcome {
         }
         let mut reply = Reply::task(self.state.task_state(), parts);
         if let Reply::Task { metadata, .. } = &mut reply {
-            let form = json!({"formId": self.form_id, "workflow": self.workflow,
+            let form = json!({FORM_ID_KEY: self.form_id, "workflow": self.workflow,
                               "version": self.version, "state": self.state});
             *metadata = Some(HashMap::from([(CAMPUS_FORM_KEY.to_string(), form)]));
         }
@@ -132,7 +109,7 @@ impl Outcome {
 /// version grows by one whenever the reply draws a screen (A2UI messages).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
-    pub state: ReplyState,
+    pub state: FormState,
     pub text: String,
     /// The next screen's messages for the surface, drawn at the form's next version.
     pub a2ui: Vec<Value>,
@@ -146,7 +123,7 @@ pub struct Step {
 
 impl Step {
     /// A step that only says something (a rejection without a new screen).
-    pub fn text(state: ReplyState, text: impl Into<String>) -> Step {
+    pub fn text(state: FormState, text: impl Into<String>) -> Step {
         Step {
             state,
             text: text.into(),
@@ -356,7 +333,7 @@ impl FormHost {
             form_id: form.form_id,
             workflow: workflow.to_string(),
             version: form.version,
-            state: ReplyState::Open,
+            state: FormState::Open,
             text,
             a2ui: messages,
             errors: Vec::new(),
@@ -378,7 +355,7 @@ impl FormHost {
         checked(&messages)?;
         let change = FormChange {
             version,
-            state: FormState::Open,
+            state: StoreState::Open,
             screen: screen.to_string(),
             values: form.values.clone(),
         };
@@ -394,7 +371,7 @@ impl FormHost {
             form_id: form.form_id,
             workflow: form.workflow,
             version,
-            state: ReplyState::Open,
+            state: FormState::Open,
             text,
             a2ui: messages,
             errors: Vec::new(),
@@ -418,10 +395,10 @@ impl FormHost {
     {
         let meta = ctx.message.metadata.as_ref();
         let text = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str).map(str::to_string);
-        let Some(form_id) = text("formId").filter(|f| (1..=256).contains(&f.len())) else {
+        let Some(form_id) = text(FORM_ID_KEY).filter(|f| (1..=256).contains(&f.len())) else {
             return Err(refuse("message.metadata.formId", code::FORM_UNKNOWN, "no such form"));
         };
-        let Some(operation_id) = text("operationId").filter(|o| is_operation_id(o)) else {
+        let Some(operation_id) = text(OPERATION_ID_KEY).filter(|o| is_operation_id(o)) else {
             return Err(refuse(
                 "message.metadata.operationId",
                 code::OPERATION_ID_INVALID,
@@ -462,7 +439,7 @@ impl FormHost {
             Some(_) => return Err(reused()),
             None => {}
         }
-        if form.state != FormState::Open {
+        if form.state != StoreState::Open {
             return Err(refuse("message.metadata.formId", code::FORM_CLOSED, "this form is closed"));
         }
         let mut allowed: Vec<&str> = workflow.fields().to_vec();
@@ -563,7 +540,7 @@ fn commit(tx: &Tx<'_>, action: &Action, step: Step) -> Result<Value, HandlerErro
         step.values.unwrap_or_else(|| with_data(&form.values, pressed(&form.values, &action.values)));
     let change = FormChange {
         version,
-        state: step.state.form_state(),
+        state: stored_state(step.state),
         screen: step.screen.unwrap_or_else(|| form.screen.clone()),
         values,
     };

@@ -9,6 +9,8 @@ use serde::Serialize;
 use skills::Settings;
 use specialist::forms::{Chat, FormHost, Outcome, skill_enabled};
 use telemetry::Telemetry;
+use vocab::form::FORM_ID_KEY;
+use vocab::meta::REQUEST_ID_KEY;
 
 use crate::form;
 
@@ -85,10 +87,9 @@ impl Tutor {
 
     fn publish(&self, ctx: &RequestContext, outcome: &Outcome) -> Reply {
         let reply = outcome.reply();
-        let details = serde_json::json!({"formId": outcome.form_id, "workflow": outcome.workflow,
+        let details = serde_json::json!({FORM_ID_KEY: outcome.form_id, "workflow": outcome.workflow,
                                           "version": outcome.version, "mode": self.answerer.mode().as_str()});
-        let state = serde_json::to_value(outcome.state).ok();
-        let state = state.as_ref().and_then(|s| s.as_str()).unwrap_or("form");
+        let state = outcome.state.as_str();
         specialist::log_reply(
             &self.telemetry,
             ctx,
@@ -162,7 +163,7 @@ impl Tutor {
 /// makes a repeat the same request.
 fn request_id(ctx: &RequestContext) -> String {
     let given = |m: &Option<std::collections::HashMap<String, serde_json::Value>>| {
-        m.as_ref().and_then(|m| m.get("requestId")).and_then(serde_json::Value::as_str).map(str::to_string)
+        m.as_ref().and_then(|m| m.get(REQUEST_ID_KEY)).and_then(serde_json::Value::as_str).map(str::to_string)
     };
     given(&ctx.metadata)
         .or_else(|| given(&ctx.message.metadata))
