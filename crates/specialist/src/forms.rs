@@ -28,3 +28,6 @@ pub use chat::{CONTINUE_OR_REPLACE, Chat, ChatRead, ChatTexts, OpenFormChoice, c
 pub use contract::{Action, Buttons, HandlerError, Outcome, Step, checked, code};
 pub use data::{DATA_KEY, data_of, data_values, field_errors, pressed, with_data};
 pub use host::{FormHost, TEST_DELAY_ENV, hosting_forms, skill_enabled};
+
+#[cfg(test)]
+mod tests;
