@@ -15,18 +15,20 @@
 //!
 //! The parts: the handler contract, refusal codes and shared checks (`contract`, a leaf
 //! the others use), the data model among a form's values (`data`), the host itself with
-//! offer and resend (`host`), an action's checks and its one transaction (`act`), and a
-//! chat message's reading and reply (`chat`).
+//! offer and resend (`host`), an action's checks and its one transaction (`act`), a chat
+//! message's reading and reply (`chat`), and the front the agents share (`front`).
 
 mod act;
 mod chat;
 mod contract;
 mod data;
+mod front;
 mod host;
 
 pub use chat::{CONTINUE_OR_REPLACE, Chat, ChatRead, ChatTexts, OpenFormChoice, chat_reply};
 pub use contract::{Action, Buttons, HandlerError, Outcome, Step, checked, code};
 pub use data::{DATA_KEY, data_of, data_values, field_errors, pressed, with_data};
+pub use front::Front;
 pub use host::{FormHost, TEST_DELAY_ENV, hosting_forms, skill_enabled};
 
 #[cfg(test)]
