@@ -8,7 +8,7 @@ use a2a::wire::AgentCard;
 use forms::rooms::SlotKey;
 use serde_json::json;
 use skills::{Rules, Settings, Skill, SkillSet};
-use specialist::forms::{Chat, FormHost, Outcome, skill_enabled};
+use specialist::forms::{FormHost, Front, skill_enabled};
 use telemetry::Telemetry;
 
 use crate::booking;
@@ -156,21 +156,15 @@ impl Library {
         if self.live.is_some() { Mode::Live.as_str() } else { Mode::Mock.as_str() }
     }
 
-    fn publish(&self, ctx: &RequestContext, outcome: &Outcome) -> Reply {
-        let reply = outcome.reply();
-        let details = json!({"formId": outcome.form_id, "workflow": outcome.workflow,
-                             "version": outcome.version, "mode": self.mode()});
-        let state = serde_json::to_value(outcome.state).ok();
-        let state = state.as_ref().and_then(|s| s.as_str()).unwrap_or("form");
-        specialist::log_reply(
-            &self.telemetry,
-            ctx,
-            &reply,
-            &format!("form_{state}"),
-            &outcome.text,
-            &details,
-        );
-        reply
+    /// The form front: the Library's feed, workflow, words and mode.
+    fn front(&self) -> Front<'_> {
+        Front {
+            telemetry: &self.telemetry,
+            workflow: forms::Workflow::Booking,
+            texts: &booking::TEXTS,
+            who: "The Library",
+            mode: self.mode(),
+        }
     }
 
     async fn act(&self, ctx: &RequestContext) -> Result<Reply, RpcError> {
@@ -181,32 +175,15 @@ impl Library {
             booking::handle(&key, tx, a, redo)
         };
         let outcome = self.host.act(ctx, &booking::WORKFLOWS, enabled, booking::buttons, handler).await?;
-        Ok(self.publish(ctx, &outcome))
+        Ok(self.host.publish(&self.front(), ctx, &outcome))
     }
 
     /// A chat message that may get the form, a clarifying question or a decline; `Err`
     /// when it is a question to answer, with the decision's model call if one was made.
     async fn maybe_form(&self, ctx: &RequestContext) -> Result<Reply, Option<llm::Reply<()>>> {
         let policy = self.settings.policy();
-        let read = self.host.read_chat(ctx, forms::Workflow::Booking, &policy, &booking::TEXTS).await;
-        let meta = read.metadata();
-        let say = |text: &str, outcome: &str| {
-            let reply = specialist::live::with_metadata(specialist::forms::chat_reply(text), meta.clone());
-            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &meta);
-            reply
-        };
-        let choice = match read.chat {
-            Chat::Question => return Err(read.call),
-            Chat::Say(text, outcome) => return Ok(say(text, outcome)),
-            Chat::Failed(e) => {
-                return Ok(say(&specialist::live::error_text("The Library", &e), "model_error"));
-            }
-            Chat::Offer(choice) => choice,
-        };
-        Ok(match booking::offer(&self.host, &self.key, ctx, choice).await {
-            Ok(outcome) => specialist::live::with_metadata(self.publish(ctx, &outcome), meta),
-            Err(text) => say(&text, "form_asked_continue"),
-        })
+        let offer = |choice| booking::offer(&self.host, &self.key, ctx, choice);
+        self.host.answer_chat(&self.front(), ctx, &policy, offer).await
     }
 
     /// A question in live mode: the model's answer, released only as [`crate::live`] says.

@@ -15,11 +15,12 @@ use forms::{Prefill, Workflow, action, rules};
 use jiff::civil::Date;
 use serde_json::{Map, Value, json};
 use specialist::forms::{
-    Action, FormHost, HandlerError, OpenFormChoice, Outcome, ReplyState, Step, code, data_of, data_values,
-    field_errors, pressed,
+    Action, FormHost, HandlerError, OpenFormChoice, Outcome, Step, code, data_of, data_values, field_errors,
+    pressed,
 };
 use store::Tx;
 use store::bookings::NewBooking;
+use vocab::FormState;
 
 /// The workflow's id, also its skill's id.
 pub const WORKFLOW: &str = "study-room-booking";
@@ -181,7 +182,7 @@ fn taken(tx: &Tx<'_>, date: Date) -> Result<Vec<Taken>, HandlerError> {
 }
 
 fn rejected(text: &str, errors: Vec<Value>) -> Step {
-    let mut step = Step::text(ReplyState::Rejected, text);
+    let mut step = Step::text(FormState::Rejected, text);
     step.errors = errors;
     step
 }
@@ -231,7 +232,7 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
                 return times(key, tx, form_id, c, data, &now, a.next_version, text, Some(error));
             };
             if a.name == action::REVIEW_BOOKING {
-                let mut step = Step::text(ReplyState::Open, "Please review the booking, then confirm it.");
+                let mut step = Step::text(FormState::Open, "Please review the booking, then confirm it.");
                 step.a2ui = booking_review(form_id, &c, &slot, a.next_version);
                 step.screen = Some(REVIEW.into());
                 step.values = Some(Held { form: data, ..held }.value());
@@ -260,7 +261,7 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
                 times,
                 c.group_size
             );
-            let mut step = Step::text(ReplyState::Submitted, text);
+            let mut step = Step::text(FormState::Submitted, text);
             step.receipt = Some(receipt);
             step.a2ui = vec![delete_surface(form_id)];
             step.screen = Some("done".into());
@@ -268,13 +269,13 @@ pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step
         }
         action::BACK_TO_EDIT => {
             let slots = held.criteria.map(|c| offered(key, form_id, &c, &held.slots)).unwrap_or_default();
-            let mut step = Step::text(ReplyState::Open, "Back to editing.");
+            let mut step = Step::text(FormState::Open, "Back to editing.");
             step.a2ui = booking_back_to_edit(form_id, &slots, a.next_version);
             step.screen = Some(if slots.is_empty() { EDIT } else { SLOTS }.into());
             Ok(step)
         }
         _ => {
-            let mut step = Step::text(ReplyState::Cancelled, "Cancelled: nothing was booked.");
+            let mut step = Step::text(FormState::Cancelled, "Cancelled: nothing was booked.");
             step.a2ui = vec![delete_surface(form_id)];
             step.screen = Some("done".into());
             Ok(step)
@@ -304,7 +305,7 @@ fn times(
     let text = if slots.is_empty() { "No free times for these choices." } else { text };
     let mut step = match error {
         Some(e) => rejected(text, vec![e]),
-        None => Step::text(ReplyState::Open, text),
+        None => Step::text(FormState::Open, text),
     };
     step.a2ui = booking_slots(form_id, &slots, version);
     step.screen = Some(SLOTS.into());

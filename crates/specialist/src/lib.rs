@@ -157,7 +157,12 @@ pub fn log_received(telemetry: &Telemetry, ctx: &RequestContext) {
 
 /// The Hub's `hubOperationId` on the message, or `-`.
 fn operation_id(ctx: &RequestContext) -> &str {
-    ctx.message.metadata.as_ref().and_then(|m| m.get("hubOperationId")).and_then(Value::as_str).unwrap_or("-")
+    ctx.message
+        .metadata
+        .as_ref()
+        .and_then(|m| m.get(vocab::meta::HUB_OPERATION_ID_KEY))
+        .and_then(Value::as_str)
+        .unwrap_or("-")
 }
 
 /// Logs and records one published reply with its outcome; `details` (a struct or map) is

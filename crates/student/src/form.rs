@@ -6,11 +6,8 @@ use std::collections::HashMap;
 
 use a2ui::{Policy, Refusal};
 use serde_json::Value;
-
-/// The media type of a rejected form's field errors.
-pub const FORM_ERRORS_TYPE: &str = "application/vnd.campus.form-errors+json";
-/// The media type of a submitted form's receipt.
-pub const FORM_RECEIPT_TYPE: &str = "application/vnd.campus.form-receipt+json";
+use vocab::form::{CAMPUS_FORM_KEY, FORM_ERRORS_MEDIA_TYPE, FORM_RECEIPT_MEDIA_TYPE, FORM_REF_KEY};
+use vocab::{FormState, ReplyOutcome};
 
 /// The extensions every message activates: A2UI v0.9.
 pub(crate) fn extensions() -> Vec<String> {
@@ -38,28 +35,6 @@ pub struct FormRefusal {
     pub reason: String,
 }
 
-/// `campusForm.state`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormStatus {
-    Open,
-    /// Field errors; the form stays open.
-    Rejected,
-    Submitted,
-    Cancelled,
-}
-
-impl FormStatus {
-    fn parse(s: &str) -> Option<FormStatus> {
-        Some(match s {
-            "open" => FormStatus::Open,
-            "rejected" => FormStatus::Rejected,
-            "submitted" => FormStatus::Submitted,
-            "cancelled" => FormStatus::Cancelled,
-            _ => return None,
-        })
-    }
-}
-
 /// One field error of a rejected form.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 pub struct FieldError {
@@ -76,7 +51,7 @@ pub struct FormReply {
     pub form_ref: String,
     pub workflow: String,
     pub version: u32,
-    pub state: FormStatus,
+    pub state: FormState,
     /// The A2UI messages, checked by the allowlist (first payload or update).
     pub messages: Vec<Value>,
     /// A rejected form's field errors.
@@ -89,11 +64,11 @@ pub struct FormReply {
 
 /// Reads a reply's parts and metadata (not yet checked: see [`check`]).
 pub(crate) fn read(parts: &[a2a::wire::Part], metadata: Option<&HashMap<String, Value>>) -> Reply {
-    let Some(campus) = metadata.and_then(|m| m.get("campusForm")).filter(|c| c.is_object()) else {
+    let Some(campus) = metadata.and_then(|m| m.get(CAMPUS_FORM_KEY)).filter(|c| c.is_object()) else {
         return Reply::Answer;
     };
     let text = |k: &str| campus.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-    let form_ref = text("formRef");
+    let form_ref = text(FORM_REF_KEY);
     let refused = |code: &str, reason: &str| {
         Reply::Refused(FormRefusal {
             form_ref: Some(form_ref.clone()).filter(|r| !r.is_empty()),
@@ -101,7 +76,7 @@ pub(crate) fn read(parts: &[a2a::wire::Part], metadata: Option<&HashMap<String, 
             reason: reason.into(),
         })
     };
-    let Some(state) = FormStatus::parse(&text("state")) else {
+    let Some(state) = FormState::parse(&text("state")) else {
         return refused("form_invalid", "campusForm has no known state");
     };
     if form_ref.is_empty() {
@@ -117,7 +92,7 @@ pub(crate) fn read(parts: &[a2a::wire::Part], metadata: Option<&HashMap<String, 
             _ => None,
         })
     };
-    let errors = data_of(FORM_ERRORS_TYPE)
+    let errors = data_of(FORM_ERRORS_MEDIA_TYPE)
         .and_then(|d| d.get("errors").cloned())
         .and_then(|e| serde_json::from_value(e).ok())
         .unwrap_or_default();
@@ -132,7 +107,7 @@ pub(crate) fn read(parts: &[a2a::wire::Part], metadata: Option<&HashMap<String, 
         state,
         messages,
         errors,
-        receipt: data_of(FORM_RECEIPT_TYPE),
+        receipt: data_of(FORM_RECEIPT_MEDIA_TYPE),
         text: parts.iter().filter_map(|p| p.as_text()).collect::<Vec<_>>().join("\n"),
     })
 }
@@ -151,7 +126,7 @@ pub(crate) struct OpenForm {
 pub(crate) fn check(reply: Reply, open: &mut Option<OpenForm>) -> Reply {
     let Reply::Form(form) = reply else { return reply };
     if form.messages.is_empty() {
-        if matches!(form.state, FormStatus::Submitted | FormStatus::Cancelled) {
+        if form.state.finished() {
             *open = None;
         }
         return Reply::Form(form);
@@ -199,7 +174,7 @@ pub(crate) fn check(reply: Reply, open: &mut Option<OpenForm>) -> Reply {
             Err(r) => return refused(r, &form),
         }
     };
-    if deleted || matches!(form.state, FormStatus::Submitted | FormStatus::Cancelled) {
+    if deleted || form.state.finished() {
         *open = None;
     }
     Reply::Form(form)
@@ -240,20 +215,24 @@ pub enum ActionOutcome {
 
 /// The outcome an action's reply stands for.
 pub(crate) fn outcome_of(outcome: Option<&str>, reply: Reply, text: &str) -> ActionOutcome {
-    match (outcome, reply) {
-        (Some("outcome_unknown"), _) => ActionOutcome::Uncertain { reason: "outcome_unknown".into() },
-        (Some("unavailable"), _) => ActionOutcome::NotDelivered { reason: "unavailable".into() },
+    match (outcome.and_then(ReplyOutcome::parse), reply) {
+        (Some(ReplyOutcome::OutcomeUnknown), _) => {
+            ActionOutcome::Uncertain { reason: ReplyOutcome::OutcomeUnknown.as_str().into() }
+        }
+        (Some(ReplyOutcome::Unavailable), _) => {
+            ActionOutcome::NotDelivered { reason: ReplyOutcome::Unavailable.as_str().into() }
+        }
         (_, Reply::Refused(r)) => ActionOutcome::Refused { code: r.code, message: r.reason },
         (_, Reply::Form(f)) => match f.state {
-            FormStatus::Open => ActionOutcome::Updated(f),
-            FormStatus::Rejected => ActionOutcome::Rejected(f),
-            FormStatus::Submitted => ActionOutcome::Submitted(f),
-            FormStatus::Cancelled => ActionOutcome::Cancelled(f),
+            FormState::Open => ActionOutcome::Updated(f),
+            FormState::Rejected => ActionOutcome::Rejected(f),
+            FormState::Submitted => ActionOutcome::Submitted(f),
+            FormState::Cancelled => ActionOutcome::Cancelled(f),
         },
-        (o, Reply::Answer) => ActionOutcome::Uncertain {
+        (_, Reply::Answer) => ActionOutcome::Uncertain {
             reason: format!(
                 "the reply was not a form ({}): {}",
-                o.unwrap_or("no outcome"),
+                outcome.unwrap_or("no outcome"),
                 text.chars().take(200).collect::<String>()
             ),
         },
@@ -285,7 +264,7 @@ mod tests {
 
     fn meta(state: &str) -> HashMap<String, Value> {
         HashMap::from([(
-            "campusForm".to_string(),
+            CAMPUS_FORM_KEY.to_string(),
             json!({"formRef": "hf-1", "workflow": "study-room-booking", "version": 1, "state": state}),
         )])
     }
@@ -305,7 +284,7 @@ mod tests {
         let Reply::Form(f) = &first else { panic!("a form: {first:?}") };
         assert_eq!(
             (f.form_ref.as_str(), f.version, f.state, f.messages.len()),
-            ("hf-1", 1, FormStatus::Open, 2)
+            ("hf-1", 1, FormState::Open, 2)
         );
         assert_eq!(surface_of(&open, "hf-1"), Some("form-1"));
 
@@ -318,7 +297,7 @@ mod tests {
 
         let done = json!({"version": "v0.9", "deleteSurface": {"surfaceId": "form-1"}});
         let submitted = check(reply(vec![done], "submitted"), &mut open);
-        assert!(matches!(&submitted, Reply::Form(f) if f.state == FormStatus::Submitted));
+        assert!(matches!(&submitted, Reply::Form(f) if f.state == FormState::Submitted));
         assert_eq!(open, None, "the surface is gone");
         let again = json!({"version": "v0.9", "deleteSurface": {"surfaceId": "form-1"}});
         let replayed = check(reply(vec![again], "submitted"), &mut open);
@@ -382,7 +361,7 @@ mod tests {
     fn errors_and_receipts_are_read_and_outcomes_say_what_happened() {
         let errors =
             Part::data(json!({"errors": [{"field": "date", "code": "invalid_date", "message": "no"}]}))
-                .with_media_type(FORM_ERRORS_TYPE);
+                .with_media_type(FORM_ERRORS_MEDIA_TYPE);
         let rejected = read(&[Part::text("fix it"), errors], Some(&meta("rejected")));
         let Reply::Form(f) = &rejected else { panic!() };
         assert_eq!(
@@ -390,7 +369,7 @@ mod tests {
             vec![FieldError { field: "date".into(), code: "invalid_date".into(), message: "no".into() }]
         );
         assert!(matches!(outcome_of(Some("form"), rejected, ""), ActionOutcome::Rejected(_)));
-        let receipt = Part::data(json!({"bookingId": "bk-1"})).with_media_type(FORM_RECEIPT_TYPE);
+        let receipt = Part::data(json!({"bookingId": "bk-1"})).with_media_type(FORM_RECEIPT_MEDIA_TYPE);
         let submitted = read(&[receipt], Some(&meta("submitted")));
         let Reply::Form(f) = &submitted else { panic!() };
         assert_eq!(f.receipt, Some(json!({"bookingId": "bk-1"})));

@@ -15,10 +15,15 @@ use std::sync::{Arc, Mutex};
 
 use a2a::client::{A2aClient, AgentHandle, ClientError};
 use a2a::wire::{Message, Part, Role, SendMessageResponse, new_message_id};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
+use vocab::ReplyMeta;
+use vocab::form::{FORM_REF_KEY, STUDENT_ID_KEY};
+use vocab::meta::{OPERATION_ID_KEY, OUTCOME_KEY, REQUEST_ID_KEY, SERVED_BY_KEY};
 
-pub use form::{ActionOutcome, FieldError, FormReply, FormStatus, Reply};
+pub use form::{ActionOutcome, FieldError, FormReply, Reply};
 pub use own::{OwnModel, Step};
+/// `campusForm.state` under the name the UI server reads it by (`vocab::FormState`).
+pub use vocab::FormState as FormStatus;
 
 /// Where the Hub is unless `HUB_URL` says otherwise.
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
@@ -218,7 +223,7 @@ impl Student {
     fn metadata(&self) -> std::collections::HashMap<String, Value> {
         let mut metadata =
             if self.renders_forms { a2ui::part::client_metadata() } else { Default::default() };
-        metadata.insert("studentId".into(), json!(self.student_id));
+        metadata.insert(STUDENT_ID_KEY.into(), json!(self.student_id));
         metadata
     }
 
@@ -303,7 +308,7 @@ impl Student {
             parts: vec![Part::text(text).with_media_type("text/plain")],
             metadata: Some({
                 let mut m = self.metadata();
-                m.insert("requestId".into(), json!(request_id));
+                m.insert(REQUEST_ID_KEY.into(), json!(request_id));
                 if let Some(step) = &step
                     && let Some(capability) = &step.capability
                 {
@@ -361,8 +366,8 @@ impl Student {
             Err(e) => return ActionOutcome::NotDelivered { reason: e.to_string() },
         };
         let mut metadata = self.metadata();
-        metadata.insert("formRef".into(), json!(form_ref));
-        metadata.insert("operationId".into(), json!(operation_id));
+        metadata.insert(FORM_REF_KEY.into(), json!(form_ref));
+        metadata.insert(OPERATION_ID_KEY.into(), json!(operation_id));
         let message = Message {
             message_id: new_message_id(),
             context_id: self.conversation(),
@@ -446,10 +451,7 @@ fn read_reply(
         reason: "the reply has no contextId".into(),
     })?;
     let reply_text: Vec<&str> = parts.iter().filter_map(|p| p.as_text()).collect();
-    let meta = |k: &str| metadata.as_ref().and_then(|m| m.get(k)).cloned().unwrap_or(Value::Null);
-    let attribution = Some(meta("servedBy")).filter(Value::is_object);
-    let served_by = meta("servedBy").get("name").and_then(Value::as_str).map(str::to_string);
-    let outcome = meta("outcome").as_str().map(str::to_string);
+    let Attribution { served_by, attribution, outcome } = Attribution::read(metadata.as_ref());
     let reply = form::read(&parts, metadata.as_ref());
     tracing::info!(message_id = %reply_message_id, in_reply_to = %sent_message_id, context_id = %context_id, "received reply");
     Ok(Exchange {
@@ -483,6 +485,84 @@ pub async fn ask(
     student.ask(text).await
 }
 
+/// Who served a reply and what came of it, as its metadata says.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Attribution {
+    /// `servedBy.name`.
+    served_by: Option<String>,
+    /// `servedBy` whole.
+    attribution: Option<Value>,
+    /// `outcome`, as the agent spelled it.
+    outcome: Option<String>,
+}
+
+impl Attribution {
+    /// The Hub's metadata read as the Hub writes it ([`ReplyMeta`]); metadata that is not
+    /// the Hub's whole (an agent that is not the Hub, an older Hub, a field that does not
+    /// read) gives what each of `servedBy` (an object), its `name` and `outcome` (strings)
+    /// says on its own, `None` for the rest.
+    fn read(metadata: Option<&std::collections::HashMap<String, Value>>) -> Attribution {
+        let Some(metadata) = metadata else { return Attribution::default() };
+        let map: Map<String, Value> = metadata.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        if let Some(meta) = ReplyMeta::read(&map) {
+            return Attribution {
+                attribution: serde_json::to_value(&meta.served_by).ok(),
+                served_by: Some(meta.served_by.name),
+                outcome: Some(meta.outcome.as_str().to_string()),
+            };
+        }
+        let served = map.get(SERVED_BY_KEY).filter(|v| v.is_object());
+        Attribution {
+            served_by: served.and_then(|s| s.get("name")).and_then(Value::as_str).map(str::to_string),
+            attribution: served.cloned(),
+            outcome: map.get(OUTCOME_KEY).and_then(Value::as_str).map(str::to_string),
+        }
+    }
+}
+
 fn state_name(state: &a2a::wire::TaskState) -> String {
     serde_json::to_value(state).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn read(m: Value) -> Attribution {
+        let m: HashMap<String, Value> = serde_json::from_value(m).unwrap();
+        Attribution::read(Some(&m))
+    }
+
+    #[test]
+    fn the_hubs_metadata_reads_whole() {
+        let served = json!({"id": "tutor", "name": "Tutor Agent", "capability": "Tutoring"});
+        let a = read(json!({"servedBy": served, "outcome": "route", "requestId": "r-1"}));
+        assert_eq!(a.served_by.as_deref(), Some("Tutor Agent"));
+        assert_eq!(a.attribution, Some(served));
+        assert_eq!(a.outcome.as_deref(), Some("route"));
+    }
+
+    #[test]
+    fn partial_metadata_gives_what_each_field_says() {
+        assert_eq!(Attribution::read(None), Attribution::default());
+        assert_eq!(read(json!({})), Attribution::default());
+        // another agent's metadata: nothing of ours
+        assert_eq!(read(json!({"mode": "mock", "servedBy": "tutor"})), Attribution::default());
+        // an older Hub: a name without an id, an outcome this Student does not know
+        let a = read(json!({"servedBy": {"name": "Tutor Agent"}, "outcome": "routed"}));
+        assert_eq!(a.served_by.as_deref(), Some("Tutor Agent"));
+        assert_eq!(a.attribution, Some(json!({"name": "Tutor Agent"})));
+        assert_eq!(a.outcome.as_deref(), Some("routed"));
+        // only an outcome; a whole attribution beside a form description that does not read
+        let a = read(json!({"outcome": "clarify"}));
+        assert_eq!((a.served_by, a.attribution, a.outcome.as_deref()), (None, None, Some("clarify")));
+        let a = read(json!({"servedBy": {"id": "hub", "name": "Campus"}, "outcome": "form",
+                            "campusForm": {"formRef": "hf-1"}}));
+        assert_eq!((a.served_by.as_deref(), a.outcome.as_deref()), (Some("Campus"), Some("form")));
+        assert_eq!(a.attribution, Some(json!({"id": "hub", "name": "Campus"})));
+        // a name that is not a string is no name; the object is still the attribution
+        let a = read(json!({"servedBy": {"name": 7}}));
+        assert_eq!((a.served_by, a.attribution), (None, Some(json!({"name": 7}))));
+    }
 }

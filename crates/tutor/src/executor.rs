@@ -7,8 +7,9 @@ use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use serde::Serialize;
 use skills::Settings;
-use specialist::forms::{Chat, FormHost, Outcome, skill_enabled};
+use specialist::forms::{FormHost, Front, skill_enabled};
 use telemetry::Telemetry;
+use vocab::meta::REQUEST_ID_KEY;
 
 use crate::form;
 
@@ -80,49 +81,26 @@ impl Tutor {
         let settings = self.settings.clone();
         let enabled = move |w: &str| skill_enabled(&settings.policy(), w);
         let outcome = self.host.act(ctx, &form::WORKFLOWS, enabled, form::buttons, form::handle).await?;
-        Ok(self.publish(ctx, &outcome))
+        Ok(self.host.publish(&self.front(), ctx, &outcome))
     }
 
-    fn publish(&self, ctx: &RequestContext, outcome: &Outcome) -> Reply {
-        let reply = outcome.reply();
-        let details = serde_json::json!({"formId": outcome.form_id, "workflow": outcome.workflow,
-                                          "version": outcome.version, "mode": self.answerer.mode().as_str()});
-        let state = serde_json::to_value(outcome.state).ok();
-        let state = state.as_ref().and_then(|s| s.as_str()).unwrap_or("form");
-        specialist::log_reply(
-            &self.telemetry,
-            ctx,
-            &reply,
-            &format!("form_{state}"),
-            &outcome.text,
-            &details,
-        );
-        reply
+    /// The form front: the Tutor's feed, workflow, words and mode.
+    fn front(&self) -> Front<'_> {
+        Front {
+            telemetry: &self.telemetry,
+            workflow: forms::Workflow::Tutoring,
+            texts: &form::TEXTS,
+            who: "The Tutor",
+            mode: self.answerer.mode().as_str(),
+        }
     }
 
     /// A chat message that may get the form, a clarifying question or a decline: `None`
     /// when it is a question to answer.
     async fn maybe_form(&self, ctx: &RequestContext) -> Option<Reply> {
         let policy = self.settings.policy();
-        let read = self.host.read_chat(ctx, forms::Workflow::Tutoring, &policy, &form::TEXTS).await;
-        let meta = read.metadata();
-        let say = |text: &str, outcome: &str| {
-            let reply = specialist::live::with_metadata(specialist::forms::chat_reply(text), meta.clone());
-            specialist::log_reply(&self.telemetry, ctx, &reply, outcome, text, &meta);
-            reply
-        };
-        let choice = match read.chat {
-            Chat::Question => return None,
-            Chat::Say(text, outcome) => return Some(say(text, outcome)),
-            Chat::Failed(e) => {
-                return Some(say(&specialist::live::error_text("The Tutor", &e), "model_error"));
-            }
-            Chat::Offer(choice) => choice,
-        };
-        Some(match form::offer(&self.host, ctx, choice).await {
-            Ok(outcome) => specialist::live::with_metadata(self.publish(ctx, &outcome), meta),
-            Err(text) => say(&text, "form_asked_continue"),
-        })
+        let offer = |choice| form::offer(&self.host, ctx, choice);
+        self.host.answer_chat(&self.front(), ctx, &policy, offer).await.ok()
     }
 }
 
@@ -162,7 +140,7 @@ impl Tutor {
 /// makes a repeat the same request.
 fn request_id(ctx: &RequestContext) -> String {
     let given = |m: &Option<std::collections::HashMap<String, serde_json::Value>>| {
-        m.as_ref().and_then(|m| m.get("requestId")).and_then(serde_json::Value::as_str).map(str::to_string)
+        m.as_ref().and_then(|m| m.get(REQUEST_ID_KEY)).and_then(serde_json::Value::as_str).map(str::to_string)
     };
     given(&ctx.metadata)
         .or_else(|| given(&ctx.message.metadata))

@@ -8,10 +8,10 @@ use forms::templates::{delete_surface, tutoring_data, tutoring_screen};
 use forms::{Workflow, action, rules};
 use serde_json::{Value, json};
 use specialist::forms::{
-    Action, FormHost, HandlerError, OpenFormChoice, Outcome, ReplyState, Step, data_of, data_values,
-    field_errors,
+    Action, FormHost, HandlerError, OpenFormChoice, Outcome, Step, data_of, data_values, field_errors,
 };
 use store::Tx;
+use vocab::FormState;
 
 /// The workflow's id, also its skill's id.
 pub const WORKFLOW: &str = "tutoring-request";
@@ -85,7 +85,7 @@ pub fn handle(tx: &Tx<'_>, action: &Action, _redo: bool) -> Result<Step, Handler
         action::SUBMIT_TUTORING_REQUEST => match rules::validate_tutoring(&action.values, today()) {
             Err(errors) => {
                 let mut step = Step::text(
-                    ReplyState::Rejected,
+                    FormState::Rejected,
                     "Some fields need fixing before the request can be sent.",
                 );
                 step.errors = field_errors(&errors);
@@ -111,7 +111,7 @@ pub fn handle(tx: &Tx<'_>, action: &Action, _redo: bool) -> Result<Step, Handler
                     request.date,
                     request.period.as_str()
                 );
-                let mut step = Step::text(ReplyState::Submitted, text);
+                let mut step = Step::text(FormState::Submitted, text);
                 step.receipt = Some(receipt);
                 step.a2ui = vec![delete_surface(surface)];
                 step.screen = Some("done".into());
@@ -124,7 +124,7 @@ pub fn handle(tx: &Tx<'_>, action: &Action, _redo: bool) -> Result<Step, Handler
 
 /// The form closed at the student's request.
 pub fn cancelled(surface: &str) -> Step {
-    let mut step = Step::text(ReplyState::Cancelled, "Cancelled: nothing was sent.");
+    let mut step = Step::text(FormState::Cancelled, "Cancelled: nothing was sent.");
     step.a2ui = vec![delete_surface(surface)];
     step.screen = Some("done".into());
     step
