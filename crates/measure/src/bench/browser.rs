@@ -11,7 +11,10 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Args, PeakRss, StreamReader, System, mb, measure, measure_until, rss_kib, settle};
+use crate::bench::agents::{mb, rss_kib, settle};
+use crate::bench::args::Args;
+use crate::bench::load::{measure, measure_until};
+use crate::bench::system::{PeakRss, StreamReader, System};
 use crate::webdriver::{Driver, Session};
 
 /// Installed once per page load: counts animation frames, long tasks and stream drops.
@@ -107,7 +110,7 @@ struct Phase {
     samples: usize,
 }
 
-pub(super) async fn run(args: &Args, system: &System) -> anyhow::Result<()> {
+pub(crate) async fn run(args: &Args, system: &System) -> anyhow::Result<()> {
     let concurrency = args.concurrency.iter().copied().max().unwrap_or(64);
     if args.seconds == 0 {
         bail!("--seconds must be at least 1");

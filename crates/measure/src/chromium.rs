@@ -1,12 +1,12 @@
-//! Debian chromium as `campus bench --browser` and the browser tests (tests/browser, which
-//! include this file) start it through chromedriver.
+//! Debian chromium as `campus bench --browser` and the browser tests
+//! (crates/campus/tests/browser, through this crate) start it through chromedriver.
 
-pub(crate) const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// Headless, one 1280×900 window, no background work of its own, timers never throttled,
 /// the JS heap (`performance.memory`) reported precisely.
-pub(crate) const ARGS: &[&str] = &[
+pub const ARGS: &[&str] = &[
     "--headless=new",
     "--no-sandbox",
     "--disable-dev-shm-usage",

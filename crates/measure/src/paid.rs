@@ -13,14 +13,14 @@ use anyhow::bail;
 use llm::{Model, Usage};
 use serde_json::Value;
 
-use crate::bench::{ChildAgent, free_port};
+use crate::bench::agents::{ChildAgent, data_dir, free_port, wait_registered};
 
 /// The input bound of one call, in tokens. The largest prompt any planned call can send is
 /// a system prompt with its skill list and JSON Schema (under 8,000 characters), the
 /// Tutor's history cap (`tutor::live::HISTORY_CHARS`, 12,000 characters) and the question
 /// (at most 2,000 characters): under 22,000 characters, and a token is at least two
 /// characters of this text, so 11,000 tokens bounds it.
-pub(crate) const INPUT_BOUND_TOKENS: u64 = 11_000;
+const INPUT_BOUND_TOKENS: u64 = 11_000;
 
 /// One model call a step may make: who makes it, what for, its output cap.
 #[derive(Clone, Copy)]
@@ -173,7 +173,7 @@ async fn start_agents(live: &Live) -> anyhow::Result<Agents> {
         &common(library_port, ("LIBRARY_MODE", "mock"), "LIBRARY_MODEL"),
     )
     .await?;
-    if !crate::demo::wait_registered(hub_port).await {
+    if !wait_registered(hub_port).await {
         bail!("the hub did not see the tutor and the library register within 10 s");
     }
     Ok(Agents { hub, tutor, _library: library })
@@ -244,7 +244,7 @@ async fn routed_step(me: &student::Student, n: usize, question: &str, want: &str
 }
 
 fn finish(name: &str, passed: usize, total: usize) -> anyhow::Result<()> {
-    let _ = std::fs::remove_dir_all(crate::bench::data_dir());
+    let _ = std::fs::remove_dir_all(data_dir());
     if passed == total {
         println!("campus {name}: every step succeeded ({passed}/{total})");
         Ok(())
@@ -257,7 +257,7 @@ const SMOKE_QUESTION: &str = "What is the derivative of x^2?";
 const SMOKE_FOLLOW_UP: &str = "And the derivative of x^3, by the same rule?";
 
 /// `campus smoke-live`.
-pub(crate) async fn smoke(env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
+pub async fn smoke(env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
     let live = live_settings(env)?;
     let steps = [
         models_step(live.model),
@@ -312,7 +312,7 @@ fn scope_of(e: &student::Exchange) -> String {
 }
 
 /// `campus eval-live`.
-pub(crate) async fn eval(env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
+pub async fn eval(env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
     let live = live_settings(env)?;
     let mut steps = vec![models_step(live.model)];
     for (q, want) in ROUTING {
@@ -367,7 +367,7 @@ pub(crate) async fn eval(env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result
     drop(agents);
     let total = ROUTING.len() + SCOPE.len();
     println!("accuracy: {right}/{total} ({:.0}%)", 100.0 * right as f64 / total as f64);
-    let _ = std::fs::remove_dir_all(crate::bench::data_dir());
+    let _ = std::fs::remove_dir_all(data_dir());
     if errors > 0 {
         bail!("campus eval-live: {errors} case(s) got no answer from the tutor");
     }

@@ -166,7 +166,7 @@ mod tests {
         let path = dir.join("d.jsonl");
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         let config = hub::Config::from_env(&|_| None).unwrap();
-        let view = crate::eval::default_view(&config);
+        let view = crate::eval::observe::default_view(&config);
         let recorder = Arc::new(Recorder::new(Arc::new(hub::stand_in())));
         let live =
             hub::Router::new(hub::RouterParts::of(hub::RouterMode::Live, &config)).with_llm(recorder.clone());
