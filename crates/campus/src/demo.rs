@@ -348,7 +348,7 @@ pub(crate) async fn run(models: Models) -> anyhow::Result<()> {
                         let tx = registered_tx.clone();
                         let hub = ports[0];
                         tokio::spawn(async move {
-                            let _ = tx.send(wait_registered(hub).await);
+                            let _ = tx.send(measure::wait_registered(hub).await);
                         });
                     }
                 }
@@ -422,32 +422,6 @@ pub(crate) async fn run(models: Models) -> anyhow::Result<()> {
     match failed {
         Some(f) => Err(f.into()),
         None => Ok(()),
-    }
-}
-
-/// Polls the Hub's registry until every specialist it knows has registered (ready, or
-/// registered as disabled), for up to 10 s; false when that did not happen in time.
-pub(crate) async fn wait_registered(hub_port: u16) -> bool {
-    let url = format!("http://127.0.0.1:{hub_port}/dev/registry");
-    let client = reqwest::Client::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let registered = match client.get(&url).send().await {
-            Ok(r) if r.status().is_success() => r.json::<serde_json::Value>().await.ok().is_some_and(|v| {
-                v["specialists"].as_array().is_some_and(|list| {
-                    list.iter()
-                        .all(|s| matches!(s["status"].as_str(), Some("ready" | "disabled" | "invalid_card")))
-                })
-            }),
-            _ => false,
-        };
-        if registered {
-            return true;
-        }
-        if tokio::time::Instant::now() >= deadline {
-            return false;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
 

@@ -6,25 +6,10 @@
 //! reader closed its end early (`campus eval-router … | head`), as for a process stopped
 //! by SIGPIPE.
 
-/// `println!` for reports: a reader that stops early (`| head`) ends the process quietly
-/// instead of panicking. SIGPIPE stays ignored, as Rust sets it, so a socket's broken pipe
-/// is still an error the caller sees.
-macro_rules! say {
-    ($($arg:tt)*) => {
-        $crate::say_line(format_args!($($arg)*))
-    };
-}
-
-mod bench;
-mod chromium;
-mod decisions;
 mod demo;
-mod eval;
 mod lifecycle;
-mod paid;
-mod webdriver;
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -77,10 +62,10 @@ enum Command {
         words: Vec<String>,
     },
     /// Measure A2A round trips (direct and through the Hub) with agents in child processes
-    Bench(bench::Args),
+    Bench(measure::bench::Args),
     /// Measure the Hub's router on a labelled set (JSON lines) against the default cards
     #[command(name = "eval-router")]
-    EvalRouter(eval::Args),
+    EvalRouter(measure::eval::Args),
     /// Paid, opt-in: check the model exists, then a question and a follow-up through Hub and Tutor in live mode; prints the plan and worst-case cost and stops unless LIVE_SMOKE_MAX_USD covers it
     #[command(name = "smoke-live")]
     SmokeLive,
@@ -212,10 +197,10 @@ fn main() -> ExitCode {
             Command::Library => run_library().await,
             Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
-            Command::Bench(args) => bench::run(args).await,
-            Command::EvalRouter(args) => eval::run(args, &env).await,
-            Command::SmokeLive => paid::smoke(&env).await,
-            Command::EvalLive => paid::eval(&env).await,
+            Command::Bench(args) => measure::bench::run(args).await,
+            Command::EvalRouter(args) => measure::eval::run(args, &env).await,
+            Command::SmokeLive => measure::paid::smoke(&env).await,
+            Command::EvalLive => measure::paid::eval(&env).await,
             Command::FakeAnthropic { port, script, demo_script } => {
                 run_fake_anthropic(port, script, demo_script).await
             }
@@ -381,15 +366,4 @@ async fn run_student(words: Vec<String>, verbose: bool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("could not ask the agent at {}: {e}", config.url))?;
     student::chat::write_asked(&mut out, &asked, verbose)?;
     Ok(())
-}
-
-fn say_line(line: std::fmt::Arguments) {
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = writeln!(out, "{line}") {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(141);
-        }
-        eprintln!("error: cannot write to standard output: {e}");
-        std::process::exit(1);
-    }
 }

@@ -2,29 +2,14 @@
 //! levels, every crate, the HTTP stack included), no error, Debug print, log line or
 //! recorded request contains it, although the fake's error bodies repeat it.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use llm::fake::{FakeReply, FakeServer, Script};
 use llm::{Anthropic, AnthropicConfig, ApiKey, LiveSetup, Llm, Message, Model, ModelConfig, Request, Schema};
 use serde_json::json;
+use testkit::logs::Captured;
 
 const CANARY: &str = "sk-ant-CANARY-7f3a9c1e5b2d4068";
-
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 #[tokio::test]
 async fn the_key_appears_in_no_error_debug_print_log_or_record() {
@@ -97,7 +82,7 @@ async fn the_key_appears_in_no_error_debug_print_log_or_record() {
 
     let records = serde_json::to_string(&fake.requests()).unwrap();
     assert!(fake.total() >= 14, "every call reached the fake");
-    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let logs = logs.text();
     assert!(
         logs.contains("model call failed")
             && logs.contains("model call done")

@@ -199,23 +199,9 @@ async fn follow_reconnects_after_a_restart_without_duplicates_and_stops_on_shutd
     server.stop(&t).await;
 }
 
-/// Log lines written while a test runs (on its own thread: `#[tokio::test]` runs there).
-#[derive(Clone, Default)]
-struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test]
 async fn follow_skips_frames_that_are_not_events_and_never_logs_their_text() {
-    let logs = Captured::default();
+    let logs = testkit::logs::Captured::default();
     let writer = logs.clone();
     let subscriber = tracing_subscriber::fmt().with_writer(move || writer.clone()).with_ansi(false).finish();
     let _logging = tracing::subscriber::set_default(subscriber);
@@ -245,7 +231,7 @@ async fn follow_skips_frames_that_are_not_events_and_never_logs_their_text() {
     assert_eq!((event.id.as_str(), event.kind.as_str()), ("x:1", "e"));
     stop.send(()).unwrap();
     within(follower).await.unwrap();
-    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let logs = logs.text();
     assert_eq!(logs.matches("skipped a telemetry frame that is not an event").count(), 2, "{logs}");
     assert!(!logs.contains("SECRET"), "{logs}");
 }

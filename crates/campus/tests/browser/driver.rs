@@ -18,9 +18,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use serde_json::{Value, json};
 
-#[path = "../../src/chromium.rs"]
-mod chromium;
-use chromium::{CHROMEDRIVER, CHROMIUM};
+use measure::chromium::{self, CHROMEDRIVER, CHROMIUM};
 const AXE: &str = include_str!("../vendor/axe.min.js");
 /// How long a wait for the page may take before the test fails.
 pub const WAIT: Duration = Duration::from_secs(20);

@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::*;
 
-const TUTORING: &str = common::forms::TUTORING_QUESTION;
+const TUTORING: &str = testkit::forms::TUTORING_QUESTION;
 const BOOKING: &str = "I want to reserve a group study room for 4 people tomorrow";
 
 /// Script prelude: `f`, the last form in the chat, and `r`, its surface's shadow root.
@@ -364,8 +364,8 @@ async fn time_labels(c: &Client) -> Vec<String> {
 /// Another student books `label` (room B, 1 hour, the date BOOKING names) through the Hub,
 /// from their own conversation, as the page's student reviews it.
 async fn book_first_elsewhere(hub_url: &str, label: &str) {
-    use common::forms::{components, prefill, press, surface_id};
     use student::{ActionOutcome, Reply, Student};
+    use testkit::forms::{components, prefill, press, surface_id};
     let other = Student::with_student_id(a2a::client::A2aClient::default(), hub_url, "other-student");
     let asked = other.ask(BOOKING).await.expect("the hub answers");
     let Reply::Form(f) = asked.reply else { panic!("a form: {}", asked.reply_text) };
@@ -635,8 +635,8 @@ fn a_press_without_a_confirmation_in_time_offers_only_check_status_which_reconci
             // the Tutor finishes and records the request; the page sends nothing by itself
             let tutor = &campus.u.tutor;
             off_runtime(|| {
-                common::poll(20, "the tutor's record", || {
-                    (common::tutoring_requests(tutor) == 1).then_some(())
+                testkit::poll(20, "the tutor's record", || {
+                    (testkit::tutoring_requests(tutor) == 1).then_some(())
                 })
             });
             let still = offered(&c, &form_ref).await;
@@ -660,7 +660,7 @@ fn a_press_without_a_confirmation_in_time_offers_only_check_status_which_reconci
             assert!(!surface, "the receipt replaced the form");
             screenshot(&c, "form-pending-reconciled").await;
             assert_eq!(
-                off_runtime(|| common::tutoring_requests(tutor)),
+                off_runtime(|| testkit::tutoring_requests(tutor)),
                 1,
                 "one request, however often asked"
             );
@@ -691,7 +691,7 @@ fn a_press_that_cannot_reach_the_university_is_not_delivered_keeps_the_draft_and
         assert_eq!(text_values(&c).await, typed, "the draft is kept");
         screenshot_form(&c, &form_ref, "form-not-delivered").await;
         no_violations(&c, "a form not delivered").await;
-        let requests = |campus: &Campus| off_runtime(|| common::tutoring_requests(&campus.u.tutor));
+        let requests = |campus: &Campus| off_runtime(|| testkit::tutoring_requests(&campus.u.tutor));
         assert_eq!(requests(campus), 0, "nothing reached the Tutor");
 
         // the Hub comes back on its port with its data; the same button delivers

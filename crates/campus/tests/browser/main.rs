@@ -4,17 +4,15 @@
 //! and sets CAMPUS_REQUIRE_BROWSER so there a missing browser fails.
 //! Screenshots of each tab go to target/screenshots/.
 
-#[path = "../common/mod.rs"]
-mod common;
 mod driver;
 mod forms;
 
 use std::sync::Mutex;
 
-use common::{Proc, University, feed_events};
 use driver::{Driver, ENTER, SPACE, axe, find, js, press, screenshot, tab_to, until};
 use fantoccini::Client;
 use serde_json::Value;
+use testkit::{Proc, University, feed_events};
 
 /// One browser test at a time: each runs a whole university and a browser on 2 cores.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -31,7 +29,7 @@ impl Campus {
     fn start(hub_env: &[(&str, &str)], tutor_env: &[(&str, &str)]) -> Campus {
         let u = University::start_with(hub_env, tutor_env, &[]);
         u.wait_ready();
-        let ui = common::ui::start_ui(&u.hub_url, &[]);
+        let ui = testkit::ui::start_ui(&u.hub_url, &[]);
         Campus { u, ui }
     }
 
@@ -157,7 +155,7 @@ fn browser_test_in(
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut campus = Campus::start(hub_env, tutor_env);
     let driver = Driver::start();
-    common::rt().block_on(test(&driver, &mut campus));
+    testkit::rt().block_on(test(&driver, &mut campus));
 }
 
 #[test]

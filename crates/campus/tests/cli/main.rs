@@ -1,0 +1,8 @@
+//! The `campus` command line as real processes (one test binary): `campus demo`, the
+//! command-line Student, how processes start and stop with their launcher, and the
+//! example configuration files.
+
+mod config_files;
+mod demo;
+mod lifecycle;
+mod student_cli;

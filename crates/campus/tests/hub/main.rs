@@ -1,0 +1,13 @@
+//! The Hub and its specialists as real processes (one test binary): the university's
+//! routing and registry, the router, configuration and card changes, persistence across
+//! restarts, robustness against hostile bodies, the offline Tutor and the Tutor with the
+//! command-line Student. The shared kit (processes, ready lines, `University`, `poll`,
+//! raw JSON-RPC) is the `testkit` crate.
+
+mod cards_and_config;
+mod offline_tutor;
+mod persistence;
+mod robustness;
+mod router;
+mod tutor_student;
+mod university;

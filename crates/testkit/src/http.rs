@@ -1,0 +1,66 @@
+//! Blocking HTTP for the process tests: JSON calls, a fake model server's script and
+//! records, an agent's telemetry feed, and the runtime they block on.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// A blocking HTTP call with a JSON body: (status, JSON answer or Null).
+pub fn http_json(method: &str, url: &str, body: Option<serde_json::Value>) -> (u16, serde_json::Value) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let client = reqwest::Client::new();
+        let mut req = client.request(method.parse().unwrap(), url);
+        if let Some(b) = body {
+            req = req.header("content-type", "application/json").body(b.to_string());
+        }
+        match req.send().await {
+            Ok(r) => {
+                let status = r.status().as_u16();
+                (status, r.json().await.unwrap_or(serde_json::Value::Null))
+            }
+            Err(_) => (0, serde_json::Value::Null),
+        }
+    })
+}
+
+/// Replaces the script of a fake model server (`campus fake-anthropic` at `fake`).
+pub fn put_fake_script(fake: &str, script: serde_json::Value) {
+    let (status, answer) = http_json("PUT", &format!("{fake}/_fake/script"), Some(script));
+    assert_eq!(status, 204, "the fake refused the script: {answer}");
+}
+
+/// The requests a fake model server recorded, oldest first, and how many it received.
+pub fn fake_recorded(fake: &str) -> (Vec<serde_json::Value>, u64) {
+    let (status, v) = http_json("GET", &format!("{fake}/_fake/requests"), None);
+    assert_eq!(status, 200, "{v}");
+    (v["requests"].as_array().cloned().unwrap_or_default(), v["total"].as_u64().unwrap_or(0))
+}
+
+pub fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+/// An agent's telemetry feed as it stands (the history is replayed first; live heartbeats
+/// keep the stream busy, so read for a bounded time rather than until it goes quiet).
+pub fn feed_snapshot(base_url: &str) -> Option<String> {
+    rt().block_on(async {
+        let mut resp = reqwest::get(format!("{base_url}/telemetry/events")).await.ok()?;
+        let mut text = String::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(500);
+        while let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, resp.chunk()).await {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        Some(text)
+    })
+}
+
+/// The events in a feed snapshot.
+pub fn feed_events(base_url: &str) -> Vec<Value> {
+    feed_snapshot(base_url)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str(d).ok())
+        .collect()
+}

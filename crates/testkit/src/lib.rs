@@ -1,0 +1,31 @@
+//! What the tests share, so no test file keeps its own copy: a log-capturing writer
+//! ([`logs::Captured`], for any crate's tests) and, with the `campus` feature, the
+//! process tests' kit: starting the real `campus` binary and reading its ready line
+//! ([`Proc`], [`run`]), a whole [`University`] of processes, [`poll`], blocking HTTP, raw
+//! A2A JSON-RPC ([`rpc`]), and reading a form's A2UI messages and the UI server's stream.
+//!
+//! A dev-dependency only: never part of a binary.
+
+pub mod logs;
+
+#[cfg(feature = "campus")]
+pub mod forms;
+#[cfg(feature = "campus")]
+mod http;
+#[cfg(feature = "campus")]
+mod process;
+#[cfg(feature = "campus")]
+pub mod rpc;
+#[cfg(feature = "campus")]
+pub mod ui;
+#[cfg(feature = "campus")]
+mod university;
+
+#[cfg(feature = "campus")]
+pub use http::{fake_recorded, feed_events, feed_snapshot, http_json, put_fake_script, rt};
+#[cfg(feature = "campus")]
+pub use process::{Lines, Proc, TempDir, bin, field, free_port, poll, run};
+#[cfg(feature = "campus")]
+pub use rpc::rpc;
+#[cfg(feature = "campus")]
+pub use university::{FAST, University, ask, control, received, settings, tutoring_requests};
