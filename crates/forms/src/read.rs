@@ -43,7 +43,7 @@ pub use contact::is_email;
 use contact::{email_in, name};
 use date::date_at;
 use time::{period_at, time_at};
-use tokens::{Tok, negated_spans, span_text, tokenize};
+use tokens::{Found, Tok, negated_spans, span_text, tokenize};
 
 /// Everything read from one message. A field is `None` when nothing was said, when what was
 /// said was negated or contradictory, or when it was no value (see `notes`).
@@ -269,19 +269,6 @@ fn settle_bare_hour(t: Time, period: Option<Period>) -> Time {
         None => (1..=7).contains(&hour),
     };
     if pm { Time::new(hour + 12, t.minute(), 0, 0).unwrap_or(t) } else { t }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-enum Found {
-    Date(Date),
-    DateNote(String),
-    Period(Period),
-    /// A clock time; `true` when it was a bare hour still to be placed in the day.
-    Time(Time, bool),
-    Hours(u32),
-    DurationNote(String),
-    Group(u32),
-    Room(char),
 }
 
 /// The longest thing read at token `i`: how many tokens it took and what it said.

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use a2a::wire::{Part, new_message_id};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use store::ledger::LedgerWrite;
 use store::{Store, StoreError};
@@ -324,6 +324,7 @@ impl Disk {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn answer(id: &str) -> Stored {
         Stored {

@@ -7,8 +7,7 @@
 //! are not whole hours are a note, not a duration; `me and 3 friends` counts the speaker
 //! (4); `a room I like` is not room I.
 
-use super::Found;
-use super::tokens::{Tok, low};
+use super::tokens::{Found, Tok, low};
 
 /// A count: `4`, `four`, up to `twenty`.
 pub(super) fn count(w: &str) -> Option<u32> {

@@ -5,8 +5,8 @@
 //! at a word that is not a name (`I'm Free`, `I'm Not`) and at a weekday or month
 //! (`this is Monday`). An email is checked for format only.
 
-use super::date::{month, weekday};
-use super::tokens::{Tok, low};
+use super::date::weekday;
+use super::tokens::{Tok, low, month};
 
 const NAME_TRIGGERS: &[&[&str]] = &[
     &["my", "name", "is"],

@@ -11,9 +11,8 @@
 
 use jiff::civil::{Date, Weekday};
 
-use super::Found;
 use super::amounts::count;
-use super::tokens::{Tok, low};
+use super::tokens::{Found, Tok, low, month};
 use crate::Period;
 
 fn plus_days(today: Date, days: i64) -> Option<Date> {
@@ -118,24 +117,6 @@ pub(super) fn weekday(w: &str) -> Option<Weekday> {
         "friday" | "fridays" | "fri" | "viernes" => Weekday::Friday,
         "saturday" | "saturdays" | "sabado" => Weekday::Saturday,
         "sunday" | "sundays" | "domingo" => Weekday::Sunday,
-        _ => return None,
-    })
-}
-
-pub(super) fn month(w: &str) -> Option<i8> {
-    Some(match w {
-        "january" | "jan" | "enero" => 1,
-        "february" | "feb" | "febrero" => 2,
-        "march" | "mar" | "marzo" => 3,
-        "april" | "apr" | "abril" => 4,
-        "may" | "mayo" => 5,
-        "june" | "jun" | "junio" => 6,
-        "july" | "jul" | "julio" => 7,
-        "august" | "aug" | "agosto" => 8,
-        "september" | "sep" | "sept" | "septiembre" => 9,
-        "october" | "oct" | "octubre" => 10,
-        "november" | "nov" | "noviembre" => 11,
-        "december" | "dec" | "diciembre" => 12,
         _ => return None,
     })
 }

@@ -8,9 +8,8 @@
 
 use jiff::civil::Time;
 
-use super::Found;
 use super::amounts::{count, is_group_word, is_hour_word};
-use super::tokens::{Tok, low};
+use super::tokens::{Found, Tok, low};
 use crate::Period;
 
 pub(super) fn period_at(toks: &[Tok], i: usize) -> Option<(usize, Vec<Found>)> {

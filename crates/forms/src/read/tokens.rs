@@ -7,7 +7,41 @@
 //! `NEGATION_REACH` words after it, stopping after a pause or before `but`, `instead`,
 //! `pero`, …; a negator followed by a pause covers nothing.
 
-use super::date::month;
+use jiff::civil::{Date, Time};
+
+use crate::Period;
+
+/// What a matcher read at a token: one field's value, or a note about it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Found {
+    Date(Date),
+    DateNote(String),
+    Period(Period),
+    /// A clock time; `true` when it was a bare hour still to be placed in the day.
+    Time(Time, bool),
+    Hours(u32),
+    DurationNote(String),
+    Group(u32),
+    Room(char),
+}
+
+pub(super) fn month(w: &str) -> Option<i8> {
+    Some(match w {
+        "january" | "jan" | "enero" => 1,
+        "february" | "feb" | "febrero" => 2,
+        "march" | "mar" | "marzo" => 3,
+        "april" | "apr" | "abril" => 4,
+        "may" | "mayo" => 5,
+        "june" | "jun" | "junio" => 6,
+        "july" | "jul" | "julio" => 7,
+        "august" | "aug" | "agosto" => 8,
+        "september" | "sep" | "sept" | "septiembre" => 9,
+        "october" | "oct" | "octubre" => 10,
+        "november" | "nov" | "noviembre" => 11,
+        "december" | "dec" | "diciembre" => 12,
+        _ => return None,
+    })
+}
 
 #[derive(Debug)]
 pub(super) struct Tok {

@@ -9,17 +9,17 @@
 use axum::http::HeaderMap;
 use serde_json::Value;
 
-use super::Shared;
 use crate::{MODELS, Model, ThinkingOff, unsupported_keyword};
 
 /// The key and version headers, as the API checks them; `Ok(key)`, else the status and
 /// message of the refusal.
-pub(super) fn check_headers(shared: &Shared, headers: &HeaderMap) -> Result<String, (u16, String)> {
+/// `accept_key`: the one key the script accepts, when it names one.
+pub(super) fn check_headers(accept_key: Option<&str>, headers: &HeaderMap) -> Result<String, (u16, String)> {
     let key = headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
     if key.is_empty() {
         return Err((401, "x-api-key header is required".into()));
     }
-    if shared.lock().script.accept_key.as_ref().is_some_and(|k| *k != key) {
+    if accept_key.is_some_and(|k| k != key) {
         return Err((401, format!("invalid x-api-key: {key}")));
     }
     if headers.get("anthropic-version").is_none() {
@@ -28,8 +28,9 @@ pub(super) fn check_headers(shared: &Shared, headers: &HeaderMap) -> Result<Stri
     Ok(key)
 }
 
-pub(super) fn served(shared: &Shared, model: &str) -> bool {
-    match &shared.lock().script.models {
+/// Whether `model` is served: one of the script's `models`, else one the API knows.
+pub(super) fn served(models: Option<&[String]>, model: &str) -> bool {
+    match models {
         Some(models) => models.iter().any(|m| m == model),
         None => MODELS.iter().any(|m| m.id == model),
     }

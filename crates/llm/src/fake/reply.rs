@@ -12,8 +12,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::FakeReply;
-use super::script::last_user_text;
+use super::script::{FakeReply, last_user_text};
 
 /// An error in the provider's shape, with its `request-id` header.
 pub(super) fn error(status: u16, request_id: &str, message: String) -> Response {
