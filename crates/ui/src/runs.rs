@@ -21,7 +21,8 @@ use telemetry::Telemetry;
 use tokio::sync::Notify;
 
 use crate::error::ApiError;
-use crate::forms::{FormState, FormView, Press};
+use crate::forms::press::Press;
+use crate::forms::{FormState, FormView};
 use crate::hops::{Hops, State, step};
 use crate::monitor::Monitor;
 use crate::now_ms;
@@ -203,7 +204,7 @@ impl Runs {
         if !valid_id(&input.run_id) {
             return Err(ApiError::invalid("runId", "1 to 128 characters of A-Z, a-z, 0-9, _ and -"));
         }
-        if let Some(press) = crate::forms::read_press(input.forwarded_props.as_ref())? {
+        if let Some(press) = crate::forms::press::read_press(input.forwarded_props.as_ref())? {
             return self.start_press(input.thread_id, input.run_id, press);
         }
         if let Some(check) = read_check(input.forwarded_props.as_ref())? {
@@ -702,7 +703,7 @@ impl Runs {
         let filled = self.with_form(&run.thread, |form| {
             let view = form.as_mut().filter(|v| v.state.fillable())?;
             let workflow = forms::Workflow::from_id(&view.workflow)?;
-            let filling = crate::forms::fill_from_chat(workflow, question, &now);
+            let filling = forms::fill::fill_from_chat(workflow, question, &now);
             let note = filling.note()?;
             view.fill(&filling.filled);
             Some((view.snapshot(now_ms()), note, filling.rest))
