@@ -12,6 +12,7 @@
 
 mod assets;
 pub mod error;
+mod feed;
 pub mod forms;
 pub mod hops;
 pub mod monitor;
