@@ -374,30 +374,26 @@ mod tests {
         }
     }
 
-    /// A registry view as the Hub writes it: the Hub's mode and model, and each
-    /// specialist's (id, status, heartbeat age, mode, model).
-    fn registry(
-        hub: (&str, Option<&str>),
-        specialists: &[(&str, Status, Option<u64>, Option<&str>, Option<&str>)],
-    ) -> RegistryView {
-        let entry =
-            |&(id, status, age, mode, model): &(&str, Status, Option<u64>, Option<&str>, Option<&str>)| {
-                SpecialistEntry {
-                    id: id.into(),
-                    capability: format!("{id} capability"),
-                    status,
-                    instance_id: None,
-                    mode: mode.map(str::to_owned),
-                    model: model.map(str::to_owned),
-                    heartbeat_age_ms: age,
-                    card_etag: None,
-                    card_revision: None,
-                    card_fetched_at: None,
-                    card_error: None,
-                    refreshes: 0,
-                    skills: vec![],
-                }
-            };
+    /// A specialist as the registry lists it: (id, status, heartbeat age, mode, model).
+    type Row<'a> = (&'a str, Status, Option<u64>, Option<&'a str>, Option<&'a str>);
+
+    /// A registry view as the Hub writes it: the Hub's mode and model, and each specialist.
+    fn registry(hub: (&str, Option<&str>), specialists: &[Row<'_>]) -> RegistryView {
+        let entry = |&(id, status, age, mode, model): &Row<'_>| SpecialistEntry {
+            id: id.into(),
+            capability: format!("{id} capability"),
+            status,
+            instance_id: None,
+            mode: mode.map(str::to_owned),
+            model: model.map(str::to_owned),
+            heartbeat_age_ms: age,
+            card_etag: None,
+            card_revision: None,
+            card_fetched_at: None,
+            card_error: None,
+            refreshes: 0,
+            skills: vec![],
+        };
         RegistryView {
             hub: HubInfo {
                 name: "Campus".into(),
