@@ -1,11 +1,13 @@
 //! The two form workflows, `tutoring-request` (Tutor) and `study-room-booking` (Library):
 //! what a student's words say ([`read`]), the fields' rules ([`rules`]), rooms and free
 //! times ([`rooms`]), the A2UI v0.9 messages of each screen ([`templates`]) and the
-//! labelled heuristic that decides whether a message asks for a form ([`intent`]).
+//! labelled heuristic that decides whether a message asks for a form ([`intent`]);
+//! filling an open form from what the student types in the chat ([`fill`]).
 //!
 //! Knows no agent, no A2A and no store. Every function that needs the date or time takes
 //! it as a parameter (`now`, `today`): nothing here reads the clock.
 
+pub mod fill;
 pub mod intent;
 pub mod read;
 pub mod rooms;

@@ -55,3 +55,50 @@ pub(crate) struct Trained {
     pub(crate) temperature: f32,
     pub(crate) micros: u64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::Status;
+    use vocab::events::RoutedDecision;
+
+    #[test]
+    fn a_routed_event_reads_back_as_the_ui_reads_it() {
+        let outcomes = [
+            (
+                Outcome::Route { specialist: "tutor".into(), skill: "explain".into(), reason: "math".into() },
+                RoutedDecision::Route {
+                    specialist: "tutor".into(),
+                    skill: "explain".into(),
+                    reason: "math".into(),
+                },
+            ),
+            (
+                Outcome::Clarify {
+                    options: vec!["tutor".into(), "library".into()],
+                    tie: true,
+                    question: Some("model text".into()),
+                },
+                RoutedDecision::Clarify { options: vec!["tutor".into(), "library".into()], tie: true },
+            ),
+            (
+                Outcome::Unsupported { reason: "out of scope".into() },
+                RoutedDecision::Unsupported { reason: "out of scope".into() },
+            ),
+            (
+                Outcome::Unavailable { specialist: "library".into(), status: Status::Stale },
+                RoutedDecision::Unavailable { specialist: "library".into(), status: Status::Stale },
+            ),
+        ];
+        for (outcome, read) in outcomes {
+            let routed = Routed { request_id: "r", context_id: "c", decision: &outcome };
+            let json = serde_json::to_string(&routed).unwrap();
+            assert!(!json.contains("model text"), "the live router's wording stays off the feed");
+            let back: vocab::events::Routed = serde_json::from_str(&json).unwrap();
+            assert_eq!((back.request_id.as_ref(), back.context_id.as_ref()), ("r", "c"));
+            assert_eq!(back.decision.kind(), outcome.kind());
+            assert_eq!(back.decision.outcome(), outcome.reply_outcome());
+            assert_eq!(back.decision, read);
+        }
+    }
+}

@@ -1,28 +1,26 @@
 //! Forms in the page (docs/ui-stream.md, "Forms"): the form open in each conversation as
 //! the page draws it — an `ACTIVITY_SNAPSHOT` (`a2ui-surface`) holding the whole A2UI
-//! message list to draw its current screen from scratch — the checks on an action before
-//! the Student sends it, and filling a form from what the student types.
+//! message list to draw its current screen from scratch. The checks on a press before
+//! the Student sends it are in [`press`]; filling a form from what the student types is
+//! `forms::fill`'s.
 //!
 //! The list is what the agent sent (each update appended), plus the values an action
 //! carried (so a redraw keeps what the student had chosen), compacted so it never grows
 //! past what the screen needs. Only the Student's `act` sends anything: filling from the
 //! chat sends nothing.
 
-use a2ui::{ActionRule, Kind, Policy};
+pub mod press;
+
+use a2ui::Kind;
 use agui::ActivitySnapshot;
 use agui::Event;
-use axum::http::StatusCode;
-use forms::Workflow;
-use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use student::{FieldError, FormReply, FormStatus};
-
-use crate::error::ApiError;
 
 /// The `activityType` of a form's snapshots.
 pub const ACTIVITY: &str = "a2ui-surface";
 /// The field a version number travels under in every action's context.
-const FORM_VERSION: &str = "formVersion";
+pub(crate) const FORM_VERSION: &str = "formVersion";
 /// Messages kept for one form after compaction (a form's screens need a handful).
 const MAX_MESSAGES: usize = 64;
 
@@ -327,322 +325,13 @@ impl FormView {
             timestamp: Some(ts),
         })
     }
-
-    /// Checks a press before anything is sent: the form is this conversation's and takes
-    /// actions now (409 `form_closed`, `action_in_progress`, `reconcile_only`), the action
-    /// passes the allowlist for this workflow (400 with its `a2ui_…` code) and the values
-    /// the form's own rules can check (400 `invalid_value`). Returns the action object.
-    pub fn check_action(&self, press: &Press, today: jiff::civil::Date) -> Result<Value, ApiError> {
-        let conflict = |code, message: &str| ApiError::new(StatusCode::CONFLICT, code, message);
-        if press.form_ref != self.form_ref {
-            return Err(conflict("form_unknown", "this conversation has no such form open"));
-        }
-        match self.state {
-            s if s.closed() => return Err(conflict("form_closed", "this form is closed")),
-            FormState::Submitting => {
-                return Err(conflict("action_in_progress", "this form's last press has no answer yet"));
-            }
-            _ => {}
-        }
-        let workflow = Workflow::from_id(&self.workflow)
-            .ok_or_else(|| conflict("form_unknown", "this form's workflow is not known here"))?;
-        let mut keys: Vec<&str> = workflow.fields().to_vec();
-        keys.push(FORM_VERSION);
-        let rules: Vec<ActionRule<'_>> =
-            workflow.actions().iter().map(|name| ActionRule { name, context: &keys }).collect();
-        let checked = a2ui::check_action(&Policy::fixed_forms(), &self.surface_id, &rules, &press.message)
-            .map_err(|r| {
-                let mut e = ApiError::new(StatusCode::BAD_REQUEST, r.code(), r.reason().to_string());
-                e.field = Some("forwardedProps.a2uiAction".into());
-                e
-            })?;
-        if self.state == FormState::ConfirmationPending {
-            let same = self.operation_id.as_deref() == Some(press.operation_id.as_str())
-                && self.pending.as_ref().is_some_and(|p| same_action(p, &press.message["action"]));
-            if !same {
-                return Err(conflict(
-                    "reconcile_only",
-                    "this form awaits a confirmation: only the same action with the same operationId may be sent",
-                ));
-            }
-        }
-        for (field, value) in checked.context.iter().filter(|(k, _)| k.as_str() != FORM_VERSION) {
-            // a slot id is the agent's to check; the rest are the form's own rules
-            if field == "slot" && value.as_array().is_some_and(|a| a.is_empty()) {
-                continue;
-            }
-            if let Err(e) = forms::rules::check_value_with(workflow, field, value, today, &checked.context) {
-                let mut err = ApiError::new(StatusCode::BAD_REQUEST, "invalid_value", e.message);
-                err.field = Some(format!("forwardedProps.a2uiAction.action.context.{field}"));
-                return Err(err);
-            }
-        }
-        Ok(press.message["action"].clone())
-    }
-}
-
-/// Two actions are the same press when all but their `timestamp` agree.
-fn same_action(a: &Value, b: &Value) -> bool {
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Some(o) = v.as_object_mut() {
-            o.remove("timestamp");
-        }
-        v
-    };
-    strip(a) == strip(b)
-}
-
-/// A press, as `forwardedProps` carries it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Press {
-    pub form_ref: String,
-    pub operation_id: String,
-    /// `{"version":"v0.9","action":{…}}`.
-    pub message: Value,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Forwarded {
-    a2ui_action: Value,
-    form_ref: String,
-    operation_id: String,
-}
-
-/// Reads `forwardedProps` when it carries a press (`a2uiAction`); `Ok(None)` otherwise.
-pub fn read_press(forwarded: Option<&Value>) -> Result<Option<Press>, ApiError> {
-    let Some(forwarded) = forwarded.filter(|f| f.get("a2uiAction").is_some()) else { return Ok(None) };
-    let f: Forwarded = serde_path_to_error::deserialize(forwarded).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." { "forwardedProps".to_string() } else { format!("forwardedProps.{path}") };
-        ApiError::invalid(field, "a press is {a2uiAction, formRef, operationId} and nothing else")
-    })?;
-    let id_ok = |id: &str, max: usize| {
-        (1..=max).contains(&id.len())
-            && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    };
-    if !id_ok(&f.operation_id, 128) {
-        return Err(ApiError::invalid(
-            "forwardedProps.operationId",
-            "1 to 128 characters of A-Z, a-z, 0-9, _ and -",
-        ));
-    }
-    if !id_ok(&f.form_ref, 128) {
-        return Err(ApiError::invalid(
-            "forwardedProps.formRef",
-            "1 to 128 characters of A-Z, a-z, 0-9, _ and -",
-        ));
-    }
-    if !f.a2ui_action.is_object() || f.a2ui_action.get("action").is_none() {
-        return Err(ApiError::invalid(
-            "forwardedProps.a2uiAction",
-            "an A2UI client message {version, action}",
-        ));
-    }
-    Ok(Some(Press { form_ref: f.form_ref, operation_id: f.operation_id, message: f.a2ui_action }))
-}
-
-/// What a chat message filled in an open form, and what it did not.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Filling {
-    /// (field, the data model's value) for each value the form's rules took.
-    pub filled: Vec<(String, Value)>,
-    /// (field, why not) for each value read that the form would not take.
-    pub not_filled: Vec<(String, String)>,
-    /// The sentences nothing was read from: what still goes to the Hub.
-    pub rest: String,
-}
-
-impl Filling {
-    /// The note for the student: what was filled, what not and why; `None` when nothing was read.
-    pub fn note(&self) -> Option<String> {
-        if self.filled.is_empty() && self.not_filled.is_empty() {
-            return None;
-        }
-        let mut note = String::new();
-        if !self.filled.is_empty() {
-            let shown: Vec<String> =
-                self.filled.iter().map(|(f, v)| format!("{} ({})", label(f), shown_value(v))).collect();
-            note.push_str(&format!("Filled in the form: {}.", shown.join(", ")));
-        }
-        for (field, why) in &self.not_filled {
-            if !note.is_empty() {
-                note.push(' ');
-            }
-            note.push_str(&format!("Not filled: {} — {}.", label(field), why.trim_end_matches('.')));
-        }
-        if self.rest.is_empty() {
-            note.push_str(" Nothing was sent; check the form and press its button when ready.");
-        } else {
-            // the rest of the message does go out: only the form stays here
-            note.push_str(" The form was not sent (the rest of your message was); check it and press its button when ready.");
-        }
-        Some(note)
-    }
-}
-
-fn label(field: &str) -> &str {
-    match field {
-        "groupSize" => "group size",
-        "date" => "date",
-        other => other,
-    }
-}
-
-fn shown_value(v: &Value) -> String {
-    match v {
-        Value::Array(a) => a.iter().map(shown_value).collect::<Vec<_>>().join(", "),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// Splits a message into sentences (at `.`, `?`, `!` followed by a space or the end), so
-/// an email's dots stay inside their sentence.
-fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes = text.as_bytes();
-    for (i, b) in bytes.iter().enumerate() {
-        if matches!(b, b'.' | b'?' | b'!') && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()) {
-            out.push(&text[start..=i]);
-            start = i + 1;
-        }
-    }
-    if start < text.len() {
-        out.push(&text[start..]);
-    }
-    out.into_iter().map(str::trim).filter(|s| !s.is_empty()).collect()
-}
-
-/// The candidate values a reading gives `workflow`'s fields, as its data model holds them.
-fn candidates(workflow: Workflow, r: &forms::Reading) -> Vec<(&'static str, Value)> {
-    let mv =
-        |field: &'static str, text: String| (field, forms::templates::model_value(workflow, field, &text));
-    let mut out = Vec::new();
-    match workflow {
-        Workflow::Tutoring => {
-            if let Some(n) = &r.name {
-                out.push(mv("name", n.clone()));
-            }
-            if let Some(e) = &r.email {
-                out.push(mv("email", e.clone()));
-            }
-            if let Some(d) = &r.date {
-                out.push(mv("date", d.date.to_string()));
-            }
-            let period = r.period.or_else(|| r.time.map(|t| forms::Period::of_hour(t.hour())));
-            if let Some(p) = period {
-                out.push(mv("period", p.as_str().to_string()));
-            }
-        }
-        Workflow::Booking => {
-            if let Some(d) = &r.date {
-                out.push(mv("date", d.date.to_string()));
-            }
-            if let Some(c) = r.room {
-                out.push(mv("room", c.to_string()));
-            }
-            if let Some(h) = r.duration_hours {
-                out.push(mv("duration", h.to_string()));
-            }
-            if let Some(g) = r.group_size {
-                out.push(mv("groupSize", g.to_string()));
-            }
-        }
-    }
-    out
-}
-
-/// Reads a typed message for the open form: each sentence by `forms::read`; a value the
-/// form's own rules take is filled, one they refuse is not (with why), and the sentences
-/// nothing was read from are what still goes to the Hub. Sends nothing.
-pub fn fill_from_chat(workflow: Workflow, text: &str, now: &jiff::ZonedDateTime) -> Filling {
-    let today = now.date();
-    let mut filling = Filling::default();
-    let mut rest = Vec::new();
-    let mut form = Map::new();
-    for sentence in sentences(text).into_iter().flat_map(split_question) {
-        if asks_something(sentence) {
-            // "what are the opening hours on Sunday?" asks the university; its Sunday is
-            // no answer to the form
-            rest.push(sentence);
-            continue;
-        }
-        let reading = forms::read(sentence, now);
-        let found = candidates(workflow, &reading);
-        if found.is_empty() {
-            let noted: Vec<&forms::read::Note> =
-                reading.notes.iter().filter(|n| workflow.fields().contains(&n.field)).collect();
-            if noted.is_empty() {
-                rest.push(sentence);
-            }
-            for n in noted {
-                filling.not_filled.push((n.field.to_string(), n.reason.clone()));
-            }
-            continue;
-        }
-        for (field, value) in found {
-            match forms::rules::check_value_with(workflow, field, &value, today, &form) {
-                Ok(()) => {
-                    form.insert(field.to_string(), value.clone());
-                    filling.filled.retain(|(f, _)| f != field);
-                    filling.filled.push((field.to_string(), value));
-                }
-                Err(e) => filling.not_filled.push((field.to_string(), e.message)),
-            }
-        }
-    }
-    filling.rest = rest.join(" ");
-    filling
-}
-
-/// A sentence that ends by asking something after a pause (`,`, `;`, a dash):
-/// "book it for tomorrow — also what is a derivative?" is the words for the form, then the
-/// question, which goes out as it is. Any other sentence is one piece.
-fn split_question(sentence: &str) -> Vec<&str> {
-    if asks_something(sentence) || !sentence.ends_with('?') {
-        return vec![sentence];
-    }
-    let chars: Vec<(usize, char)> = sentence.char_indices().collect();
-    for (i, &(at, c)) in chars.iter().enumerate() {
-        let spaced = |j: usize| chars.get(j).is_some_and(|(_, c)| c.is_whitespace());
-        // a hyphen is a pause only with a space either side: "2025-11-20" is one date
-        let pause =
-            matches!(c, ',' | ';' | '—' | '–') || (c == '-' && i > 0 && spaced(i - 1) && spaced(i + 1));
-        if !pause {
-            continue;
-        }
-        let (head, tail) = (sentence[..at].trim(), sentence[at + c.len_utf8()..].trim());
-        if !head.is_empty() && asks_something(tail) {
-            return vec![head, tail];
-        }
-    }
-    vec![sentence]
-}
-
-/// A sentence that asks a question (a question mark after a question word, perhaps after
-/// "also", "and", …): it goes to the university as it is, and fills nothing.
-fn asks_something(sentence: &str) -> bool {
-    const ASKING: &[&str] = &[
-        "what", "what's", "whats", "when", "where", "which", "who", "why", "how", "is", "are", "can",
-        "could", "do", "does", "will", "should",
-    ];
-    const LEADING: &[&str] = &["also", "and", "but", "plus", "oh", "btw", "so", "anyway"];
-    let first = sentence
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_lowercase())
-        .find(|w| !LEADING.contains(&w.as_str()))
-        .unwrap_or_default();
-    sentence.trim_end().ends_with('?') && ASKING.contains(&first.as_str())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn form(messages: Vec<Value>, state: FormStatus, version: u32) -> FormReply {
+    pub(super) fn form(messages: Vec<Value>, state: FormStatus, version: u32) -> FormReply {
         FormReply {
             form_ref: "hf-1".into(),
             workflow: "study-room-booking".into(),
@@ -655,12 +344,12 @@ mod tests {
         }
     }
 
-    fn noon() -> jiff::ZonedDateTime {
+    pub(super) fn noon() -> jiff::ZonedDateTime {
         // a Wednesday
         "2025-11-19T12:00:00-08:00[America/Los_Angeles]".parse().unwrap()
     }
 
-    fn first() -> Vec<Value> {
+    pub(super) fn first() -> Vec<Value> {
         let today = noon().date();
         forms::templates::booking_form("s-1", &forms::Prefill::default(), today, 1).messages
     }
@@ -759,187 +448,5 @@ mod tests {
         assert_eq!(rooms, [(3 + 2 * (1 + n) + 1, &json!(["A"]))], "only the last room, under its new number");
         view.apply(&form(first(), FormStatus::Open, 3), None);
         assert_eq!(seqs(&view).first(), Some(&(3 + 3 * (1 + n) + 1)), "a new surface: new numbers");
-    }
-
-    fn press(action: Value, op: &str) -> Press {
-        Press {
-            form_ref: "hf-1".into(),
-            operation_id: op.into(),
-            message: json!({"version": "v0.9", "action": action}),
-        }
-    }
-
-    fn action(name: &str, context: Value) -> Value {
-        json!({"name": name, "surfaceId": "s-1", "sourceComponentId": "find_btn",
-            "timestamp": "2025-11-19T20:00:00.000Z", "context": context})
-    }
-
-    #[test]
-    fn a_press_is_checked_before_anything_is_sent() {
-        let today = noon().date();
-        let mut view = FormView::open(&form(first(), FormStatus::Open, 1)).unwrap();
-        let good = action(
-            "find_times",
-            json!({"date": "2025-11-20", "room": ["A"], "duration": ["1"], "groupSize": "3", "formVersion": 1}),
-        );
-        assert!(view.check_action(&press(good.clone(), "op-1"), today).is_ok());
-        let code = |r: Result<Value, ApiError>| r.unwrap_err().code;
-        assert_eq!(
-            code(view.check_action(&press(action("submit_tutoring_request", json!({})), "o"), today)),
-            "a2ui_action_not_allowed"
-        );
-        assert_eq!(
-            code(view.check_action(&press(action("find_times", json!({"secret": 1})), "o"), today)),
-            "a2ui_context_key_not_allowed"
-        );
-        let big = action(
-            "find_times",
-            json!({"date": "2025-11-20", "room": ["A"], "duration": ["1"], "groupSize": "9", "formVersion": 1}),
-        );
-        let e = view.check_action(&press(big, "o"), today).unwrap_err();
-        assert_eq!(
-            (e.code, e.field.as_deref()),
-            ("invalid_value", Some("forwardedProps.a2uiAction.action.context.groupSize"))
-        );
-        let mut other = press(good.clone(), "o");
-        other.form_ref = "hf-2".into();
-        assert_eq!(code(view.check_action(&other, today)), "form_unknown");
-
-        view.submitting("op-1");
-        assert_eq!(code(view.check_action(&press(good.clone(), "op-2"), today)), "action_in_progress");
-        view.uncertain(good.clone(), "no answer in time");
-        assert_eq!(code(view.check_action(&press(good.clone(), "op-2"), today)), "reconcile_only");
-        let mut later = good.clone();
-        later["timestamp"] = json!("2025-11-19T20:05:00.000Z");
-        assert!(view.check_action(&press(later, "op-1"), today).is_ok(), "a reconcile: same action, same id");
-        view.supersede();
-        assert_eq!(code(view.check_action(&press(good, "op-1"), today)), "form_closed");
-    }
-
-    #[test]
-    fn press_shapes_are_read_strictly() {
-        assert_eq!(read_press(None).unwrap(), None);
-        assert_eq!(read_press(Some(&json!({}))).unwrap(), None);
-        let ok = json!({"a2uiAction": {"version": "v0.9", "action": {}}, "formRef": "hf-1", "operationId": "op-1"});
-        assert!(read_press(Some(&ok)).unwrap().is_some());
-        let mut extra = ok.clone();
-        extra["x"] = json!(1);
-        assert_eq!(read_press(Some(&extra)).unwrap_err().code, "invalid_input");
-        let mut bad = ok.clone();
-        bad["operationId"] = json!("a b");
-        assert_eq!(read_press(Some(&bad)).unwrap_err().field.as_deref(), Some("forwardedProps.operationId"));
-    }
-
-    #[test]
-    fn chat_filling_over_a_table_of_messages() {
-        use Workflow::{Booking, Tutoring};
-        let now = noon();
-        // (workflow, message, fields filled, fields refused, what still goes to the Hub)
-        type Row = (Workflow, &'static str, &'static [&'static str], &'static [&'static str], &'static str);
-        let table: &[Row] = &[
-            (Booking, "room B", &["room"], &[], ""),
-            (Booking, "Room c, 2 hours", &["room", "duration"], &[], ""),
-            (Booking, "tomorrow for 4 people", &["date", "groupSize"], &[], ""),
-            (
-                Booking,
-                "make it 1 hour. Is there a printer in the library?",
-                &["duration"],
-                &[],
-                "Is there a printer in the library?",
-            ),
-            (Booking, "room A for 9 people", &["room"], &["groupSize"], ""),
-            (Booking, "for 3 hours", &[], &["duration"], ""),
-            (
-                Booking,
-                "what are the opening hours on Sunday?",
-                &[],
-                &[],
-                "what are the opening hours on Sunday?",
-            ),
-            (Tutoring, "I'm Alex Student, alex@example.com", &["name", "email"], &[], ""),
-            (Tutoring, "next Monday mornings", &["date", "period"], &[], ""),
-            (Tutoring, "Saturday afternoon", &["period"], &["date"], ""),
-            (Tutoring, "what is the chain rule?", &[], &[], "what is the chain rule?"),
-            (Booking, "make it Thursday at 3pm for 3 people", &["date", "groupSize"], &[], ""),
-            (Booking, "make it 2024-01-15 for 40 people", &[], &["date", "groupSize"], ""),
-            // a question after a pause in the same sentence still goes out, and fills nothing
-            (
-                Booking,
-                "book it for tomorrow afternoon — also what is a derivative?",
-                &["date"],
-                &[],
-                "also what is a derivative?",
-            ),
-            (Booking, "room B for 2 hours; is it quiet?", &["room", "duration"], &[], "is it quiet?"),
-            (
-                Tutoring,
-                "Monday morning, and how long is a session?",
-                &["date", "period"],
-                &[],
-                "and how long is a session?",
-            ),
-            (
-                Booking,
-                "tomorrow - which rooms have a whiteboard?",
-                &["date"],
-                &[],
-                "which rooms have a whiteboard?",
-            ),
-            // a pause without a question after it splits nothing
-            (Booking, "tomorrow, room C - for 2 hours?", &["date", "room", "duration"], &[], ""),
-        ];
-        let mut wrong = Vec::new();
-        for (workflow, message, filled, refused, rest) in table {
-            let f = fill_from_chat(*workflow, message, &now);
-            let got_filled: Vec<&str> = f.filled.iter().map(|(k, _)| k.as_str()).collect();
-            let got_refused: Vec<&str> = f.not_filled.iter().map(|(k, _)| k.as_str()).collect();
-            if got_filled != *filled || got_refused != *refused || f.rest != *rest {
-                wrong.push(format!(
-                    "{message:?}: filled {got_filled:?} refused {got_refused:?} rest {:?}",
-                    f.rest
-                ));
-            }
-            // a refused value always says why; a message that filled nothing and refused nothing says nothing
-            assert_eq!(
-                f.note().is_some(),
-                !filled.is_empty() || !refused.is_empty(),
-                "{message:?}: {:?}",
-                f.note()
-            );
-        }
-        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    }
-
-    #[test]
-    fn chat_filling_takes_what_the_rules_take_and_passes_the_rest_on() {
-        let now = noon();
-        let f = fill_from_chat(
-            Workflow::Booking,
-            "Tomorrow, room A for 2 hours. What are the library hours?",
-            &now,
-        );
-        let fields: Vec<&str> = f.filled.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(fields, ["date", "room", "duration"], "{f:?}");
-        assert_eq!(f.filled[1].1, json!(["A"]));
-        assert_eq!(f.rest, "What are the library hours?");
-        assert!(
-            f.note().unwrap().contains("The form was not sent (the rest of your message was)"),
-            "{:?}",
-            f.note()
-        );
-        let f = fill_from_chat(Workflow::Booking, "room A for 9 people", &now);
-        assert_eq!(f.filled.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["room"]);
-        assert_eq!(f.not_filled[0].0, "groupSize", "room A takes 4: {f:?}");
-        assert!(f.note().unwrap().contains("Not filled: group size"), "{:?}", f.note());
-        assert!(
-            f.note().unwrap().ends_with("Nothing was sent; check the form and press its button when ready.")
-        );
-        assert!(f.rest.is_empty());
-        let f = fill_from_chat(Workflow::Tutoring, "my email is ada@example.edu. Saturday afternoon", &now);
-        let fields: Vec<&str> = f.filled.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(fields, ["email", "period"], "{f:?}");
-        assert_eq!(f.not_filled[0].0, "date", "a Saturday is no weekday: {f:?}");
-        let f = fill_from_chat(Workflow::Tutoring, "what is a derivative?", &now);
-        assert_eq!((f.note(), f.rest.as_str()), (None, "what is a derivative?"));
     }
 }

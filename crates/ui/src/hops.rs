@@ -1,6 +1,10 @@
-//! The hop-by-hop strip of one question, built only from what the agents reported.
+//! The hop-by-hop strip of one question, built only from what the agents reported: the
+//! Student's own steps, and what the Hub's feed said ([`Hops::apply`]).
 
 use serde::Serialize;
+use vocab::ReplyOutcome;
+
+use crate::feed::{FeedEvent, OUTCOME_UNKNOWN, UNREACHABLE};
 
 /// The nine steps, in order: (step, from, to).
 pub const STEPS: [(&str, &str, Option<&str>); 9] = [
@@ -197,6 +201,59 @@ impl Hops {
     pub fn state(&self, i: usize) -> State {
         self.0[i].state
     }
+
+    /// What one event of the Hub's feed (its own, or a specialist's relayed) changes, at
+    /// `at` (the agent's time): the steps it touched, in order.
+    pub(crate) fn apply(&mut self, event: &FeedEvent, at: Option<i64>) -> Vec<usize> {
+        let mut hops = match event {
+            FeedEvent::HubReceived => self.set(step::HUB_RECEIVED, State::Done, at, None),
+            FeedEvent::Decided(decision) => {
+                let kind = decision.kind();
+                let mut hops = self.set(step::HUB_DECIDED, State::Done, at, Some(kind.into()));
+                match decision.routed_to() {
+                    Some(specialist) => hops.extend(self.name_specialist(specialist)),
+                    None => hops.extend(self.skip_specialist(&format!("Hub answered itself ({kind})"))),
+                }
+                hops
+            }
+            FeedEvent::Forwarded { specialist, .. } => {
+                let mut hops = self.set(step::HUB_FORWARDED, State::Done, at, None);
+                hops.extend(self.name_specialist(specialist));
+                hops
+            }
+            FeedEvent::SpecialistReplied => self.set(step::HUB_GOT_ANSWER, State::Done, at, None),
+            FeedEvent::ForwardFailed { specialist, reason } => {
+                let reason = reason.clone().unwrap_or_else(|| "failed".into());
+                match reason.as_str() {
+                    // the Hub could not reach it: the specialist's steps never happened
+                    UNREACHABLE => self.not_delivered(
+                        &format!("{specialist} could not be reached; the question never arrived"),
+                        at,
+                        &format!("{specialist} unreachable"),
+                    ),
+                    // sent, no proper answer: whether the specialist saw it is not known
+                    OUTCOME_UNKNOWN => self.set(step::HUB_GOT_ANSWER, State::Unknown, at, Some(reason)),
+                    _ => self.set(step::HUB_GOT_ANSWER, State::Failed, at, Some(reason)),
+                }
+            }
+            FeedEvent::HubReplied { outcome } => {
+                let mut hops = Vec::new();
+                // routed, then found unavailable before any forward: the Hub answered itself
+                if *outcome == Some(ReplyOutcome::Unavailable)
+                    && matches!(self.state(step::HUB_FORWARDED), State::Pending | State::Active)
+                {
+                    hops.extend(self.skip_specialist("Hub answered itself (unavailable)"));
+                }
+                hops.extend(self.set(step::HUB_REPLIED, State::Done, at, None));
+                hops
+            }
+            FeedEvent::SpecialistReceived => self.set(step::SPECIALIST_RECEIVED, State::Done, at, None),
+            FeedEvent::SpecialistPublished => self.set(step::SPECIALIST_REPLIED, State::Done, at, None),
+        };
+        hops.sort_unstable();
+        hops.dedup();
+        hops
+    }
 }
 
 #[cfg(test)]
@@ -255,6 +312,93 @@ mod tests {
         down.set(0, State::Failed, Some(1), Some("hub unreachable".into()));
         down.nothing_sent("nothing was sent");
         assert_eq!(down.finish(), vec![8]);
+    }
+
+    /// The strip after `events`, each at the next millisecond, from a sent question.
+    fn fed(events: &[FeedEvent]) -> Hops {
+        let mut h = Hops::default();
+        h.set(step::STUDENT_SENT, State::Done, Some(0), None);
+        for (i, e) in events.iter().enumerate() {
+            h.apply(e, Some(i as i64 + 1));
+        }
+        h
+    }
+
+    #[test]
+    fn the_feed_moves_the_strip_as_each_event_says() {
+        use State::*;
+        use vocab::events::RoutedDecision;
+        let route = || {
+            FeedEvent::Decided(RoutedDecision::Route {
+                specialist: "tutor".into(),
+                skill: "explain".into(),
+                reason: String::new(),
+            })
+        };
+        let forwarded = || FeedEvent::Forwarded { specialist: "tutor".into(), operation_id: "op".into() };
+        let failed = |reason: &str| FeedEvent::ForwardFailed {
+            specialist: "tutor".into(),
+            reason: Some(reason.into()),
+        };
+        let replied = |o| FeedEvent::HubReplied { outcome: Some(o) };
+        // (events, the states after them)
+        let table: Vec<(Vec<FeedEvent>, [State; 9])> = vec![
+            (
+                vec![
+                    FeedEvent::HubReceived,
+                    route(),
+                    forwarded(),
+                    FeedEvent::SpecialistReceived,
+                    FeedEvent::SpecialistPublished,
+                    FeedEvent::SpecialistReplied,
+                    replied(ReplyOutcome::Route),
+                ],
+                [Done, Done, Done, Done, Done, Done, Done, Done, Active],
+            ),
+            (
+                vec![
+                    FeedEvent::HubReceived,
+                    FeedEvent::Decided(RoutedDecision::Clarify { options: vec![], tie: false }),
+                    replied(ReplyOutcome::Clarify),
+                ],
+                [Done, Done, Done, Skipped, Skipped, Skipped, Skipped, Done, Active],
+            ),
+            (
+                vec![FeedEvent::HubReceived, route(), forwarded(), failed("unreachable")],
+                [Done, Done, Done, Done, Skipped, Skipped, Failed, Active, Pending],
+            ),
+            (
+                vec![FeedEvent::HubReceived, route(), forwarded(), failed("outcome_unknown")],
+                [Done, Done, Done, Done, Active, Pending, Unknown, Active, Pending],
+            ),
+            (
+                vec![FeedEvent::HubReceived, route(), forwarded(), failed("error")],
+                [Done, Done, Done, Done, Active, Pending, Failed, Active, Pending],
+            ),
+            // routed, then found unavailable before any forward: the Hub answered itself
+            (
+                vec![FeedEvent::HubReceived, route(), replied(ReplyOutcome::Unavailable)],
+                [Done, Done, Done, Skipped, Skipped, Skipped, Skipped, Done, Active],
+            ),
+        ];
+        for (events, want) in table {
+            let h = fed(&events);
+            assert_eq!(states(&h), want, "{events:?}");
+        }
+        let h = fed(&[FeedEvent::HubReceived, route()]);
+        assert_eq!((h.0[2].reason.as_deref(), h.0[3].to.as_deref()), (Some("route"), Some("tutor")));
+        let h = fed(&[FeedEvent::HubReceived, route(), forwarded(), failed("unreachable")]);
+        assert_eq!(h.0[4].reason.as_deref(), Some("tutor could not be reached; the question never arrived"));
+        assert_eq!(h.0[6].reason.as_deref(), Some("tutor unreachable"));
+        let h = fed(&[
+            FeedEvent::HubReceived,
+            FeedEvent::Decided(RoutedDecision::Unsupported { reason: "x".into() }),
+        ]);
+        assert_eq!(h.0[3].reason.as_deref(), Some("Hub answered itself (unsupported)"));
+        // what one event touched comes back in order, once
+        let mut h = fed(&[FeedEvent::HubReceived]);
+        assert_eq!(h.apply(&route(), Some(5)), vec![2, 3, 4, 5]);
+        assert!(h.apply(&FeedEvent::HubReceived, Some(6)).is_empty(), "a settled step never changes");
     }
 
     #[test]

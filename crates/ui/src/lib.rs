@@ -12,6 +12,7 @@
 
 mod assets;
 pub mod error;
+mod feed;
 pub mod forms;
 pub mod hops;
 pub mod monitor;
@@ -37,6 +38,7 @@ use serde_json::{Value, json};
 use telemetry::Telemetry;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use vocab::registry::RegistryView;
 
 use crate::error::{ApiError, BODY_LIMIT, read_json};
 use crate::monitor::Monitor;
@@ -210,7 +212,7 @@ fn spawn_poll(
                 _ = stop.wait_for(|s| *s) => break,
             }
             let registry = match http.get(&url).send().await {
-                Ok(r) if r.status().is_success() => r.json::<Value>().await.ok(),
+                Ok(r) if r.status().is_success() => r.json::<RegistryView>().await.ok(),
                 _ => None,
             };
             notices.hub(registry.is_some());
@@ -221,7 +223,7 @@ fn spawn_poll(
 }
 
 /// The agents' statuses as the Hub reported them (`unknown` for what nothing reported).
-fn statuses(registry: Option<&Value>, student_in_flight: usize, student_mode: &str) -> (Value, Value) {
+fn statuses(registry: Option<&RegistryView>, student_in_flight: usize, student_mode: &str) -> (Value, Value) {
     let now = now_ms();
     let mut agents = serde_json::Map::new();
     agents.insert(
@@ -231,28 +233,24 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize, student_mode: &s
     let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
     // modes and models as each agent said (the Hub its router's, a specialist in its
     // registration); what nothing said stays null
-    let said = |v: Option<&Value>, field: &str| {
-        v.and_then(|v| v.get(field)).and_then(Value::as_str).map(str::to_owned)
-    };
-    let hub = registry.and_then(|r| r.get("hub"));
+    let hub = registry.map(|r| &r.hub);
     // nothing reports the Hub's own work in flight: unknown, not 0
     agents.insert(
         "hub".into(),
-        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null, "mode": said(hub, "mode"), "model": said(hub, "model")}),
+        json!({"status": hub_status, "heartbeatAt": null, "inFlight": null,
+            "mode": hub.map(|h| &h.mode), "model": hub.and_then(|h| h.model.as_ref())}),
     );
-    let list = registry.and_then(|r| r.get("specialists")).and_then(Value::as_array);
-    for s in list.into_iter().flatten() {
-        let Some(id) = s.get("id").and_then(Value::as_str) else { continue };
-        let age = s.get("heartbeatAgeMs").and_then(Value::as_i64);
+    for s in registry.map(|r| r.specialists.as_slice()).unwrap_or_default() {
+        let age = s.heartbeat_age_ms.map(|a| i64::try_from(a).unwrap_or(i64::MAX));
         agents.insert(
-            id.into(),
+            s.id.clone(),
             json!({
-                "status": s.get("status").and_then(Value::as_str).unwrap_or("unknown"),
-                "heartbeatAt": age.map(|a| now - a),
+                "status": s.status.as_str(),
+                "heartbeatAt": age.map(|a| now.saturating_sub(a)),
                 // the monitor fills in what the Hub's feed told; unknown until then
                 "inFlight": null,
-                "mode": said(Some(s), "mode"),
-                "model": said(Some(s), "model"),
+                "mode": s.mode,
+                "model": s.model,
             }),
         );
     }
@@ -265,8 +263,7 @@ fn statuses(registry: Option<&Value>, student_in_flight: usize, student_mode: &s
         }
     }
     // the Hub's public name, as it reported it (the page labels answers "<Hub> · <service>")
-    let name = registry.and_then(|r| r.get("hub")).and_then(|h| h.get("name")).and_then(Value::as_str);
-    (Value::Object(agents), json!({"status": hub_status, "name": name}))
+    (Value::Object(agents), json!({"status": hub_status, "name": hub.map(|h| &h.name)}))
 }
 
 fn spawn_flush(monitor: Arc<Monitor>, mut stop: watch::Receiver<bool>) {
@@ -350,6 +347,7 @@ pub async fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vocab::registry::{HubInfo, SpecialistEntry, Status};
 
     #[test]
     fn config_from_env() {
@@ -376,6 +374,37 @@ mod tests {
         }
     }
 
+    /// A specialist as the registry lists it: (id, status, heartbeat age, mode, model).
+    type Row<'a> = (&'a str, Status, Option<u64>, Option<&'a str>, Option<&'a str>);
+
+    /// A registry view as the Hub writes it: the Hub's mode and model, and each specialist.
+    fn registry(hub: (&str, Option<&str>), specialists: &[Row<'_>]) -> RegistryView {
+        let entry = |&(id, status, age, mode, model): &Row<'_>| SpecialistEntry {
+            id: id.into(),
+            capability: format!("{id} capability"),
+            status,
+            instance_id: None,
+            mode: mode.map(str::to_owned),
+            model: model.map(str::to_owned),
+            heartbeat_age_ms: age,
+            card_etag: None,
+            card_revision: None,
+            card_fetched_at: None,
+            card_error: None,
+            refreshes: 0,
+            skills: vec![],
+        };
+        RegistryView {
+            hub: HubInfo {
+                name: "Campus".into(),
+                mode: hub.0.into(),
+                model: hub.1.map(str::to_owned),
+                key: None,
+            },
+            specialists: specialists.iter().map(entry).collect(),
+        }
+    }
+
     #[test]
     fn statuses_say_unknown_for_what_nothing_reported() {
         let (agents, hub) = statuses(None, 2, STUDENT_MODE);
@@ -385,14 +414,15 @@ mod tests {
         assert_eq!(agents["student"]["inFlight"], 2);
         assert!(agents["hub"]["mode"].is_null() && agents["tutor"]["mode"].is_null());
         assert_eq!(agents["student"]["mode"], STUDENT_MODE);
-        let reg = json!({
-            "hub": {"mode": "classifier"},
-            "specialists": [
-                {"id": "tutor", "status": "ready", "heartbeatAgeMs": 100, "mode": "fixed"},
-                {"id": "library", "status": "ready", "heartbeatAgeMs": 100, "mode": null},
+        let reg = registry(
+            ("classifier", None),
+            &[
+                ("tutor", Status::Ready, Some(100), Some("fixed"), None),
+                ("library", Status::Ready, Some(100), None, None),
             ],
-        });
-        let (agents, _) = statuses(Some(&reg), 0, STUDENT_MODE);
+        );
+        let (agents, hub) = statuses(Some(&reg), 0, STUDENT_MODE);
+        assert_eq!((&hub["status"], &hub["name"]), (&json!("ready"), &json!("Campus")));
         assert_eq!(agents["tutor"]["status"], "ready");
         assert_eq!(
             (&agents["hub"]["mode"], &agents["tutor"]["mode"]),
@@ -401,17 +431,34 @@ mod tests {
         assert!(agents["library"]["mode"].is_null(), "an agent that did not say stays unknown");
         assert!(agents["tutor"]["heartbeatAt"].as_i64().unwrap() > 0);
         assert!(agents["tutor"]["inFlight"].is_null(), "never a made-up 0");
-        let reg = json!({"specialists": [{"id": "tutor", "status": "ready"}]});
-        assert!(statuses(Some(&reg), 0, STUDENT_MODE).0.get("library").is_none());
+        let reg = registry(("classifier", None), &[("tutor", Status::Stale, None, None, None)]);
+        let (only, _) = statuses(Some(&reg), 0, STUDENT_MODE);
+        assert!(only.get("library").is_none());
+        assert_eq!(only["tutor"]["status"], "stale");
+        assert!(only["tutor"]["heartbeatAt"].is_null(), "no heartbeat reported: none made up");
         assert!(agents["tutor"]["model"].is_null() && agents["hub"]["model"].is_null());
-        let reg = json!({
-            "hub": {"mode": "live", "model": "claude-sonnet-5-5"},
-            "specialists": [{"id": "tutor", "status": "ready", "mode": "live", "model": "claude-haiku-5-5"}],
-        });
+        let reg = registry(
+            ("live", Some("claude-sonnet-5-5")),
+            &[("tutor", Status::Ready, None, Some("live"), Some("claude-haiku-5-5"))],
+        );
         let (agents, _) = statuses(Some(&reg), 0, STUDENT_MODE);
         assert_eq!(
             (&agents["hub"]["model"], &agents["tutor"]["model"]),
             (&json!("claude-sonnet-5-5"), &json!("claude-haiku-5-5"))
         );
+    }
+
+    #[test]
+    fn the_hubs_registry_json_reads_as_the_view() {
+        let json = json!({
+            "hub": {"name": "Campus", "mode": "classifier"},
+            "specialists": [{"id": "tutor", "capability": "Tutoring", "status": "invalid_card",
+                "instanceId": null, "mode": null, "model": null, "heartbeatAgeMs": 5,
+                "cardEtag": null, "cardRevision": null, "cardFetchedAt": null, "cardError": "bad",
+                "refreshes": 2, "skills": []}],
+        });
+        let view: RegistryView = serde_json::from_value(json).unwrap();
+        let (agents, _) = statuses(Some(&view), 0, STUDENT_MODE);
+        assert_eq!(agents["tutor"]["status"], "invalid_card");
     }
 }

@@ -6,150 +6,32 @@
 //! console entry per agent with counts per kind, one pulse per (link, direction,
 //! category, phase, sender) with a count. Pending work is bounded whatever the rate.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+//!
+//! What an event means (its pulse and console line) is in [`label`]; the links' figures
+//! in [`stats`].
+
+mod label;
+mod stats;
+
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use agui::Event;
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::monitor::label::{console_agent, is_heartbeat, summary};
+use crate::monitor::stats::Stats;
 use crate::now_ms;
 use crate::stream::Stream;
+
+pub use crate::monitor::label::{Pulse, label};
 
 pub const CHANNEL: &str = "monitor";
 /// How often pending events are flushed into a monitor run.
 pub const FLUSH: Duration = Duration::from_millis(100);
 /// Most events a flush window shows one by one; more are coalesced into counts.
 pub const DETAIL: usize = 16;
-/// The window of the per-link rate and latency.
-const WINDOW_MS: i64 = 60_000;
-/// Samples kept per link for the window (older or extra ones are dropped).
-const SAMPLES: usize = 2048;
-/// Started exchanges awaiting their answer, for latency (oldest forgotten).
-const OPEN_EXCHANGES: usize = 4096;
-
-/// One labelled movement on the topology.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Pulse {
-    pub link: String,
-    pub from: String,
-    pub to: String,
-    pub category: &'static str,
-    pub phase: &'static str,
-    pub sender: String,
-    pub ts: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub operation_id: Option<String>,
-    pub count: u64,
-}
-
-/// What one telemetry event means on the topology, if anything.
-pub fn label(e: &telemetry::Event) -> Option<Pulse> {
-    let data = e.data.value();
-    let s = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
-    let agent: &str = &e.agent;
-    let pulse = |link: String, from: &str, to: &str, category, phase, sender: &str| Pulse {
-        link,
-        from: from.into(),
-        to: to.into(),
-        category,
-        phase,
-        sender: sender.into(),
-        ts: e.ts,
-        trace_id: s("requestId"),
-        operation_id: s("operationId").filter(|o| o != "-"),
-        count: 1,
-    };
-    let hub_link = |sp: &str| format!("hub-{sp}");
-    if let Some(sp) = e.relayed_from.as_deref() {
-        let l = hub_link(sp);
-        return match e.kind.as_str() {
-            "message_received" => Some(pulse(l, "hub", sp, "question", "received", sp)),
-            "reply_published" => Some(pulse(l, sp, "hub", "answer", "result", sp)),
-            "registered" => Some(pulse(l, sp, "hub", "registration", "sent", sp)),
-            "registration_refused" => Some(pulse(l, sp, "hub", "registration", "failed", sp)),
-            "heartbeat_sent" => Some(pulse(l, sp, "hub", "heartbeat", "sent", sp)),
-            _ => None,
-        };
-    }
-    let sp = s("specialist");
-    match (agent, e.kind.as_str(), sp.as_deref()) {
-        ("student", "request_sent", _) => {
-            Some(pulse("student-hub".into(), "student", "hub", "question", "sent", "student"))
-        }
-        ("student", "reply_received", _) => {
-            Some(pulse("student-hub".into(), "hub", "student", "answer", "received", "student"))
-        }
-        ("student", "request_failed", _) => {
-            let phase = if s("code").as_deref() == Some("timeout") { "unknown" } else { "failed" };
-            Some(pulse("student-hub".into(), "student", "hub", "question", phase, "student"))
-        }
-        ("hub", "message_received", _) => {
-            Some(pulse("student-hub".into(), "student", "hub", "question", "received", "hub"))
-        }
-        ("hub", "routed", _) => {
-            Some(pulse("student-hub".into(), "student", "hub", "question", "working", "hub"))
-        }
-        ("hub", "reply_published", _) => {
-            Some(pulse("student-hub".into(), "hub", "student", "answer", "sent", "hub"))
-        }
-        ("hub", "forwarded", Some(sp)) => Some(pulse(hub_link(sp), "hub", sp, "question", "sent", "hub")),
-        ("hub", "specialist_replied", Some(sp)) => {
-            Some(pulse(hub_link(sp), sp, "hub", "answer", "received", "hub"))
-        }
-        ("hub", "forward_failed", Some(sp)) => {
-            let phase = if s("reason").as_deref() == Some("outcome_unknown") { "unknown" } else { "failed" };
-            Some(pulse(hub_link(sp), "hub", sp, "question", phase, "hub"))
-        }
-        ("hub", "registered" | "signed_out", Some(sp)) => {
-            Some(pulse(hub_link(sp), sp, "hub", "registration", "received", "hub"))
-        }
-        ("hub", "heartbeat", Some(sp)) => {
-            Some(pulse(hub_link(sp), sp, "hub", "heartbeat", "received", "hub"))
-        }
-        ("hub", "card_change_notice", Some(sp)) => {
-            Some(pulse(hub_link(sp), sp, "hub", "card", "received", "hub"))
-        }
-        // forms (docs/forms.md): a form coming back, an action forwarded, its result
-        ("hub", "form_relayed", Some(sp)) => Some(pulse(hub_link(sp), sp, "hub", "form", "received", "hub")),
-        ("hub", "form_action_received", _) => {
-            Some(pulse("student-hub".into(), "student", "hub", "form", "received", "hub"))
-        }
-        ("hub", "form_action_refused" | "form_action_replayed", None) => {
-            let phase = if e.kind == "form_action_refused" { "failed" } else { "result" };
-            Some(pulse("student-hub".into(), "hub", "student", "form", phase, "hub"))
-        }
-        ("hub", "form_action_forwarded", Some(sp)) => {
-            Some(pulse(hub_link(sp), "hub", sp, "form", "sent", "hub"))
-        }
-        ("hub", "form_action_result", Some(sp)) => {
-            Some(pulse(hub_link(sp), sp, "hub", "form", "result", "hub"))
-        }
-        ("hub", "form_action_refused", Some(sp)) => {
-            Some(pulse(hub_link(sp), sp, "hub", "form", "failed", "hub"))
-        }
-        ("hub", "form_action_unknown", Some(sp)) => {
-            Some(pulse(hub_link(sp), "hub", sp, "form", "unknown", "hub"))
-        }
-        ("hub", "card_fetched", Some(sp)) => {
-            let phase = match s("outcome").as_deref() {
-                Some("invalid" | "failed") => "failed",
-                _ => "result",
-            };
-            Some(pulse(hub_link(sp), sp, "hub", "card", phase, "hub"))
-        }
-        _ => None,
-    }
-}
-
-/// Whether an event is a heartbeat (never kept: live-only pulses, no console entry).
-fn is_heartbeat(e: &telemetry::Event) -> bool {
-    matches!(e.kind.as_str(), "heartbeat" | "heartbeat_sent")
-}
 
 #[derive(Default)]
 struct Pending {
@@ -226,119 +108,6 @@ impl Pending {
             self.consoles.push(Arc::new(e));
             self.pulses.extend(pulse);
         }
-    }
-}
-
-fn console_agent(e: &telemetry::Event) -> &str {
-    e.relayed_from.as_deref().unwrap_or(&e.agent)
-}
-
-/// Per-link samples for the 60 s rate and median latency.
-#[derive(Default)]
-struct Link {
-    /// (ts, latency ms if an answer) of each question sent and answer received.
-    sent: VecDeque<i64>,
-    latencies: VecDeque<(i64, i64)>,
-}
-
-#[derive(Default)]
-struct Stats {
-    links: BTreeMap<String, Link>,
-    /// `link/trace` → when the question left (forgotten all at once past
-    /// [`OPEN_EXCHANGES`]: answers that never came must not pile up).
-    open: HashMap<String, i64>,
-    /// Forwards in flight per specialist (operation ids; same bound).
-    in_flight: HashMap<String, HashSet<String>>,
-    /// Specialists whose set was cleared at the bound: their count is no longer known.
-    in_flight_lost: HashSet<String>,
-    /// Whether any of the Hub's events arrived: only then are the counts known.
-    hub_followed: bool,
-}
-
-impl Stats {
-    fn new() -> Self {
-        Self::default()
-    }
-
-    fn record(&mut self, p: &Pulse) {
-        let trace = match p.link.as_str() {
-            "student-hub" => p.trace_id.clone(),
-            _ => p.operation_id.clone(),
-        };
-        let link = self.links.entry(p.link.clone()).or_default();
-        match (p.category, p.phase, p.sender.as_str()) {
-            ("question", "sent", s) if s == p.from => {
-                for _ in 0..p.count.min(SAMPLES as u64) {
-                    link.sent.push_back(p.ts);
-                }
-                while link.sent.len() > SAMPLES {
-                    link.sent.pop_front();
-                }
-                if let Some(t) = trace {
-                    if self.open.len() >= OPEN_EXCHANGES {
-                        self.open.clear();
-                    }
-                    self.open.insert(format!("{}/{t}", p.link), p.ts);
-                    if p.link != "student-hub" {
-                        let set = self.in_flight.entry(p.to.clone()).or_default();
-                        if set.len() >= OPEN_EXCHANGES {
-                            set.clear();
-                            if self.in_flight_lost.len() < OPEN_EXCHANGES {
-                                self.in_flight_lost.insert(p.to.clone());
-                            }
-                        }
-                        set.insert(t);
-                    }
-                }
-            }
-            ("answer", "received", _) | ("question", "failed" | "unknown", _) => {
-                if let Some(t) = trace {
-                    let key = format!("{}/{t}", p.link);
-                    if let Some(start) = self.open.remove(&key)
-                        && p.category == "answer"
-                    {
-                        link.latencies.push_back((p.ts, (p.ts - start).max(0)));
-                        while link.latencies.len() > SAMPLES {
-                            link.latencies.pop_front();
-                        }
-                    }
-                    let specialist = if p.from == "hub" { &p.to } else { &p.from };
-                    if let Some(m) = self.in_flight.get_mut(specialist) {
-                        m.remove(&t);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Forwards to `specialist` that have no answer yet, as far as the Hub's feed told:
-    /// `None` before the feed said anything, or once the count was cut at its bound.
-    fn in_flight(&self, specialist: &str) -> Option<usize> {
-        if !self.hub_followed || self.in_flight_lost.contains(specialist) {
-            return None;
-        }
-        Some(self.in_flight.get(specialist).map_or(0, HashSet::len))
-    }
-
-    fn snapshot(&mut self, now: i64) -> Value {
-        let mut out = Map::new();
-        for (name, link) in &mut self.links {
-            while link.sent.front().is_some_and(|t| *t < now - WINDOW_MS) {
-                link.sent.pop_front();
-            }
-            while link.latencies.front().is_some_and(|(t, _)| *t < now - WINDOW_MS) {
-                link.latencies.pop_front();
-            }
-            let mut ms: Vec<i64> = link.latencies.iter().map(|(_, l)| *l).collect();
-            ms.sort_unstable();
-            let p50 = (!ms.is_empty()).then(|| ms[(ms.len() - 1) / 2]);
-            out.insert(
-                name.clone(),
-                json!({"perMin": link.sent.len(), "p50Ms": p50, "window": WINDOW_MS / 1000}),
-            );
-        }
-        Value::Object(out)
     }
 }
 
@@ -489,36 +258,6 @@ fn console(e: &telemetry::Event, _ts: i64) -> Event {
     Event::activity(format!("console:{agent}:{}", e.id), "campus.console", content, e.ts)
 }
 
-/// A short line for a console entry, in words, from ids and kinds only (never content).
-fn summary(e: &telemetry::Event, data: &Value) -> String {
-    let s = |k: &str| data.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
-    match e.kind.as_str() {
-        "request_sent" => "sent a question to the hub".into(),
-        "reply_received" => format!("got the answer ({})", s("outcome")),
-        "request_failed" => format!("the question failed ({})", s("code")),
-        "message_received" => "received a question".into(),
-        "routed" => {
-            format!("decided: {}", data.pointer("/decision/kind").and_then(Value::as_str).unwrap_or("?"))
-        }
-        "forwarded" => format!("forwarded to {}", s("specialist")),
-        "specialist_replied" => format!("{} answered", s("specialist")),
-        "forward_failed" => format!("forward to {} failed ({})", s("specialist"), s("reason")),
-        "reply_published" => format!("replied ({})", s("outcome")),
-        "registered" if e.relayed_from.is_some() => "registered with the hub".into(),
-        "registered" => format!("registered {}", s("specialist")),
-        "signed_out" => format!("{} signed out", s("specialist")),
-        "card_fetched" => format!("fetched the card of {} ({})", s("specialist"), s("outcome")),
-        "form_relayed" => format!("relayed a {} form from {}", s("workflow"), s("specialist")),
-        "form_action_received" => "received a form action".into(),
-        "form_action_forwarded" => format!("forwarded a form action to {}", s("specialist")),
-        "form_action_refused" => format!("refused a form action ({})", s("code")),
-        "form_action_replayed" => "answered a repeated form action from its record".into(),
-        "form_action_result" => format!("{} answered a form action ({})", s("specialist"), s("state")),
-        "form_action_unknown" => format!("no answer from {} in time (outcome unknown)", s("specialist")),
-        kind => kind.replace('_', " "),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -534,15 +273,15 @@ mod tests {
         }
     }
 
+    /// A `forwarded` payload as the Hub writes it (the operations' events read it too).
+    fn forwarded(op: &str) -> Value {
+        json!({"requestId": "r", "specialist": "tutor", "operationId": op, "messageId": "m",
+            "contextId": "c", "skill": "explain"})
+    }
+
     #[test]
     fn labels_name_the_link_direction_and_phase() {
-        let p = label(&event(
-            "hub",
-            "forwarded",
-            json!({"specialist": "tutor", "operationId": "op", "requestId": "r"}),
-            None,
-        ))
-        .unwrap();
+        let p = label(&event("hub", "forwarded", forwarded("op"), None)).unwrap();
         assert_eq!(
             (p.link.as_str(), p.from.as_str(), p.to.as_str(), p.category, p.phase),
             ("hub-tutor", "hub", "tutor", "question", "sent")
@@ -563,7 +302,7 @@ mod tests {
         assert!(label(&event("hub", "duplicate_request", json!({}), None)).is_none());
         // forms: the action goes out on the specialist's link, a hub refusal back to the student
         let form = |kind: &str, sp: Option<&str>| {
-            let data = json!({"specialist": sp, "formRef": "hf-1", "operationId": "op-1"});
+            let data = json!({"specialist": sp, "contextId": "c", "formRef": "hf-1", "operationId": "op-1"});
             let p = label(&event("hub", kind, data, None)).unwrap();
             (p.link, p.from, p.to, p.category, p.phase)
         };
@@ -588,12 +327,7 @@ mod tests {
     fn a_busy_window_is_coalesced_into_counts() {
         let mut pending = Pending::default();
         for i in 0..(DETAIL * 10) {
-            let e = event(
-                "hub",
-                "forwarded",
-                json!({"specialist": "tutor", "operationId": format!("op{i}")}),
-                None,
-            );
+            let e = event("hub", "forwarded", forwarded(&format!("op{i}")), None);
             let pulse = label(&e);
             pending.push(e, pulse);
         }
@@ -637,7 +371,7 @@ mod tests {
             lock(&m.last_status).as_ref().unwrap()["agents"]["tutor"]["inFlight"].clone()
         };
         assert!(tutor(&m).is_null(), "nothing from the Hub yet: unknown, not 0");
-        let op = |k: &str, id: &str| event("hub", k, json!({"specialist": "tutor", "operationId": id}), None);
+        let op = |k: &str, id: &str| event("hub", k, forwarded(id), None);
         m.push(op("forwarded", "o1"));
         m.push(op("forwarded", "o2"));
         assert_eq!(tutor(&m), json!(2));

@@ -79,6 +79,57 @@ pub struct Received<'a> {
     pub text_chars: usize,
 }
 
+/// `routed`: the validated decision, as the Hub serializes its outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Routed<'a> {
+    pub request_id: Cow<'a, str>,
+    pub context_id: Cow<'a, str>,
+    pub decision: RoutedDecision,
+}
+
+/// What the Hub decided after checking the router's proposal against its registry
+/// (`decision.kind`). Never the live router's wording: a clarifying question's text is
+/// not on the feed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RoutedDecision {
+    /// Sent to `specialist` for `skill`.
+    Route { specialist: String, skill: String, reason: String },
+    /// The Hub asks which of `options` (specialist ids) the student means; `tie`: the
+    /// router hesitated between them.
+    Clarify { options: Vec<String>, tie: bool },
+    /// No service here handles it.
+    Unsupported { reason: String },
+    /// Supported, but `specialist` is not ready (`status`).
+    Unavailable { specialist: String, status: crate::registry::Status },
+}
+
+impl RoutedDecision {
+    /// The `kind` on the wire, the same word as the reply's outcome.
+    pub fn kind(&self) -> &'static str {
+        self.outcome().as_str()
+    }
+
+    /// The reply's outcome for this decision.
+    pub fn outcome(&self) -> crate::ReplyOutcome {
+        match self {
+            RoutedDecision::Route { .. } => crate::ReplyOutcome::Route,
+            RoutedDecision::Clarify { .. } => crate::ReplyOutcome::Clarify,
+            RoutedDecision::Unsupported { .. } => crate::ReplyOutcome::Unsupported,
+            RoutedDecision::Unavailable { .. } => crate::ReplyOutcome::Unavailable,
+        }
+    }
+
+    /// The specialist a route went to.
+    pub fn routed_to(&self) -> Option<&str> {
+        match self {
+            RoutedDecision::Route { specialist, .. } => Some(specialist),
+            _ => None,
+        }
+    }
+}
+
 /// `duplicate_request`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -123,6 +174,18 @@ pub struct Published<'a> {
     pub outcome: Option<crate::ReplyOutcome>,
 }
 
+/// The events that name a specialist and little else: `registered` (with its instance,
+/// `enabled` and mode), `heartbeat`, `signed_out`, `card_change_notice`, `card_fetched`
+/// (with its `outcome`: `not_modified`, `updated`, `invalid`, `failed`). Read only: the
+/// other fields are left to whoever needs them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subject<'a> {
+    pub specialist: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Cow<'a, str>>,
+}
+
 /// A form event (no values, no text).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -158,6 +221,42 @@ mod tests {
             assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
         }
         assert_eq!(HubEventKind::parse("routed_elsewhere"), None);
+    }
+
+    #[test]
+    fn a_routed_decision_reads_by_its_kind() {
+        let routed: Routed = serde_json::from_value(serde_json::json!({
+            "requestId": "r", "contextId": "c",
+            "decision": {"kind": "route", "specialist": "tutor", "skill": "explain", "reason": "math"},
+        }))
+        .unwrap();
+        assert_eq!((routed.decision.kind(), routed.decision.routed_to()), ("route", Some("tutor")));
+        let away: RoutedDecision = serde_json::from_value(
+            serde_json::json!({"kind": "unavailable", "specialist": "library", "status": "stale"}),
+        )
+        .unwrap();
+        assert_eq!(
+            away,
+            RoutedDecision::Unavailable {
+                specialist: "library".into(),
+                status: crate::registry::Status::Stale
+            }
+        );
+        assert_eq!(away.routed_to(), None);
+        let clarify = RoutedDecision::Clarify { options: vec!["tutor".into()], tie: false };
+        let v = serde_json::to_value(&clarify).unwrap();
+        assert_eq!(v, serde_json::json!({"kind": "clarify", "options": ["tutor"], "tie": false}));
+        assert!(serde_json::from_value::<RoutedDecision>(serde_json::json!({"kind": "maybe"})).is_err());
+    }
+
+    #[test]
+    fn a_subject_is_read_from_the_specialists_events() {
+        let s: Subject =
+            serde_json::from_str(r#"{"specialist":"tutor","outcome":"invalid","revision":3,"etag":null}"#)
+                .unwrap();
+        assert_eq!((s.specialist.as_ref(), s.outcome.as_deref()), ("tutor", Some("invalid")));
+        let s: Subject = serde_json::from_str(r#"{"specialist":"tutor","noticeId":"n"}"#).unwrap();
+        assert_eq!(s.outcome, None);
     }
 
     #[test]

@@ -1,0 +1,177 @@
+//! The telemetry the UI server follows, read through Campus's own words: the Hub's events
+//! by [`HubEventKind`] and the payloads of `vocab::events`, never by matching strings;
+//! a specialist's own events, relayed by the Hub with `relayedFrom`, keep their own kinds
+//! ([`specialist_kind`]); the hosted Student's own are [`student_kind`].
+//!
+//! Only what a question's hop strip needs is read here ([`read`]); the monitor reads the
+//! same payloads for its labels.
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use vocab::events::{Forwarded, Operation, Published, Received, Routed, RoutedDecision};
+use vocab::{HubEventKind, ReplyOutcome};
+
+/// The kinds of a specialist's own feed (relayed through the Hub).
+pub(crate) mod specialist_kind {
+    pub(crate) const MESSAGE_RECEIVED: &str = "message_received";
+    pub(crate) const REPLY_PUBLISHED: &str = "reply_published";
+    pub(crate) const REGISTERED: &str = "registered";
+    pub(crate) const REGISTRATION_REFUSED: &str = "registration_refused";
+    pub(crate) const HEARTBEAT_SENT: &str = "heartbeat_sent";
+}
+
+/// The kinds of the hosted Student's own telemetry (`/telemetry/events` here).
+pub(crate) mod student_kind {
+    pub(crate) const REQUEST_SENT: &str = "request_sent";
+    pub(crate) const REPLY_RECEIVED: &str = "reply_received";
+    pub(crate) const REQUEST_FAILED: &str = "request_failed";
+    pub(crate) const ACTION_SENT: &str = "action_sent";
+    pub(crate) const ACTION_RESULT: &str = "action_result";
+}
+
+/// The `reason` of a `forward_failed` when the specialist could not be reached.
+pub(crate) const UNREACHABLE: &str = "unreachable";
+/// The `reason` (or `code`) when a question went out and no proper answer came back.
+pub(crate) const OUTCOME_UNKNOWN: &str = "outcome_unknown";
+
+/// What one event of the feed says of a question's way.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FeedEvent {
+    /// `message_received`: the Hub has the question.
+    HubReceived,
+    /// `routed`: what the Hub decided.
+    Decided(RoutedDecision),
+    /// `forwarded` to `specialist`, as the Hub's operation `operation_id`.
+    Forwarded { specialist: String, operation_id: String },
+    /// `specialist_replied`.
+    SpecialistReplied,
+    /// `forward_failed`, and why (`unreachable`, `outcome_unknown`, `error`, …).
+    ForwardFailed { specialist: String, reason: Option<String> },
+    /// `reply_published`: the Hub answered the Student.
+    HubReplied { outcome: Option<ReplyOutcome> },
+    /// The specialist's own `message_received`, relayed.
+    SpecialistReceived,
+    /// The specialist's own `reply_published`, relayed.
+    SpecialistPublished,
+}
+
+/// Which question an event is about: the Hub names the request; a specialist's relayed
+/// event names only the Hub's operation (the forward).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum About {
+    Request(String),
+    Operation(String),
+}
+
+/// A relayed specialist event's tie to the Hub's forward.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Relayed {
+    operation_id: String,
+}
+
+/// The event's payload as `T`, when it is one.
+pub(crate) fn payload<T: DeserializeOwned>(e: &telemetry::Event) -> Option<T> {
+    serde_json::from_str(e.data.json()).ok()
+}
+
+/// What an event says of a question's way, and which question: `None` for anything else
+/// (or a payload that is not what its kind says).
+pub(crate) fn read(e: &telemetry::Event) -> Option<(About, FeedEvent)> {
+    if e.relayed_from.is_some() {
+        let event = match e.kind.as_str() {
+            specialist_kind::MESSAGE_RECEIVED => FeedEvent::SpecialistReceived,
+            specialist_kind::REPLY_PUBLISHED => FeedEvent::SpecialistPublished,
+            _ => return None,
+        };
+        let relayed: Relayed = payload(e)?;
+        return Some((About::Operation(relayed.operation_id), event));
+    }
+    let request = |id: std::borrow::Cow<'_, str>| About::Request(id.into_owned());
+    Some(match HubEventKind::parse(&e.kind)? {
+        HubEventKind::MessageReceived => {
+            let r: Received = payload(e)?;
+            (request(r.request_id), FeedEvent::HubReceived)
+        }
+        HubEventKind::Routed => {
+            let r: Routed = payload(e)?;
+            (request(r.request_id), FeedEvent::Decided(r.decision))
+        }
+        HubEventKind::Forwarded => {
+            let f: Forwarded = payload(e)?;
+            let event = FeedEvent::Forwarded {
+                specialist: f.specialist.into_owned(),
+                operation_id: f.operation_id.into_owned(),
+            };
+            (request(f.request_id), event)
+        }
+        HubEventKind::SpecialistReplied => {
+            let o: Operation = payload(e)?;
+            (request(o.request_id), FeedEvent::SpecialistReplied)
+        }
+        HubEventKind::ForwardFailed => {
+            let o: Operation = payload(e)?;
+            let event = FeedEvent::ForwardFailed {
+                specialist: o.specialist.into_owned(),
+                reason: o.reason.map(|r| r.into_owned()),
+            };
+            (request(o.request_id), event)
+        }
+        HubEventKind::ReplyPublished => {
+            let p: Published = payload(e)?;
+            (request(p.request_id), FeedEvent::HubReplied { outcome: p.outcome })
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn event(kind: &str, data: Value, relayed: Option<&str>) -> telemetry::Event {
+        telemetry::Event {
+            id: "b:1".into(),
+            ts: 10,
+            agent: if relayed.is_some() { "tutor".into() } else { "hub".into() },
+            kind: kind.into(),
+            data: data.into(),
+            relayed_from: relayed.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_hubs_events_are_read_by_kind_and_a_specialists_by_its_own() {
+        let forwarded = json!({"requestId": "r", "specialist": "tutor", "operationId": "op",
+            "messageId": "m", "contextId": "c", "skill": "explain"});
+        assert_eq!(
+            read(&event("forwarded", forwarded, None)),
+            Some((
+                About::Request("r".into()),
+                FeedEvent::Forwarded { specialist: "tutor".into(), operation_id: "op".into() }
+            ))
+        );
+        let routed =
+            json!({"requestId": "r", "contextId": "c", "decision": {"kind": "unsupported", "reason": "x"}});
+        let (_, decided) = read(&event("routed", routed, None)).unwrap();
+        assert!(matches!(decided, FeedEvent::Decided(RoutedDecision::Unsupported { .. })));
+        let published = json!({"messageId": "m", "contextId": "c", "requestId": "r",
+            "servedBy": "hub", "outcome": "clarify"});
+        assert_eq!(
+            read(&event("reply_published", published.clone(), None)).unwrap().1,
+            FeedEvent::HubReplied { outcome: Some(ReplyOutcome::Clarify) }
+        );
+        // the specialist's own reply_published names the Hub's operation, not a request
+        let relayed = json!({"messageId": "m", "contextId": "c", "operationId": "op", "outcome": "ok"});
+        assert_eq!(
+            read(&event("reply_published", relayed, Some("tutor"))),
+            Some((About::Operation("op".into()), FeedEvent::SpecialistPublished))
+        );
+        // not a step of a question, or not what its kind says: nothing
+        assert_eq!(read(&event("heartbeat", json!({"specialist": "tutor"}), None)), None);
+        assert_eq!(read(&event("routed", json!({"requestId": "r"}), None)), None);
+        assert_eq!(read(&event("forwarded_elsewhere", json!({}), None)), None);
+        assert_eq!(read(&event("registered", json!({"operationId": "op"}), Some("tutor"))), None);
+    }
+}

@@ -1,0 +1,237 @@
+//! What one telemetry event means on the monitor: its topology pulse ([`label`]) and its
+//! console line ([`summary`]). The Hub's events are read by [`HubEventKind`] and their
+//! `vocab::events` payloads; a specialist's relayed events and the Student's own by their
+//! own kinds. Only ids, kinds and codes are read, never content.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use vocab::HubEventKind;
+use vocab::events::{FormEvent, Forwarded, Operation, Published, Routed, Subject};
+
+use crate::feed::{OUTCOME_UNKNOWN, payload, specialist_kind, student_kind};
+
+/// One labelled movement on the topology.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pulse {
+    pub link: String,
+    pub from: String,
+    pub to: String,
+    pub category: &'static str,
+    pub phase: &'static str,
+    pub sender: String,
+    pub ts: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+    pub count: u64,
+}
+
+/// The link between the Student and the Hub (the only one the Student is on).
+pub(crate) const STUDENT_HUB: &str = "student-hub";
+
+/// The ids a pulse carries, as any of the events says them.
+#[derive(Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Trace {
+    request_id: Option<String>,
+    operation_id: Option<String>,
+    code: Option<String>,
+}
+
+/// The Hub's event's payload, when it is what its kind says.
+fn hub<T: DeserializeOwned>(e: &telemetry::Event) -> Option<T> {
+    payload(e)
+}
+
+/// What one telemetry event means on the topology, if anything.
+pub fn label(e: &telemetry::Event) -> Option<Pulse> {
+    let trace: Trace = payload(e).unwrap_or_default();
+    let pulse = |link: String, from: &str, to: &str, category, phase, sender: &str| Pulse {
+        link,
+        from: from.into(),
+        to: to.into(),
+        category,
+        phase,
+        sender: sender.into(),
+        ts: e.ts,
+        trace_id: trace.request_id.clone(),
+        operation_id: trace.operation_id.clone().filter(|o| o != "-"),
+        count: 1,
+    };
+    let hub_link = |sp: &str| format!("hub-{sp}");
+    let student = |from: &str, to: &str, category, phase, sender: &str| {
+        Some(pulse(STUDENT_HUB.into(), from, to, category, phase, sender))
+    };
+    if let Some(sp) = e.relayed_from.as_deref() {
+        let l = hub_link(sp);
+        return match e.kind.as_str() {
+            specialist_kind::MESSAGE_RECEIVED => Some(pulse(l, "hub", sp, "question", "received", sp)),
+            specialist_kind::REPLY_PUBLISHED => Some(pulse(l, sp, "hub", "answer", "result", sp)),
+            specialist_kind::REGISTERED => Some(pulse(l, sp, "hub", "registration", "sent", sp)),
+            specialist_kind::REGISTRATION_REFUSED => Some(pulse(l, sp, "hub", "registration", "failed", sp)),
+            specialist_kind::HEARTBEAT_SENT => Some(pulse(l, sp, "hub", "heartbeat", "sent", sp)),
+            _ => None,
+        };
+    }
+    match &*e.agent {
+        "student" => match e.kind.as_str() {
+            student_kind::REQUEST_SENT => student("student", "hub", "question", "sent", "student"),
+            student_kind::REPLY_RECEIVED => student("hub", "student", "answer", "received", "student"),
+            student_kind::REQUEST_FAILED => {
+                let phase = if trace.code.as_deref() == Some("timeout") { "unknown" } else { "failed" };
+                student("student", "hub", "question", phase, "student")
+            }
+            _ => None,
+        },
+        "hub" => {
+            // a pulse on the specialist's link, from `from` to `to` ("hub" or the specialist)
+            let on = |sp: &str, toward: bool, category, phase| {
+                let (from, to) = if toward { ("hub", sp) } else { (sp, "hub") };
+                Some(pulse(hub_link(sp), from, to, category, phase, "hub"))
+            };
+            let form = || hub::<FormEvent>(e);
+            match HubEventKind::parse(&e.kind)? {
+                HubEventKind::MessageReceived => student("student", "hub", "question", "received", "hub"),
+                HubEventKind::Routed => student("student", "hub", "question", "working", "hub"),
+                HubEventKind::ReplyPublished => student("hub", "student", "answer", "sent", "hub"),
+                HubEventKind::Forwarded => on(&hub::<Forwarded>(e)?.specialist, true, "question", "sent"),
+                HubEventKind::SpecialistReplied => {
+                    on(&hub::<Operation>(e)?.specialist, false, "answer", "received")
+                }
+                HubEventKind::ForwardFailed => {
+                    let o: Operation = hub(e)?;
+                    let unknown = o.reason.as_deref() == Some(OUTCOME_UNKNOWN);
+                    on(&o.specialist, true, "question", if unknown { "unknown" } else { "failed" })
+                }
+                HubEventKind::Registered | HubEventKind::SignedOut => {
+                    on(&hub::<Subject>(e)?.specialist, false, "registration", "received")
+                }
+                HubEventKind::Heartbeat => on(&hub::<Subject>(e)?.specialist, false, "heartbeat", "received"),
+                HubEventKind::CardChangeNotice => {
+                    on(&hub::<Subject>(e)?.specialist, false, "card", "received")
+                }
+                HubEventKind::CardFetched => {
+                    let s: Subject = hub(e)?;
+                    let failed = matches!(s.outcome.as_deref(), Some("invalid" | "failed"));
+                    on(&s.specialist, false, "card", if failed { "failed" } else { "result" })
+                }
+                // forms (docs/forms.md): a form coming back, an action forwarded, its result
+                HubEventKind::FormRelayed => on(form()?.specialist.as_deref()?, false, "form", "received"),
+                HubEventKind::FormActionReceived => student("student", "hub", "form", "received", "hub"),
+                HubEventKind::FormActionRefused | HubEventKind::FormActionReplayed => {
+                    let refused = e.kind == HubEventKind::FormActionRefused.as_str();
+                    match form()?.specialist {
+                        // the specialist refused it
+                        Some(sp) if refused => on(&sp, false, "form", "failed"),
+                        Some(_) => None,
+                        // the Hub refused or replayed it itself
+                        None => student(
+                            "hub",
+                            "student",
+                            "form",
+                            if refused { "failed" } else { "result" },
+                            "hub",
+                        ),
+                    }
+                }
+                HubEventKind::FormActionForwarded => on(form()?.specialist.as_deref()?, true, "form", "sent"),
+                HubEventKind::FormActionResult => on(form()?.specialist.as_deref()?, false, "form", "result"),
+                HubEventKind::FormActionUnknown => {
+                    on(form()?.specialist.as_deref()?, true, "form", "unknown")
+                }
+                HubEventKind::DuplicateRequest | HubEventKind::RouterTrained => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether an event is a heartbeat (never kept: live-only pulses, no console entry).
+pub(crate) fn is_heartbeat(e: &telemetry::Event) -> bool {
+    e.kind == HubEventKind::Heartbeat.as_str() || e.kind == specialist_kind::HEARTBEAT_SENT
+}
+
+/// The agent a console entry is under: the specialist of a relayed event, else its own.
+pub(crate) fn console_agent(e: &telemetry::Event) -> &str {
+    e.relayed_from.as_deref().unwrap_or(&e.agent)
+}
+
+/// A short line for a console entry, in words, from ids and kinds only (never content).
+pub(crate) fn summary(e: &telemetry::Event, data: &Value) -> String {
+    let s = |k: &str| data.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
+    let or = |v: Option<&str>| v.unwrap_or("?").to_string();
+    let hub_kind = HubEventKind::parse(&e.kind).filter(|_| e.relayed_from.is_none());
+    let form = || hub::<FormEvent>(e).unwrap_or_default();
+    let subject = || hub::<Subject>(e).map(|s| s.specialist.into_owned()).unwrap_or_else(|| "?".into());
+    let operation = || hub::<Operation>(e);
+    match (hub_kind, e.kind.as_str()) {
+        (None, student_kind::REQUEST_SENT) => "sent a question to the hub".into(),
+        (None, student_kind::REPLY_RECEIVED) => format!("got the answer ({})", s(vocab::meta::OUTCOME_KEY)),
+        (None, student_kind::REQUEST_FAILED) => format!("the question failed ({})", s("code")),
+        (None, specialist_kind::MESSAGE_RECEIVED) | (Some(HubEventKind::MessageReceived), _) => {
+            "received a question".into()
+        }
+        (None, specialist_kind::REPLY_PUBLISHED) => format!("replied ({})", s(vocab::meta::OUTCOME_KEY)),
+        (None, specialist_kind::REGISTERED) => "registered with the hub".into(),
+        (Some(kind), _) => match kind {
+            HubEventKind::Routed => {
+                let kind = hub::<Routed>(e).map(|r| r.decision.kind());
+                format!("decided: {}", or(kind))
+            }
+            HubEventKind::Forwarded => {
+                format!("forwarded to {}", or(hub::<Forwarded>(e).as_ref().map(|f| f.specialist.as_ref())))
+            }
+            HubEventKind::SpecialistReplied => {
+                format!("{} answered", or(operation().as_ref().map(|o| o.specialist.as_ref())))
+            }
+            HubEventKind::ForwardFailed => {
+                let o = operation();
+                let specialist = or(o.as_ref().map(|o| o.specialist.as_ref()));
+                format!(
+                    "forward to {specialist} failed ({})",
+                    or(o.as_ref().and_then(|o| o.reason.as_deref()))
+                )
+            }
+            HubEventKind::ReplyPublished => {
+                let outcome = hub::<Published>(e).and_then(|p| p.outcome).map(|o| o.as_str());
+                format!("replied ({})", or(outcome))
+            }
+            HubEventKind::Registered => format!("registered {}", subject()),
+            HubEventKind::SignedOut => format!("{} signed out", subject()),
+            HubEventKind::CardFetched => {
+                let s = hub::<Subject>(e);
+                let outcome = s.as_ref().and_then(|s| s.outcome.as_deref());
+                format!(
+                    "fetched the card of {} ({})",
+                    or(s.as_ref().map(|s| s.specialist.as_ref())),
+                    or(outcome)
+                )
+            }
+            HubEventKind::FormRelayed => {
+                let f = form();
+                format!("relayed a {} form from {}", or(f.workflow.as_deref()), or(f.specialist.as_deref()))
+            }
+            HubEventKind::FormActionReceived => "received a form action".into(),
+            HubEventKind::FormActionForwarded => {
+                format!("forwarded a form action to {}", or(form().specialist.as_deref()))
+            }
+            HubEventKind::FormActionRefused => {
+                format!("refused a form action ({})", or(form().code.as_deref()))
+            }
+            HubEventKind::FormActionReplayed => "answered a repeated form action from its record".into(),
+            HubEventKind::FormActionResult => {
+                let f = form();
+                let state = f.state.map(|s| s.as_str());
+                format!("{} answered a form action ({})", or(f.specialist.as_deref()), or(state))
+            }
+            HubEventKind::FormActionUnknown => {
+                format!("no answer from {} in time (outcome unknown)", or(form().specialist.as_deref()))
+            }
+            other => other.as_str().replace('_', " "),
+        },
+        (None, kind) => kind.replace('_', " "),
+    }
+}
