@@ -235,3 +235,79 @@ pub(crate) fn summary(e: &telemetry::Event, data: &Value) -> String {
         (None, kind) => kind.replace('_', " "),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn hub_event(kind: HubEventKind, data: Value) -> telemetry::Event {
+        telemetry::Event {
+            id: "b:1".into(),
+            ts: 10,
+            agent: "hub".into(),
+            kind: kind.as_str().into(),
+            data: data.into(),
+            relayed_from: None,
+        }
+    }
+
+    #[test]
+    fn console_lines_read_the_hubs_payloads() {
+        use HubEventKind::*;
+        let form = |more: Value| {
+            let mut v = json!({"contextId": "c", "formRef": "hf-1", "specialist": "library"});
+            v.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
+            v
+        };
+        // (kind, payload as the Hub writes it, the console's line)
+        let table = [
+            (
+                Routed,
+                json!({"requestId": "r", "contextId": "c", "decision": {"kind": "clarify", "options": [], "tie": false}}),
+                "decided: clarify",
+            ),
+            (
+                ForwardFailed,
+                json!({"requestId": "r", "specialist": "tutor", "operationId": "o", "reason": "unreachable"}),
+                "forward to tutor failed (unreachable)",
+            ),
+            (
+                ReplyPublished,
+                json!({"messageId": "m", "contextId": "c", "requestId": "r", "servedBy": "hub", "outcome": "unsupported"}),
+                "replied (unsupported)",
+            ),
+            (
+                Registered,
+                json!({"specialist": "tutor", "instanceId": "i", "enabled": true, "mode": null}),
+                "registered tutor",
+            ),
+            (
+                CardFetched,
+                json!({"specialist": "tutor", "outcome": "not_modified", "revision": 2, "etag": null}),
+                "fetched the card of tutor (not_modified)",
+            ),
+            (
+                FormRelayed,
+                form(json!({"workflow": "study-room-booking"})),
+                "relayed a study-room-booking form from library",
+            ),
+            (
+                FormActionResult,
+                form(json!({"state": "submitted"})),
+                "library answered a form action (submitted)",
+            ),
+            (FormActionRefused, form(json!({"code": "form_closed"})), "refused a form action (form_closed)"),
+            (DuplicateRequest, json!({"requestId": "r", "contextId": "c"}), "duplicate request"),
+        ];
+        for (kind, data, line) in table {
+            let e = hub_event(kind, data.clone());
+            assert_eq!(summary(&e, &data), line, "{kind:?}");
+        }
+        // a card refused is a failed pulse on the specialist's link; a good one a result
+        let card = |outcome| hub_event(CardFetched, json!({"specialist": "tutor", "outcome": outcome}));
+        assert_eq!(label(&card("invalid")).unwrap().phase, "failed");
+        assert_eq!(label(&card("updated")).unwrap().phase, "result");
+        assert!(is_heartbeat(&hub_event(Heartbeat, json!({"specialist": "tutor"}))));
+    }
+}
