@@ -3,6 +3,11 @@
 //! the last routed question went, and a specialist waiting for the answer to its
 //! "continue or replace" question. A question reads it once when it starts
 //! ([`Memory::begin`]) and writes it once when it ends ([`Memory::end`]).
+//!
+//! Two requests of one conversation that overlap (the page sends one at a time; another
+//! client may not) each read the memory as it was when they started: a new context with a
+//! specialist made by both is kept from the first to end, and what one opened is never
+//! erased by the other's end.
 
 use std::sync::Mutex;
 
@@ -115,9 +120,21 @@ impl Memory {
         {
             c.hub_contexts.push((specialist, context));
         }
+        // what this turn opens is set; what it took is put back only when its answer does not
+        // stand and no request that overlapped it opened something since; anything else is
+        // left as another request may have left it
         let restore = !after.settled;
-        c.clarifying = after.clarifying.or(if restore { turn.clarifying } else { None });
-        c.awaiting_choice = after.awaiting_choice.or(if restore { turn.awaiting_choice } else { None });
+        keep(&mut c.clarifying, after.clarifying, turn.clarifying.filter(|_| restore));
+        keep(&mut c.awaiting_choice, after.awaiting_choice, turn.awaiting_choice.filter(|_| restore));
+    }
+}
+
+/// `slot` after a turn: what it opened, else what it took back when the slot is still empty.
+fn keep<T>(slot: &mut Option<T>, opened: Option<T>, put_back: Option<T>) {
+    if opened.is_some() {
+        *slot = opened;
+    } else if slot.is_none() {
+        *slot = put_back;
     }
 }
 
@@ -196,6 +213,32 @@ mod tests {
             After { new_context: Some(("tutor".into(), "late".into())), settled: true, ..After::default() },
         );
         assert_eq!(m.begin("c").hub_context("tutor").0, ctx);
+    }
+
+    #[test]
+    fn a_turn_that_ends_late_leaves_what_an_overlapping_one_opened() {
+        let m = Memory::new(8);
+        let slow = m.begin("c"); // a question being forwarded (slow)
+        let quick = m.begin("c"); // meanwhile: "Do you mean Tutoring or Library?"
+        m.end("c", quick, After { clarifying: Some(pending("q")), settled: true, ..After::default() });
+        m.end("c", slow, After { route: Some(target("tutor")), settled: true, ..After::default() });
+        let next = m.begin("c");
+        assert_eq!(next.clarifying, Some(pending("q")), "the slow turn's end does not erase it");
+        assert_eq!(next.last_route, Some(target("tutor")));
+        // nor does one that puts back what it took when the slot is taken meanwhile
+        m.end(
+            "c",
+            Turn::default(),
+            After { awaiting_choice: Some(target("library")), settled: true, ..After::default() },
+        );
+        let took = m.begin("c");
+        m.end(
+            "c",
+            Turn::default(),
+            After { awaiting_choice: Some(target("tutor")), settled: true, ..After::default() },
+        );
+        m.end("c", took, After { settled: false, ..After::default() });
+        assert_eq!(m.begin("c").awaiting_choice, Some(target("tutor")), "the newer one stays");
     }
 
     #[test]

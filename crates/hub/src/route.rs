@@ -83,14 +83,15 @@ impl RouterParts {
     fn load_encoder(&mut self, config: &Config) -> Result<(), ConfError> {
         let dir = config.embed_model_dir.clone().unwrap_or_else(|| intent::embed::DEFAULT_DIR.into());
         let encoder = intent::embed::Encoder::load(&dir)
-            .map_err(|e| ConfError::new("EMBED_MODEL_DIR", "", e.to_string()))?;
+            .map_err(|e| ConfError::new(&config.router_set_by.0, &config.router_set_by.1, e.to_string()))?;
         self.encoder = Some(Arc::new(encoder));
         Ok(())
     }
 
     #[cfg(not(feature = "embed"))]
-    fn load_encoder(&mut self, _config: &Config) -> Result<(), ConfError> {
-        Err(ConfError::new("ROUTER_MODE", "", crate::config::EMBED_NEEDS_FEATURE))
+    fn load_encoder(&mut self, config: &Config) -> Result<(), ConfError> {
+        let (var, field) = &config.router_set_by;
+        Err(ConfError::new(var, field, crate::config::EMBED_NEEDS_FEATURE))
     }
 }
 

@@ -74,6 +74,7 @@ pub async fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Re
     let config =
         hub::Config::from_env(&|k| if k == "ROUTER_MODE" { Some(args.mode.clone()) } else { env(k) })?;
     let mode = RouterMode::parse(&args.mode).context("unknown router mode")?;
+    let parts = RouterParts::load(&config)?;
     let view = default_view(&config);
     let Some(set) = &args.set else {
         return cross_validate(&config, &view, args.json);
@@ -88,7 +89,7 @@ pub async fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Re
     let items = read_set(set)?;
     check_labels(set, &items, &config)?;
     let llm = model_for(&args, &config, &view, &items).await?;
-    let router = with_model(Router::new(RouterParts::load(&config)?), llm.clone());
+    let router = with_model(Router::new(parts), llm.clone());
     let training = mode.trains().then(|| {
         let started = Instant::now();
         router.model(&view);
