@@ -426,9 +426,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// How long the load test writes: long enough for the log to be emptied many times
-    /// over at this machine's rate (a checkpoint every few seconds in a debug build).
-    const LOAD_FOR: std::time::Duration = std::time::Duration::from_secs(45);
+    /// How long the load test writes: minutes of sustained load, as an operator's soak
+    /// would, and long enough for the log to be emptied many times over at this
+    /// machine's rate (a checkpoint every few seconds in a debug build).
+    const LOAD_FOR: std::time::Duration = std::time::Duration::from_secs(120);
 
     /// Questions begun and answered through the ledger as fast as it commits them (64 at
     /// a time, on the async thread as in the Hub) for [`LOAD_FOR`]: all along, the
