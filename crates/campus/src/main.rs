@@ -216,7 +216,7 @@ async fn run_hub() -> anyhow::Result<()> {
     let config = hub::Config::from_env(&env)?;
     // the live router's client and the embed router's model (a model that cannot be
     // loaded is a configuration error, exit 78)
-    let routing = hub::RouterParts::load(&config)?;
+    let routing = hub::RouterParts::load(&config, &env)?;
     let listener = lifecycle::bind("hub", config.bind).await?;
     // An unusable data file or folder stops the Hub here, before its ready line (exit 1).
     let data = hub::open_store(&config).await?;

@@ -72,6 +72,16 @@ impl RouterMode {
     }
 }
 
+/// Where the router's mode is set, to name in an error about it: `ROUTER_MODE`, else the
+/// `HUB_CONFIG` file's `router` field (or the defaults').
+pub(crate) fn router_origin(env: &dyn Fn(&str) -> Option<String>) -> (String, String) {
+    if env("ROUTER_MODE").is_some() {
+        return ("ROUTER_MODE".into(), String::new());
+    }
+    let source = env("HUB_CONFIG").map(|p| format!("HUB_CONFIG={p}")).unwrap_or_else(|| "defaults".into());
+    (source, "router".into())
+}
+
 /// One allowlisted specialist and the public capability it serves.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -130,9 +140,6 @@ pub struct Config {
     /// The sentence-embedding model's folder for the `embed` router (`EMBED_MODEL_DIR`;
     /// `None`: the fetch script's folder). Loaded by `RouterParts::load`, not here.
     pub embed_model_dir: Option<std::path::PathBuf>,
-    /// Where the router's mode was set (the variable, and the file's field when it came
-    /// from the file), to name in an error about it.
-    pub(crate) router_set_by: (String, String),
     /// Where the Hub's data file (`hub.sqlite3`) lives (`CAMPUS_DATA_DIR`, default `data`,
     /// relative to the working directory).
     pub data_dir: std::path::PathBuf,
@@ -255,14 +262,10 @@ impl Config {
             hybrid_threshold: file.hybrid_threshold.unwrap_or(DEFAULT_HYBRID_THRESHOLD),
             live: None,
             embed_model_dir: env("EMBED_MODEL_DIR").map(Into::into),
-            router_set_by: (source.clone(), "router".into()),
             data_dir: env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into()).into(),
         };
         if let Some(port) = env_parse::<u16>("PORT", env, "a port number (0-65535)")? {
             c.bind.set_port(port);
-        }
-        if env("ROUTER_MODE").is_some() {
-            c.router_set_by = ("ROUTER_MODE".into(), String::new());
         }
         if let Some(mode) = env("ROUTER_MODE") {
             c.router = RouterMode::parse(&mode).ok_or_else(|| {
@@ -333,7 +336,7 @@ impl Config {
             ));
         }
         if c.router == RouterMode::Embed && !cfg!(feature = "embed") {
-            let (var, field) = &c.router_set_by;
+            let (var, field) = router_origin(env);
             return Err(ConfError::new(var, field, EMBED_NEEDS_FEATURE));
         }
         Ok(c)
@@ -437,7 +440,10 @@ mod tests {
             let c =
                 Config::from_env(&env_of(&[("ROUTER_MODE", "embed"), ("EMBED_MODEL_DIR", "/nonexistent")]))
                     .unwrap();
-            let e = crate::route::RouterParts::load(&c).err().unwrap().to_string();
+            let e = crate::route::RouterParts::load(&c, &env_of(&[("ROUTER_MODE", "embed")]))
+                .err()
+                .unwrap()
+                .to_string();
             assert!(e.starts_with("ROUTER_MODE: ") && e.contains("scripts/fetch-minilm.sh"), "{e}");
         }
         let e = Config::from_env(&env_of(&[("ROUTER_MODE", "psychic")])).unwrap_err();

@@ -59,7 +59,8 @@ impl RouterParts {
     /// cannot be built is logged; every question then falls back to the classifier with
     /// that code) and the `embed` mode's encoder (a model that cannot be loaded is a
     /// configuration error).
-    pub fn load(config: &Config) -> Result<RouterParts, ConfError> {
+    /// `env`: the lookup `config` was read with, to name where the mode was set in an error.
+    pub fn load(config: &Config, env: &dyn Fn(&str) -> Option<String>) -> Result<RouterParts, ConfError> {
         let mut parts = RouterParts::of(config.router, config);
         if config.router.calls_model()
             && let Some(setup) = &config.live
@@ -72,7 +73,7 @@ impl RouterParts {
             }
         }
         if config.router == RouterMode::Embed {
-            parts.load_encoder(config)?;
+            parts.load_encoder(config, env)?;
         }
         Ok(parts)
     }
@@ -80,17 +81,27 @@ impl RouterParts {
     /// The embedding model for `ROUTER_MODE=embed`, from `EMBED_MODEL_DIR` (default
     /// `models/all-MiniLM-L6-v2`, where `scripts/fetch-minilm.sh` puts it).
     #[cfg(feature = "embed")]
-    fn load_encoder(&mut self, config: &Config) -> Result<(), ConfError> {
+    fn load_encoder(
+        &mut self,
+        config: &Config,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<(), ConfError> {
         let dir = config.embed_model_dir.clone().unwrap_or_else(|| intent::embed::DEFAULT_DIR.into());
-        let encoder = intent::embed::Encoder::load(&dir)
-            .map_err(|e| ConfError::new(&config.router_set_by.0, &config.router_set_by.1, e.to_string()))?;
+        let encoder = intent::embed::Encoder::load(&dir).map_err(|e| {
+            let (var, field) = crate::config::router_origin(env);
+            ConfError::new(var, field, e.to_string())
+        })?;
         self.encoder = Some(Arc::new(encoder));
         Ok(())
     }
 
     #[cfg(not(feature = "embed"))]
-    fn load_encoder(&mut self, config: &Config) -> Result<(), ConfError> {
-        let (var, field) = &config.router_set_by;
+    fn load_encoder(
+        &mut self,
+        _config: &Config,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<(), ConfError> {
+        let (var, field) = crate::config::router_origin(env);
         Err(ConfError::new(var, field, crate::config::EMBED_NEEDS_FEATURE))
     }
 }

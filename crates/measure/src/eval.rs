@@ -71,10 +71,10 @@ fn peak_memory_kb() -> Option<u64> {
 /// `campus eval-router`.
 pub async fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
     // the mode measured is the Hub's ROUTER_MODE: `embed` loads (or refuses) as the Hub does
-    let config =
-        hub::Config::from_env(&|k| if k == "ROUTER_MODE" { Some(args.mode.clone()) } else { env(k) })?;
+    let env = |k: &str| if k == "ROUTER_MODE" { Some(args.mode.clone()) } else { env(k) };
+    let config = hub::Config::from_env(&env)?;
     let mode = RouterMode::parse(&args.mode).context("unknown router mode")?;
-    let parts = RouterParts::load(&config)?;
+    let parts = RouterParts::load(&config, &env)?;
     let view = default_view(&config);
     let Some(set) = &args.set else {
         return cross_validate(&config, &view, args.json);
@@ -97,7 +97,7 @@ pub async fn run(args: Args, env: &dyn Fn(&str) -> Option<String>) -> anyhow::Re
     });
     if args.sweep {
         let live = with_model(
-            Router::new(RouterParts { mode: RouterMode::Live, ..RouterParts::load(&config)? }),
+            Router::new(RouterParts { mode: RouterMode::Live, ..RouterParts::load(&config, &env)? }),
             llm,
         );
         return sweep(&router, &live, &config, &view, &items, args.json).await;

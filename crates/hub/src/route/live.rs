@@ -329,7 +329,7 @@ mod tests {
     }
 
     fn router(config: &crate::Config) -> Router {
-        Router::new(RouterParts::load(config).unwrap())
+        Router::new(RouterParts::load(config, &|_| None).unwrap())
     }
 
     fn route(agent: &str, skill: &str) -> Value {
