@@ -78,8 +78,13 @@ pub(crate) fn router_origin(env: &dyn Fn(&str) -> Option<String>) -> (String, St
     if env("ROUTER_MODE").is_some() {
         return ("ROUTER_MODE".into(), String::new());
     }
-    let source = env("HUB_CONFIG").map(|p| format!("HUB_CONFIG={p}")).unwrap_or_else(|| "defaults".into());
-    (source, "router".into())
+    (config_source(env), "router".into())
+}
+
+/// Where the Hub's configuration comes from, as an error names it: the `HUB_CONFIG` file
+/// or the built-in defaults.
+fn config_source(env: &dyn Fn(&str) -> Option<String>) -> String {
+    env("HUB_CONFIG").map(|p| format!("HUB_CONFIG={p}")).unwrap_or_else(|| "defaults".into())
 }
 
 /// One allowlisted specialist and the public capability it serves.
@@ -246,8 +251,7 @@ impl Config {
     /// the live router's `HUB_MODEL`, key and `ANTHROPIC_BASE_URL`, `HUB_TELEMETRY_SHOW_CONTENT`, `HUB_FORWARD_TIMEOUT_MS`, `HUB_FORM_TTL_MS`, `CAMPUS_DATA_DIR`.
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfError> {
         let file: File = load_file("HUB_CONFIG", env)?.unwrap_or_default();
-        let source =
-            env("HUB_CONFIG").map(|p| format!("HUB_CONFIG={p}")).unwrap_or_else(|| "defaults".into());
+        let source = config_source(env);
         let mut c = Config {
             bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), file.port.unwrap_or(DEFAULT_PORT)),
             name: file.name.unwrap_or_else(|| "Campus University (fictional demo)".into()),

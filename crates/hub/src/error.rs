@@ -101,11 +101,6 @@ impl HubError {
             HubError::Work => "work_stopped",
         }
     }
-
-    /// Whether the caller sent something the Hub refuses (else the Hub failed).
-    pub fn is_refusal(&self) -> bool {
-        !matches!(self, HubError::Store(_) | HubError::Ledger(_) | HubError::Record(_) | HubError::Work)
-    }
 }
 
 impl From<HubError> for RpcError {
@@ -145,7 +140,6 @@ mod tests {
         assert!(e.message.contains("replaced by a newer one"), "{}", e.message);
         let failure = HubError::Record(serde_json::from_str::<u8>("x").unwrap_err());
         assert_eq!(failure.code(), "record_unreadable");
-        assert!(!failure.is_refusal());
         let e: RpcError = failure.into();
         assert_eq!((e.code, e.message.as_str(), e.field), (-32603, "internal error", None));
     }

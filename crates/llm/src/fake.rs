@@ -192,12 +192,10 @@ async fn model(
     UrlPath(id): UrlPath<String>,
 ) -> Response {
     let rid = shared.record(&method, &uri, &headers, &[]);
-    if let Err((status, message)) =
-        check_headers(shared.lock().script.accept_key.clone().as_deref(), &headers)
-    {
+    if let Err((status, message)) = check_headers(shared.lock().script.accept_key.as_deref(), &headers) {
         return error(status, &rid, message);
     }
-    if !served(shared.lock().script.models.clone().as_deref(), &id) {
+    if !served(shared.lock().script.models.as_deref(), &id) {
         return error(404, &rid, format!("model: {id}"));
     }
     let display = Model::parse(&id).map_or(id.as_str(), |m| m.spec().display_name);
@@ -215,7 +213,7 @@ async fn messages(
     body: Bytes,
 ) -> Response {
     let rid = shared.record(&method, &uri, &headers, &body);
-    let key = match check_headers(shared.lock().script.accept_key.clone().as_deref(), &headers) {
+    let key = match check_headers(shared.lock().script.accept_key.as_deref(), &headers) {
         Ok(key) => key,
         Err((status, message)) => return error(status, &rid, message),
     };
@@ -226,7 +224,7 @@ async fn messages(
         return error(400, &rid, problem);
     }
     let model = req["model"].as_str().unwrap_or_default().to_string();
-    if !served(shared.lock().script.models.clone().as_deref(), &model) {
+    if !served(shared.lock().script.models.as_deref(), &model) {
         return error(404, &rid, format!("model: {model}"));
     }
     let reply = {

@@ -89,10 +89,6 @@ impl CampusForm {
     pub fn read(metadata: &serde_json::Map<String, Value>) -> Option<CampusForm> {
         serde_json::from_value(metadata.get(CAMPUS_FORM_KEY)?.clone()).ok()
     }
-
-    pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).expect("a form description serializes")
-    }
 }
 
 #[cfg(test)]
@@ -116,7 +112,7 @@ mod tests {
         let form =
             CampusForm { form_ref: "hf-1".into(), workflow: "w".into(), version: 2, state: FormState::Open };
         let mut m = serde_json::Map::new();
-        m.insert(CAMPUS_FORM_KEY.into(), form.to_value());
+        m.insert(CAMPUS_FORM_KEY.into(), serde_json::to_value(&form).unwrap());
         assert_eq!(
             m[CAMPUS_FORM_KEY],
             json!({"formRef": "hf-1", "workflow": "w", "version": 2, "state": "open"})
