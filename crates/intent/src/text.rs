@@ -3,7 +3,7 @@
 //! students mix with it here (Spanish, Hindi, Tagalog, Vietnamese, in Latin letters);
 //! the two long lists, function words and vague words, are in `words.rs`.
 
-use crate::words::{CONTRAST, GENERIC, NEGATOR_PAIRS, NEGATORS, PRONOUNS, QUESTION_STARTS, STOP};
+use crate::words::{self, CONTRAST, NEGATOR_PAIRS, NEGATORS, PRONOUNS, QUESTION_STARTS};
 
 /// Lowercase with Latin diacritics removed (`Ayúdame` → `ayudame`, `không` → `khong`).
 pub fn fold(c: char) -> char {
@@ -69,9 +69,9 @@ impl Token {
 /// What a word is to routing, looked up once when the question is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
-    /// A function word (`STOP`).
+    /// A function word (`words::stop`).
     Function,
-    /// A word of wanting without saying what (`GENERIC`).
+    /// A word of wanting without saying what (`words::generic`).
     Generic,
     Content,
 }
@@ -80,8 +80,7 @@ fn word_class(word: &str) -> Class {
     use std::collections::HashSet;
     use std::sync::OnceLock;
     static SETS: OnceLock<(HashSet<&'static str>, HashSet<&'static str>)> = OnceLock::new();
-    let (stop, generic) =
-        SETS.get_or_init(|| (STOP.iter().copied().collect(), GENERIC.iter().copied().collect()));
+    let (stop, generic) = SETS.get_or_init(|| (words::stop().collect(), words::generic().collect()));
     if stop.contains(word) {
         Class::Function
     } else if generic.contains(word) {
