@@ -46,9 +46,8 @@ export function duration(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** The people-facing name of an agent id. */
+/** The people-facing name of an agent id: the id, capitalised ("tutor" → "Tutor"). */
 export function agentName(id) {
-  const names = { student: "Student", hub: "Hub", tutor: "Tutor", library: "Library", professor: "Professor" };
   if (!id) return "";
-  return names[id] || String(id).charAt(0).toUpperCase() + String(id).slice(1);
+  return String(id).charAt(0).toUpperCase() + String(id).slice(1);
 }

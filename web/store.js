@@ -3,7 +3,7 @@
 // Everything that grows with traffic is bounded here. The monitor channel's slice is in
 // store/monitor.js, the limits in store/bounds.js; the words for the server's codes
 // (store/words.js) and the forms' drafts (store/drafts.js) are exported from here too.
-import { CHANNELS } from "./vocab.js";
+import { AGENTS, CHANNELS } from "./vocab.js";
 import { LIMITS, CONSOLES, ring, last } from "./store/bounds.js";
 import { patched, setOpen } from "./store/common.js";
 import { monitorEvent, tick } from "./store/monitor.js";
@@ -158,7 +158,7 @@ function studentEvent(state, ev, now, lane) {
     case "RUN_FINISHED": {
       state = setOpen(state, lane, null);
       const by = ev.result?.servedBy;
-      if (by?.id === "hub" && typeof by.name === "string" && by.name !== state.hubName) state = { ...state, hubName: by.name };
+      if (by?.id === AGENTS.hub && typeof by.name === "string" && by.name !== state.hubName) state = { ...state, hubName: by.name };
       return rememberRun(state, { runId: ev.runId, threadId: ev.threadId, finished: true, result: ev.result ?? null });
     }
     case "RUN_ERROR": {

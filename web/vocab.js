@@ -10,6 +10,12 @@ export const FORM_STATES = Object.freeze(["open","rejected","submitted","cancell
 export const STATUSES = Object.freeze(["ready","stale","unreachable","disconnected","disabled","invalid_card"]);
 /** The kinds of event on the Hub's feed (vocab::HubEventKind). */
 export const HUB_EVENTS = Object.freeze(["message_received","duplicate_request","routed","forwarded","specialist_replied","forward_failed","reply_published","router_trained","form_relayed","form_action_received","form_action_refused","form_action_replayed","form_action_forwarded","form_action_unknown","form_action_result","registered","heartbeat","signed_out","card_change_notice","card_fetched"]);
+/** The agents' ids, as telemetry, `servedBy` and the registry carry them (vocab::agents). */
+export const AGENTS = Object.freeze({"hub":"hub","library":"library","student":"student","tutor":"tutor"});
+/** The specialists drawn before the Hub reports its registry, in order (vocab::agents). */
+export const SPECIALISTS = Object.freeze(["tutor","library"]);
+/** Each form workflow's specialist (forms::Workflow::agent). */
+export const WORKFLOW_AGENT = Object.freeze({"study-room-booking":"library","tutoring-request":"tutor"});
 /** The stream's channels (crates/ui/src/stream.rs, monitor.rs) and the notices' lane. */
 export const CHANNELS = Object.freeze({"monitor":"monitor","noticesThread":"notices","student":"student"});
 /** The codes of the server's notices (crates/ui/src/notices.rs). */

@@ -2,7 +2,7 @@
 // under Node's test runner: node --test tests/web/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { NODE_W, NODE_H, FIXED, specialistsOf, slots, geometry, pts, linkIds, labelSpot, modeSpot } from "../../web/views/topology/layout.js";
+import { NODE_W, NODE_H, FIXED, RIGHT, specialistsOf, slots, geometry, pts, linkIds, labelSpot, modeSpot } from "../../web/views/topology/layout.js";
 import { color, shortTrace, newest, statusOf, rateText, linkState, agentInfo, heartbeatText, eventText, visibleEvents, traceLinks } from "../../web/views/topology/labels.js";
 import { pulseSpot } from "../../web/views/topology/pulses.js";
 import { PULSE_MS } from "../../web/store.js";
@@ -19,12 +19,13 @@ test("Tutor and Library are always drawn; other agents the monitor reports join 
   ]);
 });
 
-test("known agents keep their slots; unknown specialists go down the right", () => {
+test("the built-in specialists keep their slots; another takes the free one, then down the right", () => {
   const pos = slots(["alpha", "library", "professor", "tutor", "zeta"]);
-  assert.deepEqual([pos.student, pos.hub, pos.library, pos.professor, pos.tutor], [FIXED.student, FIXED.hub, FIXED.library, FIXED.professor, FIXED.tutor]);
-  assert.deepEqual([pos.alpha, pos.zeta], [[860, 60], [860, 170]]);
-  const many = slots(["a", "b", "c", "d", "e", "f"]);
-  assert.deepEqual(many.f, [860, 430], "never below the drawing");
+  assert.deepEqual([pos.student, pos.hub, pos.tutor, pos.library], [FIXED.student, FIXED.hub, RIGHT[0], RIGHT[1]]);
+  assert.deepEqual([pos.alpha, pos.professor, pos.zeta], [RIGHT[2], [860, 60], [860, 170]]);
+  assert.deepEqual(slots(["alpha", "library"]).alpha, RIGHT[0], "the Tutor's slot is free when it is not drawn");
+  const many = slots([..."abcdefghi"]);
+  assert.deepEqual(many.i, [860, 430], "never below the drawing");
 });
 
 test("a link has one lane per direction, parallel, starting clear of both nodes", () => {
@@ -32,20 +33,20 @@ test("a link has one lane per direction, parallel, starting clear of both nodes"
   assert.deepEqual(g.fwd, [[194, 277], [376, 277]]);
   assert.deepEqual(g.back, [[376, 263], [194, 263]]);
   assert.deepEqual(g.mid, [285, 270]);
-  const slanted = geometry(FIXED.hub, FIXED.tutor);
+  const slanted = geometry(FIXED.hub, RIGHT[0]);
   const [[x0, y0], [x1, y1]] = slanted.fwd;
   const [[bx1, by1], [bx0, by0]] = slanted.back;
   near(Math.hypot(x0 - bx0, y0 - by0), 14, "the lanes' gap at the start");
   near(Math.hypot(x1 - bx1, y1 - by1), 14, "and at the end");
   assert.ok(x0 > FIXED.hub[0] + NODE_W / 2 || y0 < FIXED.hub[1] - NODE_H / 2, "outside the Hub's box");
-  assert.ok(x1 < FIXED.tutor[0] - NODE_W / 2 || y1 > FIXED.tutor[1] + NODE_H / 2, "outside the Tutor's box");
+  assert.ok(x1 < RIGHT[0][0] - NODE_W / 2 || y1 > RIGHT[0][1] + NODE_H / 2, "outside the Tutor's box");
   assert.equal(pts([[1, 2], [3.14, 4]]), "1.0,2.0 3.1,4.0");
 });
 
 test("a link's label sits away from the middle row; a level link's above the nodes", () => {
   assert.deepEqual(labelSpot(geometry(FIXED.student, FIXED.hub)), [285, 270 - NODE_H / 2 - 20]);
-  const up = geometry(FIXED.hub, FIXED.tutor);
-  const down = geometry(FIXED.hub, FIXED.library);
+  const up = geometry(FIXED.hub, RIGHT[0]);
+  const down = geometry(FIXED.hub, RIGHT[1]);
   assert.ok(labelSpot(up)[1] < up.mid[1], "the upper link's label above it");
   assert.ok(labelSpot(down)[1] > down.mid[1], "the lower link's label below it");
   near(Math.hypot(labelSpot(up)[0] - up.mid[0], labelSpot(up)[1] - up.mid[1]), 30);

@@ -1,6 +1,7 @@
 // How much the page's state keeps and how long pulses take: the limits on everything
 // that grows with traffic, the pulse timings, the agents with a console, and the
 // bounded-list helpers the reducer uses to stay within them.
+import { AGENTS, SPECIALISTS } from "../vocab.js";
 
 export const LIMITS = {
   chat: 200, // chat items kept across all threads
@@ -14,7 +15,7 @@ export const LIMITS = {
 };
 export const PLAY_DELAY_MS = 350; // live pulses wait this long, then play in agent-timestamp order
 export const PULSE_MS = 1200; // how long one pulse is drawn
-export const CONSOLES = ["student", "hub", "tutor", "library"];
+export const CONSOLES = [AGENTS.student, AGENTS.hub, ...SPECIALISTS];
 
 /** An empty console: its newest lines and how many it ever had. */
 export const ring = () => ({ items: [], total: 0 });

@@ -2,8 +2,8 @@
 // one second, and the hop-by-hop strip of the current question. Draws from state only.
 import { h, replace, duration, agentName } from "../dom.js";
 import { runRecord, runStatus, hopReason, errorLabel } from "../store.js";
-import { formNode, WORKFLOW_AGENT } from "./form.js";
-import { STEP_IDS, CHANNELS } from "../vocab.js";
+import { formNode } from "./form.js";
+import { AGENTS, STEP_IDS, CHANNELS, WORKFLOW_AGENT } from "../vocab.js";
 import { STEP_LABELS, HUB_OUTCOMES } from "../store/words.js";
 
 const WAIT_AFTER_MS = 1000;
@@ -99,7 +99,7 @@ export function mount(section, ctx) {
   function label(state, item) {
     if (item.kind === "error") return errorLabel(item.code);
     if (item.id.endsWith(":f") || state.runs[item.runId]?.result?.outcome === "filled")
-      return item.role === "user" ? { who: "You", tone: "user" } : { who: "Student (this page)", tag: "Form filled from your message", tone: "student" };
+      return item.role === "user" ? { who: "You", tone: "user" } : { who: "Student (this page)", tag: "Form filled from your message", tone: AGENTS.student };
     if (item.kind === "notice") {
       // the words a form's answer carried (its receipt): said by the agent of that form
       const formRef = state.runs[item.runId]?.result?.formRef;
@@ -113,9 +113,9 @@ export function mount(section, ctx) {
     const by = result?.servedBy;
     const hubName = state.hubName || state.monitor?.hub?.name || null;
     if (!result) return { who: "Reply", tone: "pending" };
-    if (!by || by.id === "hub") {
+    if (!by || by.id === AGENTS.hub) {
       const tag = HUB_OUTCOMES[result.outcome];
-      return { who: by?.name || hubName || "University Hub", tag, tone: "hub" };
+      return { who: by?.name || hubName || "University Hub", tag, tone: AGENTS.hub };
     }
     const name = by.name || agentName(by.id);
     return { who: hubName ? `${hubName} · ${name}` : `${name} (via the Hub)`, tone: by.id || "specialist" };

@@ -6,13 +6,12 @@
 import { h, replace } from "../dom.js";
 import { formStatus, sentModel, draftOf } from "../store.js";
 import { MessageProcessor, A2uiSurface, basicCatalog } from "../vendor/a2ui.js";
+import { WORKFLOW_AGENT } from "../vocab.js";
 
 void A2uiSurface; // importing it defines <a2ui-surface>
 
 const FIELD_LABELS = { groupSize: "Group size", date: "Date", room: "Room", duration: "Duration", slot: "Time", name: "Name", email: "Email", period: "Time of day", topic: "Topic", notes: "Notes" };
 const RECEIPT_LABELS = { requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
-/** Which agent answers each workflow's presses. */
-export const WORKFLOW_AGENT = { "tutoring-request": "tutor", "study-room-booking": "library" };
 const TITLES = { "tutoring-request": "Tutoring request", "study-room-booking": "Study-room booking" };
 
 // Adopted into each surface's shadow root, after the renderer's own sheets: the page's
@@ -230,7 +229,8 @@ export function formNode(formId, ctx) {
       const st = formStatus(next);
       el.dataset.formState = st.state;
       el.dataset.formRef = next.formRef;
-      el.className = `msg kind-form tone-${WORKFLOW_AGENT[next.workflow] || "tutor"} form-${st.state}`;
+      const agent = WORKFLOW_AGENT[next.workflow]; // the specialist that answers its presses
+      el.className = `msg kind-form${agent ? ` tone-${agent}` : ""} form-${st.state}`;
       const t = `${TITLES[next.workflow] || "Form"} · form`;
       if (title.textContent !== t) title.textContent = t;
       if (status.textContent !== st.text) status.textContent = st.text;

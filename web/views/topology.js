@@ -12,6 +12,7 @@ import { color, shortTrace, statusOf, rateText, linkState, agentInfo, heartbeatT
 import { pulseShapes } from "./topology/pulses.js";
 import { listView } from "./topology/list.js";
 import { detailsContent } from "./topology/details.js";
+import { AGENTS, SPECIALISTS } from "../vocab.js";
 
 export function mount(section, ctx) {
   const reduced = matchMedia("(prefers-reduced-motion: reduce)");
@@ -52,7 +53,7 @@ export function mount(section, ctx) {
     h(
       "ul",
       {},
-      ...["student", "hub", "tutor", "library"].map((id) => h("li", {}, h("span", { class: `swatch tone-${id}`, "aria-hidden": "true" }), agentName(id))),
+      ...[AGENTS.student, AGENTS.hub, ...SPECIALISTS].map((id) => h("li", {}, h("span", { class: `swatch tone-${id}`, "aria-hidden": "true" }), agentName(id))),
       h("li", {}, h("span", { class: "line-sample active", "aria-hidden": "true" }), "busy connection"),
       h("li", {}, h("span", { class: "line-sample idle", "aria-hidden": "true" }), "idle (dashed)"),
       h("li", {}, h("span", { class: "line-sample failed", "aria-hidden": "true" }), "failed in the last minute (red, dashed)"),
@@ -121,7 +122,7 @@ export function mount(section, ctx) {
       linkLayer.append(el);
       links[id] = { el, label, labelBg, lx, g, a, b };
     }
-    for (const id of ["student", "hub", ...specialists]) {
+    for (const id of [AGENTS.student, AGENTS.hub, ...specialists]) {
       const [x, y] = pos[id];
       const name = s("text", { class: "node-name", x, y: y - 22, "text-anchor": "middle" }, `${agentName(id)} `);
       const status = s("text", { class: "node-status", x, y: y + 2, "text-anchor": "middle" });

@@ -57,6 +57,14 @@ impl Workflow {
         }
     }
 
+    /// The specialist that offers this workflow and keeps its records.
+    pub const fn agent(self) -> &'static str {
+        match self {
+            Workflow::Tutoring => vocab::agents::TUTOR,
+            Workflow::Booking => vocab::agents::LIBRARY,
+        }
+    }
+
     pub fn from_id(id: &str) -> Option<Workflow> {
         Workflow::ALL.into_iter().find(|w| w.id() == id)
     }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use conf::{ConfError, check_local_url, env_bool, env_parse, load_file};
 use serde::Deserialize;
+use vocab::agents;
 
 pub const DEFAULT_PORT: u16 = 41243;
 /// How long a form reference may be used unless `HUB_FORM_TTL_MS` says otherwise.
@@ -178,7 +179,7 @@ pub(crate) const MAX_EXAMPLE_CHARS: usize = 200;
 fn default_specialists() -> Vec<SpecialistConf> {
     vec![
         SpecialistConf {
-            id: "tutor".into(),
+            id: agents::TUTOR.into(),
             card_name: "Tutor Agent".into(),
             endpoint: "http://127.0.0.1:41241".into(),
             capability: Capability {
@@ -198,7 +199,7 @@ fn default_specialists() -> Vec<SpecialistConf> {
             },
         },
         SpecialistConf {
-            id: "library".into(),
+            id: agents::LIBRARY.into(),
             card_name: "Library Agent".into(),
             endpoint: "http://127.0.0.1:41242".into(),
             capability: Capability {
@@ -283,7 +284,7 @@ impl Config {
                 )
             })?;
         }
-        for (var, id) in [("TUTOR_URL", "tutor"), ("LIBRARY_URL", "library")] {
+        for (var, id) in [("TUTOR_URL", agents::TUTOR), ("LIBRARY_URL", agents::LIBRARY)] {
             if let Some(url) = env(var) {
                 check_local_url(var, "", &url)?;
                 if let Some(s) = c.specialists.iter_mut().find(|s| s.id == id) {

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 
 use a2a::client::{A2aClient, AgentHandle};
 use hublink::{Ack, CardChanged, Heartbeat, Register, ack_codes};
-use serde_json::json;
 use tokio::sync::Notify;
 use vocab::HubEventKind;
+use vocab::events::{CardFetched, CardNotice, Registered, Subject};
 use vocab::registry::SpecialistEntry;
 
 use crate::config::SpecialistConf;
@@ -176,9 +176,14 @@ impl Registry {
         entry.refresh.notify_one();
         drop(entries);
         tracing::info!(identity = %r.identity, instance_id = %r.instance_id, enabled = r.enabled, "specialist registered");
-        self.emit.send(
+        self.emit.report(
             HubEventKind::Registered,
-            json!({"specialist": r.identity, "instanceId": r.instance_id, "enabled": r.enabled, "mode": r.mode}),
+            &Registered {
+                specialist: r.identity.as_str().into(),
+                instance_id: r.instance_id.as_str().into(),
+                enabled: r.enabled,
+                mode: r.mode.as_deref().map(Into::into),
+            },
         );
         let mut ack = Ack::ok("registered");
         ack.heartbeat_interval_ms = Some(self.interval.as_millis() as u64);
@@ -197,7 +202,7 @@ impl Registry {
                     e.refresh.notify_one();
                 }
                 drop(entries);
-                self.emit.send(HubEventKind::Heartbeat, json!({"specialist": h.identity}));
+                self.emit.report(HubEventKind::Heartbeat, &Subject::of(&h.identity));
                 Ack::ok("alive")
             }
             None => Ack::refused(ack_codes::NOT_REGISTERED, "register first"),
@@ -215,7 +220,7 @@ impl Registry {
         entry.instance = None;
         drop(entries);
         tracing::info!(identity = %h.identity, "specialist signed out");
-        self.emit.send(HubEventKind::SignedOut, json!({"specialist": h.identity}));
+        self.emit.report(HubEventKind::SignedOut, &Subject::of(&h.identity));
         Ack::ok("signed_out")
     }
 
@@ -244,8 +249,9 @@ impl Registry {
             }
             seen.insert(key, ());
         }
-        self.emit
-            .send(HubEventKind::CardChangeNotice, json!({"specialist": c.identity, "noticeId": c.notice_id}));
+        let notice =
+            CardNotice { specialist: c.identity.as_str().into(), notice_id: c.notice_id.as_str().into() };
+        self.emit.report(HubEventKind::CardChangeNotice, &notice);
         self.request_refresh(&c.identity);
         Ack::ok("refresh_scheduled")
     }
@@ -372,10 +378,8 @@ impl Registry {
         if outcome == CardOutcome::Updated {
             self.skills_changed.send_modify(|n| *n += 1);
         }
-        self.emit.send(
-            HubEventKind::CardFetched,
-            json!({"specialist": id, "outcome": outcome, "revision": revision, "etag": etag}),
-        );
+        let fetched = CardFetched { specialist: id.into(), outcome, revision, etag: etag.map(Into::into) };
+        self.emit.report(HubEventKind::CardFetched, &fetched);
     }
 }
 

@@ -8,9 +8,12 @@ use std::time::Duration;
 
 use a2a::client::{A2aClient, AgentHandle, ClientError};
 use a2a::wire::new_message_id;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::watch;
 use tokio::time::{Instant, sleep_until, timeout};
+use vocab::events::specialist::{
+    HeartbeatSent, LinkRegistered, NoticeSent, RegistrationRefused, SpecialistEventKind,
+};
 
 use crate::messages::{Ack, CardChanged, Control, Heartbeat, Register, ack_codes, parse_ack};
 
@@ -32,7 +35,7 @@ pub struct LinkConfig {
 }
 
 /// Receives the link's events (for the agent's telemetry feed).
-pub type LinkEvents = Arc<dyn Fn(&str, Value) + Send + Sync>;
+pub type LinkEvents = Arc<dyn Fn(SpecialistEventKind, Value) + Send + Sync>;
 
 struct Link {
     cfg: LinkConfig,
@@ -75,8 +78,8 @@ impl Link {
         }
     }
 
-    fn emit(&self, kind: &str, data: Value) {
-        (self.events)(kind, data);
+    fn emit(&self, kind: SpecialistEventKind, data: &impl serde::Serialize) {
+        (self.events)(kind, serde_json::to_value(data).unwrap_or_default());
     }
 
     fn heartbeat(&self) -> Heartbeat {
@@ -98,7 +101,11 @@ impl Link {
             Outcome::Acked(ack) if ack.ok => {
                 self.refused = None;
                 tracing::info!(identity = %self.cfg.identity, instance_id = %self.instance_id, "registered with the hub");
-                self.emit("registered", json!({"instanceId": self.instance_id, "enabled": self.cfg.enabled}));
+                let registered = LinkRegistered {
+                    instance_id: self.instance_id.as_str().into(),
+                    enabled: self.cfg.enabled,
+                };
+                self.emit(SpecialistEventKind::Registered, &registered);
                 Ok(ack
                     .heartbeat_interval_ms
                     .map(Duration::from_millis)
@@ -121,7 +128,10 @@ impl Link {
                     tracing::warn!(identity = %self.cfg.identity, code = %code, "the hub refused registration; retrying quietly");
                 }
                 self.refused = Some(code.clone());
-                self.emit("registration_refused", json!({"code": code}));
+                self.emit(
+                    SpecialistEventKind::RegistrationRefused,
+                    &RegistrationRefused { code: code.as_str().into() },
+                );
                 Err(interval)
             }
             Outcome::Unreachable(reason) => {
@@ -163,10 +173,8 @@ impl Link {
             Ok(Outcome::Unreachable(_)) | Err(_) => (Notified::Pending(notice), "pending".to_string()),
         };
         tracing::info!(revision, attempt, outcome = %outcome, "card change notice sent");
-        self.emit(
-            "card_change_notice",
-            json!({"revision": revision, "attempt": attempt, "outcome": outcome}),
-        );
+        let sent = NoticeSent { revision, attempt, outcome: outcome.into() };
+        self.emit(SpecialistEventKind::CardChangeNotice, &sent);
         notified
     }
 }
@@ -214,7 +222,7 @@ pub async fn run_link(
                 let hb = Control::Heartbeat(link.heartbeat());
                 match link.send(&hb).await {
                     Outcome::Acked(ack) if ack.ok => {
-                        link.emit("heartbeat_sent", json!({}));
+                        link.emit(SpecialistEventKind::HeartbeatSent, &HeartbeatSent {});
                         next = Instant::now() + interval;
                         if let Some((notice, sent)) = pending.take() {
                             match link.notify(notice, sent + 1).await {

@@ -95,8 +95,8 @@ async fn start(script: Vec<Answer>) -> Running {
 
     let events: Arc<Mutex<Vec<Value>>> = Arc::default();
     let sink = events.clone();
-    let on_event: LinkEvents = Arc::new(move |kind: &str, data: Value| {
-        if kind == "card_change_notice" {
+    let on_event: LinkEvents = Arc::new(move |kind, data: Value| {
+        if kind == vocab::events::specialist::SpecialistEventKind::CardChangeNotice {
             sink.lock().unwrap().push(data);
         }
     });

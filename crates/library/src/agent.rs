@@ -19,7 +19,7 @@ use crate::extract::{Answer, SkillText, answer, render};
 /// The Library's port unless `PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 41242;
 /// Registry identity.
-pub const IDENTITY: &str = "library";
+pub const IDENTITY: &str = vocab::agents::LIBRARY;
 /// An enabled Library skill must have answer content: it answers only from it.
 pub const RULES: Rules = Rules { require_content: true };
 

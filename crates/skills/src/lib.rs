@@ -23,5 +23,5 @@ pub use api::router;
 pub use model::{FieldError, Policy, PolicySkill, Rules, Skill, SkillPatch, SkillSet, build_card, validate};
 pub use settings::{Persist, SaveError, Settings, Snapshot};
 
-/// The scope extension's URI (documented in ARCHITECTURE.md).
-pub const SCOPE_EXTENSION_URI: &str = "urn:campus:skill-scope:v1";
+/// The scope extension's URI (documented in docs/internals.md), one of Campus's own words.
+pub use vocab::SKILL_SCOPE_EXTENSION_URI as SCOPE_EXTENSION_URI;

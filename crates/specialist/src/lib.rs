@@ -29,6 +29,7 @@ use serde_json::Value;
 use skills::{Rules, Settings, Skill, SkillSet};
 use telemetry::{Data, Telemetry};
 use tokio::net::TcpListener;
+use vocab::events::specialist::{Published, Received, SpecialistEventKind};
 
 pub use store::Store;
 pub use stored::{StartError, Stored, open_store};
@@ -138,21 +139,13 @@ pub fn log_received(telemetry: &Telemetry, ctx: &RequestContext) {
         operation_id = %operation,
         "received message"
     );
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Received<'a> {
-        message_id: &'a str,
-        context_id: &'a str,
-        operation_id: &'a str,
-        text: String,
-    }
     let received = Received {
-        message_id: &ctx.message.message_id,
-        context_id: &ctx.context_id,
-        operation_id: operation,
-        text: ctx.text(),
+        message_id: ctx.message.message_id.as_str().into(),
+        context_id: ctx.context_id.as_str().into(),
+        operation_id: operation.into(),
+        text: ctx.text().into(),
     };
-    telemetry.record("message_received", Data::new(&received));
+    telemetry.record(SpecialistEventKind::MessageReceived.as_str(), Data::new(&received));
 }
 
 /// The Hub's `hubOperationId` on the message, or `-`.
@@ -182,19 +175,6 @@ pub fn log_reply(
         outcome,
         "publishing reply"
     );
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Published<'a, D> {
-        message_id: &'a str,
-        context_id: &'a str,
-        /// The Hub's operation id for this hop (`-` when the asker gave none): what ties
-        /// the reply to the Hub's `forwarded` event.
-        operation_id: &'a str,
-        outcome: &'a str,
-        text: &'a str,
-        #[serde(flatten)]
-        details: &'a D,
-    }
     let published = Published {
         message_id: reply.message_id(),
         context_id: &ctx.context_id,
@@ -203,7 +183,7 @@ pub fn log_reply(
         text,
         details,
     };
-    telemetry.record("reply_published", Data::new(&published));
+    telemetry.record(SpecialistEventKind::ReplyPublished.as_str(), Data::new(&published));
 }
 
 /// 32 bytes a key is made from (two random v4 UUIDs' worth: 244 random bits).
@@ -281,11 +261,11 @@ where
 
     let (stop_link, link_stopped) = tokio::sync::oneshot::channel::<()>();
     let tel = telemetry.clone();
-    let events: hublink::LinkEvents = Arc::new(move |kind: &str, data: Value| {
-        if kind == "heartbeat_sent" {
-            tel.record_transient(kind, data);
+    let events: hublink::LinkEvents = Arc::new(move |kind, data: Value| {
+        if kind == SpecialistEventKind::HeartbeatSent {
+            tel.record_transient(kind.as_str(), data);
         } else {
-            tel.record(kind, data);
+            tel.record(kind.as_str(), data);
         }
     });
     let link_cfg = hublink::LinkConfig {

@@ -35,7 +35,7 @@ pub use mode::Mode;
 /// The Tutor's port unless `PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 41241;
 /// Registry identity.
-pub const IDENTITY: &str = "tutor";
+pub const IDENTITY: &str = vocab::agents::TUTOR;
 
 /// The Tutor's built-in skills (revision 1).
 pub fn default_skills() -> SkillSet {

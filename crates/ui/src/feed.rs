@@ -1,33 +1,15 @@
 //! The telemetry the UI server follows, read through Campus's own words: the Hub's events
 //! by [`HubEventKind`] and the payloads of `vocab::events`, never by matching strings;
 //! a specialist's own events, relayed by the Hub with `relayedFrom`, keep their own kinds
-//! ([`specialist_kind`]); the hosted Student's own are [`student_kind`].
+//! (`vocab::events::specialist`); the hosted Student's own are `vocab::events::student`.
 //!
 //! Only what a question's hop strip needs is read here ([`read`]); the monitor reads the
 //! same payloads for its labels.
 
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use vocab::events::specialist::{Relayed, SpecialistEventKind};
 use vocab::events::{Forwarded, Operation, Published, Received, Routed, RoutedDecision};
 use vocab::{HubEventKind, ReplyOutcome};
-
-/// The kinds of a specialist's own feed (relayed through the Hub).
-pub(crate) mod specialist_kind {
-    pub(crate) const MESSAGE_RECEIVED: &str = "message_received";
-    pub(crate) const REPLY_PUBLISHED: &str = "reply_published";
-    pub(crate) const REGISTERED: &str = "registered";
-    pub(crate) const REGISTRATION_REFUSED: &str = "registration_refused";
-    pub(crate) const HEARTBEAT_SENT: &str = "heartbeat_sent";
-}
-
-/// The kinds of the hosted Student's own telemetry (`/telemetry/events` here).
-pub(crate) mod student_kind {
-    pub(crate) const REQUEST_SENT: &str = "request_sent";
-    pub(crate) const REPLY_RECEIVED: &str = "reply_received";
-    pub(crate) const REQUEST_FAILED: &str = "request_failed";
-    pub(crate) const ACTION_SENT: &str = "action_sent";
-    pub(crate) const ACTION_RESULT: &str = "action_result";
-}
 
 /// The `reason` of a `forward_failed` when the specialist could not be reached.
 pub(crate) const UNREACHABLE: &str = "unreachable";
@@ -63,13 +45,6 @@ pub(crate) enum About {
     Operation(String),
 }
 
-/// A relayed specialist event's tie to the Hub's forward.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Relayed {
-    operation_id: String,
-}
-
 /// The event's payload as `T`, when it is one.
 pub(crate) fn payload<T: DeserializeOwned>(e: &telemetry::Event) -> Option<T> {
     serde_json::from_str(e.data.json()).ok()
@@ -79,13 +54,13 @@ pub(crate) fn payload<T: DeserializeOwned>(e: &telemetry::Event) -> Option<T> {
 /// (or a payload that is not what its kind says).
 pub(crate) fn read(e: &telemetry::Event) -> Option<(About, FeedEvent)> {
     if e.relayed_from.is_some() {
-        let event = match e.kind.as_str() {
-            specialist_kind::MESSAGE_RECEIVED => FeedEvent::SpecialistReceived,
-            specialist_kind::REPLY_PUBLISHED => FeedEvent::SpecialistPublished,
+        let event = match SpecialistEventKind::parse(&e.kind)? {
+            SpecialistEventKind::MessageReceived => FeedEvent::SpecialistReceived,
+            SpecialistEventKind::ReplyPublished => FeedEvent::SpecialistPublished,
             _ => return None,
         };
         let relayed: Relayed = payload(e)?;
-        return Some((About::Operation(relayed.operation_id), event));
+        return Some((About::Operation(relayed.operation_id.into_owned()), event));
     }
     let request = |id: std::borrow::Cow<'_, str>| About::Request(id.into_owned());
     Some(match HubEventKind::parse(&e.kind)? {

@@ -38,6 +38,7 @@ use serde_json::{Value, json};
 use telemetry::Telemetry;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use vocab::agents::{HUB, STUDENT};
 use vocab::registry::RegistryView;
 
 use crate::error::{ApiError, BODY_LIMIT, read_json};
@@ -131,7 +132,7 @@ pub struct Ui {
 /// feed, polling its registry, flushing the monitor), which stops when `stop` turns true.
 pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> Ui {
     let stream = Stream::with_capacity(new_boot(), config.history);
-    let telemetry = Telemetry::new("student");
+    let telemetry = Telemetry::new(STUDENT);
     let monitor = Arc::new(Monitor::new(stream.clone()));
     let client = A2aClient::new(ClientConfig { timeout: config.timeout, ..Default::default() });
     let runs = Arc::new(
@@ -227,7 +228,7 @@ fn statuses(registry: Option<&RegistryView>, student_in_flight: usize, student_m
     let now = now_ms();
     let mut agents = serde_json::Map::new();
     agents.insert(
-        "student".into(),
+        STUDENT.into(),
         json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": student_mode}),
     );
     let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
@@ -236,7 +237,7 @@ fn statuses(registry: Option<&RegistryView>, student_in_flight: usize, student_m
     let hub = registry.map(|r| &r.hub);
     // nothing reports the Hub's own work in flight: unknown, not 0
     agents.insert(
-        "hub".into(),
+        HUB.into(),
         json!({"status": hub_status, "heartbeatAt": null, "inFlight": null,
             "mode": hub.map(|h| &h.mode), "model": hub.and_then(|h| h.model.as_ref())}),
     );
@@ -255,7 +256,7 @@ fn statuses(registry: Option<&RegistryView>, student_in_flight: usize, student_m
         );
     }
     if registry.is_none() {
-        for id in ["tutor", "library"] {
+        for id in vocab::agents::SPECIALISTS {
             agents.insert(
                 id.into(),
                 json!({"status": "unknown", "heartbeatAt": null, "inFlight": null, "mode": null, "model": null}),

@@ -20,6 +20,8 @@ use std::time::Duration;
 use agui::Event;
 use serde_json::{Map, Value, json};
 
+use vocab::agents::{HUB, STUDENT};
+
 use crate::monitor::label::{console_agent, is_heartbeat, summary};
 use crate::monitor::stats::Stats;
 use crate::now_ms;
@@ -139,7 +141,7 @@ impl Monitor {
 
     /// One telemetry event from any agent.
     pub fn push(&self, event: telemetry::Event) {
-        let from_hub = &*event.agent == "hub";
+        let from_hub = &*event.agent == HUB;
         let pulse = label(&event);
         if from_hub || pulse.is_some() {
             let mut stats = lock(&self.stats);
@@ -217,14 +219,14 @@ impl Monitor {
             let stats = lock(&self.stats);
             if let Some(map) = agents.as_object_mut() {
                 // the specialists' forwards in flight, as counted from the Hub's feed
-                for (id, a) in map.iter_mut().filter(|(id, _)| !matches!(id.as_str(), "student" | "hub")) {
+                for (id, a) in map.iter_mut().filter(|(id, _)| !matches!(id.as_str(), STUDENT | HUB)) {
                     a["inFlight"] = json!(stats.in_flight(id));
                 }
             }
         }
         let coalescing = self.coalescing.load(std::sync::atomic::Ordering::Relaxed);
         let snapshot =
-            json!({"agents": agents, "links": links, "hub": hub, "stream": {"coalescing": coalescing}});
+            json!({"agents": agents, "links": links, HUB: hub, "stream": {"coalescing": coalescing}});
         let mut last = lock(&self.last_status);
         if last.as_ref() == Some(&snapshot) {
             return;

@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 use student::Student;
 use telemetry::Telemetry;
 use tokio::sync::Notify;
+use vocab::events::student::StudentEventKind;
 
 use crate::error::ApiError;
 use crate::feed::{About, FeedEvent};
@@ -315,8 +316,8 @@ impl Runs {
     }
 
     /// The Student's own telemetry, also shown on its console.
-    fn record(&self, kind: &str, data: Value) {
-        let event = self.telemetry.emit(kind, data);
+    fn record(&self, kind: StudentEventKind, data: &impl serde::Serialize) {
+        let event = self.telemetry.emit(kind.as_str(), telemetry::Data::new(data));
         self.monitor.push(event);
     }
 

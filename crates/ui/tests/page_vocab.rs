@@ -1,6 +1,6 @@
 //! `web/vocab.js` is generated from the Rust that owns each name, so the page never
-//! carries a hand copy of a step, a state, an outcome, a status, a channel or a notice
-//! code: this test fails when the committed file differs from what the types say.
+//! carries a hand copy of a step, a state, an outcome, a status, an agent id, a channel or
+//! a notice code: this test fails when the committed file differs from what the types say.
 //! After changing one of them: `CAMPUS_WRITE_VOCAB=1 cargo test -p ui --test page_vocab`.
 
 use std::path::PathBuf;
@@ -37,6 +37,27 @@ fn render() -> String {
             "HUB_EVENTS",
             "The kinds of event on the Hub's feed (vocab::HubEventKind).",
             names(vocab::HubEventKind::ALL, vocab::HubEventKind::as_str),
+        ),
+        (
+            "AGENTS",
+            "The agents' ids, as telemetry, `servedBy` and the registry carry them (vocab::agents).",
+            json!({"student": vocab::agents::STUDENT, "hub": vocab::agents::HUB,
+                "tutor": vocab::agents::TUTOR, "library": vocab::agents::LIBRARY}),
+        ),
+        (
+            "SPECIALISTS",
+            "The specialists drawn before the Hub reports its registry, in order (vocab::agents).",
+            json!(vocab::agents::SPECIALISTS),
+        ),
+        (
+            "WORKFLOW_AGENT",
+            "Each form workflow's specialist (forms::Workflow::agent).",
+            json!(
+                forms::Workflow::ALL
+                    .iter()
+                    .map(|w| (w.id().to_string(), json!(w.agent())))
+                    .collect::<serde_json::Map<_, _>>()
+            ),
         ),
         (
             "CHANNELS",

@@ -7,66 +7,73 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 macro_rules! kinds {
-    ($($(#[$doc:meta])* $variant:ident = $name:literal,)*) => {
-        /// What happened, as the event's `kind` names it.
+    ($(#[$edoc:meta])* $enum:ident { $($(#[$doc:meta])* $variant:ident = $name:literal,)* }) => {
+        $(#[$edoc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(rename_all = "snake_case")]
-        pub enum HubEventKind {
+        pub enum $enum {
             $($(#[$doc])* $variant,)*
         }
 
-        impl HubEventKind {
-            pub const ALL: &[HubEventKind] = &[$(HubEventKind::$variant,)*];
+        impl $enum {
+            pub const ALL: &[$enum] = &[$($enum::$variant,)*];
 
             pub fn as_str(self) -> &'static str {
                 match self {
-                    $(HubEventKind::$variant => $name,)*
+                    $($enum::$variant => $name,)*
                 }
             }
 
-            pub fn parse(s: &str) -> Option<HubEventKind> {
+            pub fn parse(s: &str) -> Option<$enum> {
                 match s {
-                    $($name => Some(HubEventKind::$variant),)*
+                    $($name => Some($enum::$variant),)*
                     _ => None,
                 }
             }
         }
     };
 }
+pub(crate) use kinds;
+
+pub mod specialist;
+pub mod student;
 
 kinds! {
-    /// A Student's question arrived ([`Received`]).
-    MessageReceived = "message_received",
-    /// A repeated request id, answered from the ledger ([`Ids`]).
-    DuplicateRequest = "duplicate_request",
-    /// The validated decision (`requestId`, `contextId`, `decision` with its `kind`).
-    Routed = "routed",
-    /// A question forwarded to a specialist ([`Forwarded`]).
-    Forwarded = "forwarded",
-    /// The specialist answered the forward ([`Operation`]).
-    SpecialistReplied = "specialist_replied",
-    /// The forward failed ([`Operation`] with its reason and code).
-    ForwardFailed = "forward_failed",
-    /// The Hub's answer went back to the Student ([`Published`]).
-    ReplyPublished = "reply_published",
-    /// The classifier was trained (targets, skills, temperature, micros).
-    RouterTrained = "router_trained",
-    /// A form a specialist opened, recorded as the Hub's reference ([`FormEvent`]).
-    FormRelayed = "form_relayed",
-    FormActionReceived = "form_action_received",
-    FormActionRefused = "form_action_refused",
-    FormActionReplayed = "form_action_replayed",
-    FormActionForwarded = "form_action_forwarded",
-    FormActionUnknown = "form_action_unknown",
-    FormActionResult = "form_action_result",
-    /// A specialist registered (specialist, instanceId, enabled, mode).
-    Registered = "registered",
-    /// A heartbeat (transient: not kept in the history).
-    Heartbeat = "heartbeat",
-    SignedOut = "signed_out",
-    CardChangeNotice = "card_change_notice",
-    /// A card fetch and what came of it (specialist, outcome, revision, etag).
-    CardFetched = "card_fetched",
+    /// What happened at the Hub, as the event's `kind` names it.
+    HubEventKind {
+        /// A Student's question arrived ([`Received`]).
+        MessageReceived = "message_received",
+        /// A repeated request id, answered from the ledger ([`Ids`]).
+        DuplicateRequest = "duplicate_request",
+        /// The validated decision (`requestId`, `contextId`, `decision` with its `kind`).
+        Routed = "routed",
+        /// A question forwarded to a specialist ([`Forwarded`]).
+        Forwarded = "forwarded",
+        /// The specialist answered the forward ([`Operation`]).
+        SpecialistReplied = "specialist_replied",
+        /// The forward failed ([`Operation`] with its reason and code).
+        ForwardFailed = "forward_failed",
+        /// The Hub's answer went back to the Student ([`Published`]).
+        ReplyPublished = "reply_published",
+        /// The classifier was trained (targets, skills, temperature, micros).
+        RouterTrained = "router_trained",
+        /// A form a specialist opened, recorded as the Hub's reference ([`FormEvent`]).
+        FormRelayed = "form_relayed",
+        FormActionReceived = "form_action_received",
+        FormActionRefused = "form_action_refused",
+        FormActionReplayed = "form_action_replayed",
+        FormActionForwarded = "form_action_forwarded",
+        FormActionUnknown = "form_action_unknown",
+        FormActionResult = "form_action_result",
+        /// A specialist registered (specialist, instanceId, enabled, mode).
+        Registered = "registered",
+        /// A heartbeat (transient: not kept in the history).
+        Heartbeat = "heartbeat",
+        SignedOut = "signed_out",
+        CardChangeNotice = "card_change_notice",
+        /// A card fetch and what came of it (specialist, outcome, revision, etag).
+        CardFetched = "card_fetched",
+    }
 }
 
 /// `message_received`.
@@ -174,16 +181,66 @@ pub struct Published<'a> {
     pub outcome: Option<crate::ReplyOutcome>,
 }
 
-/// The events that name a specialist and little else: `registered` (with its instance,
-/// `enabled` and mode), `heartbeat`, `signed_out`, `card_change_notice`, `card_fetched`
-/// (with its `outcome`: `not_modified`, `updated`, `invalid`, `failed`). Read only: the
-/// other fields are left to whoever needs them.
+/// The events that name a specialist and little else, as the UI server reads them: the
+/// specialist, and for `card_fetched` its [`CardOutcome`]. `heartbeat` and `signed_out`
+/// carry just this; `registered`, `card_change_notice` and `card_fetched` are written as
+/// [`Registered`], [`CardNotice`] and [`CardFetched`], which read back as this too.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subject<'a> {
     pub specialist: Cow<'a, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Cow<'a, str>>,
+}
+
+impl<'a> Subject<'a> {
+    /// `heartbeat`, `signed_out`: the specialist alone.
+    pub fn of(specialist: &'a str) -> Self {
+        Subject { specialist: specialist.into(), outcome: None }
+    }
+}
+
+/// `registered`: which instance registered, enabled or not, in which mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Registered<'a> {
+    pub specialist: Cow<'a, str>,
+    pub instance_id: Cow<'a, str>,
+    pub enabled: bool,
+    pub mode: Option<Cow<'a, str>>,
+}
+
+/// `card_change_notice`: a specialist said its card changed (a hint to fetch it again).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardNotice<'a> {
+    pub specialist: Cow<'a, str>,
+    pub notice_id: Cow<'a, str>,
+}
+
+/// `card_fetched`: one fetch of a specialist's card, what came of it, and the card the
+/// Hub now uses (its skill-scope revision and HTTP entity tag, when it has them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardFetched<'a> {
+    pub specialist: Cow<'a, str>,
+    pub outcome: CardOutcome,
+    pub revision: Option<u64>,
+    pub etag: Option<Cow<'a, str>>,
+}
+
+/// What one card fetch came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardOutcome {
+    /// The card had not changed (`304`).
+    NotModified,
+    /// A new card, valid, now in use.
+    Updated,
+    /// A card that failed validation; the last good one is kept.
+    Invalid,
+    /// The fetch itself failed; the last good one is kept.
+    Failed,
 }
 
 /// A form event (no values, no text).
@@ -213,6 +270,40 @@ pub struct FormEvent<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_registry_events_read_back_as_the_subject_the_ui_reads() {
+        let fetched = CardFetched {
+            specialist: "tutor".into(),
+            outcome: CardOutcome::NotModified,
+            revision: Some(3),
+            etag: None,
+        };
+        let v = serde_json::to_value(&fetched).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"specialist": "tutor", "outcome": "not_modified", "revision": 3, "etag": null})
+        );
+        let s: Subject = serde_json::from_value(v).unwrap();
+        assert_eq!((s.specialist.as_ref(), s.outcome.as_deref()), ("tutor", Some("not_modified")));
+        let registered = Registered {
+            specialist: "library".into(),
+            instance_id: "i-1".into(),
+            enabled: false,
+            mode: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&registered).unwrap(),
+            serde_json::json!({"specialist": "library", "instanceId": "i-1", "enabled": false, "mode": null})
+        );
+        let notice = CardNotice { specialist: "tutor".into(), notice_id: "n-1".into() };
+        let s: Subject = serde_json::from_value(serde_json::to_value(&notice).unwrap()).unwrap();
+        assert_eq!((s.specialist.as_ref(), s.outcome), ("tutor", None));
+        assert_eq!(
+            serde_json::to_value(Subject::of("tutor")).unwrap(),
+            serde_json::json!({"specialist": "tutor"})
+        );
+    }
 
     #[test]
     fn every_kind_reads_back_from_its_name() {

@@ -8,11 +8,15 @@
 //! The page reads the same names from the UI server (`GET /api/ui/vocab`), never from
 //! hand copies.
 
+pub mod agents;
 pub mod events;
 pub mod form;
 pub mod meta;
 pub mod registry;
 
 pub use events::HubEventKind;
+
+/// Campus's own A2A extension: a card's skill scope and its revision (docs/internals.md).
+pub const SKILL_SCOPE_EXTENSION_URI: &str = "urn:campus:skill-scope:v1";
 pub use form::{CampusForm, FormState};
 pub use meta::{ReplyMeta, ReplyOutcome, ServedBy};

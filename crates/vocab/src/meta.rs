@@ -29,13 +29,10 @@ pub struct ServedBy {
     pub capability: Option<String>,
 }
 
-/// The id in `servedBy` of an answer the Hub gave itself.
-pub const HUB_ID: &str = "hub";
-
 impl ServedBy {
     /// The Hub, named as its configuration names the university.
     pub fn hub(name: &str) -> ServedBy {
-        ServedBy { id: HUB_ID.into(), name: name.into(), capability: None }
+        ServedBy { id: crate::agents::HUB.into(), name: name.into(), capability: None }
     }
 }
 

@@ -2,13 +2,14 @@
 // words, link rates and states, heartbeats, event lines, short trace ids, and which
 // events are shown (newest first, heartbeats only when asked for). No DOM here.
 import { duration, agentName } from "../../dom.js";
+import { AGENTS } from "../../vocab.js";
 
+// the same colours as style.css's --student, --hub, … (SVG attributes can't read those)
 const COLORS = {
-  student: "#1f5fbf",
-  hub: "#6b3fa0",
-  tutor: "#0f7b5f",
-  library: "#a3520f",
-  professor: "#8f2d56",
+  [AGENTS.student]: "#1f5fbf",
+  [AGENTS.hub]: "#6b3fa0",
+  [AGENTS.tutor]: "#0f7b5f",
+  [AGENTS.library]: "#a3520f",
 };
 const OTHER = "#595959";
 export const STATUS = {
@@ -59,7 +60,7 @@ export function linkState(state, id, live) {
 /** What the monitor says of an agent, with a status always set (the Hub's own as a fallback). */
 export function agentInfo(state, id) {
   const a = state.monitor?.agents?.[id] || {};
-  const st = a.status || (id === "hub" ? state.monitor?.hub?.status : null) || "unknown";
+  const st = a.status || (id === AGENTS.hub ? state.monitor?.hub?.status : null) || "unknown";
   return { ...a, status: st };
 }
 

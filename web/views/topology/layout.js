@@ -1,27 +1,34 @@
 // The switchboard's geometry: the drawing's size, the fixed slots (Student left, Hub
 // centre, specialists right), the links between them with one lane per direction, and
 // where a link's label and an agent's model box sit. Pure: numbers in, numbers out.
+import { AGENTS, SPECIALISTS } from "../../vocab.js";
 
 export const W = 1080;
 export const H = 480;
 export const NODE_W = 172;
 export const NODE_H = 92;
 const LANE = 7; // half the gap between the two lanes of a link
-export const FIXED = { student: [100, 270], hub: [470, 270], tutor: [860, 110], library: [860, 420], professor: [860, 270] };
+/** The Student's and the Hub's centres. */
+export const FIXED = { [AGENTS.student]: [100, 270], [AGENTS.hub]: [470, 270] };
+/** The right-hand slots: the built-in specialists' (`SPECIALISTS`, in order), then one more. */
+export const RIGHT = [[860, 110], [860, 420], [860, 270]];
 
-/** The specialists to draw: Tutor and Library always, and any other agent the monitor reports. */
+/** The specialists to draw: the built-in ones always, and any other agent the monitor reports. */
 export function specialistsOf(monitor) {
-  const ids = new Set(["tutor", "library"]);
-  for (const id of Object.keys(monitor?.agents || {})) if (id !== "student" && id !== "hub") ids.add(id);
+  const ids = new Set(SPECIALISTS);
+  for (const id of Object.keys(monitor?.agents || {})) if (id !== AGENTS.student && id !== AGENTS.hub) ids.add(id);
   return [...ids].sort();
 }
 
-/** Each agent's centre: the fixed slots, then unknown specialists down the right. */
+/** Each agent's centre: the fixed slots; a built-in specialist its own right-hand slot, the
+ *  others the free ones in the order given, then down the right. */
 export function slots(specialists) {
-  const pos = { student: FIXED.student, hub: FIXED.hub };
+  const pos = { ...FIXED };
+  const free = RIGHT.filter((_, i) => !specialists.includes(SPECIALISTS[i]));
   let extra = 0;
   for (const id of specialists) {
-    pos[id] = FIXED[id] || [860, Math.min(H - 50, 60 + 110 * extra++)];
+    const own = SPECIALISTS.indexOf(id);
+    pos[id] = own >= 0 ? RIGHT[own] : free.shift() || [860, Math.min(H - 50, 60 + 110 * extra++)];
   }
   return pos;
 }
@@ -58,7 +65,8 @@ export const pts = (list) => list.map((p) => `${p[0].toFixed(1)},${p[1].toFixed(
 
 /** [id, from, to] of every link: Student↔Hub, then Hub↔each specialist. */
 export function linkIds(specialists) {
-  return [["student-hub", "student", "hub"], ...specialists.map((id) => [`hub-${id}`, "hub", id])];
+  const { student, hub } = AGENTS;
+  return [[`${student}-${hub}`, student, hub], ...specialists.map((id) => [`${hub}-${id}`, hub, id])];
 }
 
 /** The centre of a link's label, from its geometry. */
@@ -74,7 +82,7 @@ export function labelSpot(g) {
 /** Where the agent's own model box sits (its centre) and the dashed line to it, for an
  *  agent centred at (x, y): above for Student and Hub, right of specialists. */
 export function modeSpot(id, x, y) {
-  const side = id === "student" || id === "hub";
+  const side = id === AGENTS.student || id === AGENTS.hub;
   const mx = side ? x : x + NODE_W / 2 + 62;
   const my = side ? y - NODE_H / 2 - 62 : y;
   const line = {

@@ -3,6 +3,7 @@
 import { h, clock, duration, agentName } from "../../dom.js";
 import { specialistsOf, linkIds } from "./layout.js";
 import { linkState, agentInfo, statusOf, heartbeatText, eventText, newest, visibleEvents, shortTrace } from "./labels.js";
+import { AGENTS } from "../../vocab.js";
 
 const LIST_MAX = 60;
 
@@ -23,7 +24,7 @@ export function listView(src, live, prefs) {
       h("td", {}, st),
     );
   });
-  const agents = ["student", "hub", ...specialists].map((id) => {
+  const agents = [AGENTS.student, AGENTS.hub, ...specialists].map((id) => {
     const a = agentInfo(src, id);
     const [icon, word] = statusOf(a.status);
     return h("tr", {}, h("td", {}, agentName(id)), h("td", {}, `${icon} ${word}`), h("td", {}, heartbeatText(a, src.now || Date.now())), h("td", {}, String(a.inFlight ?? "unknown")), h("td", {}, a.mode || "–"), h("td", {}, a.model || (a.mode === "live" ? "unknown" : "–")));

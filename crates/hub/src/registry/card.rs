@@ -6,7 +6,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use a2a::client::{A2aClient, AgentHandle, CardFetch, ClientError};
 use a2a::wire::AgentCard;
-use serde::Serialize;
 
 use crate::config::SpecialistConf;
 use crate::view::{SkillIndex, index};
@@ -89,14 +88,7 @@ pub(crate) struct GoodCard {
 }
 
 /// What one card fetch came to, as the `card_fetched` event reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CardOutcome {
-    NotModified,
-    Updated,
-    Invalid,
-    Failed,
-}
+pub use vocab::events::CardOutcome;
 
 /// A fetch's result, read: a new good card, the old one confirmed, or why neither.
 pub(super) enum Fetched {

@@ -4,7 +4,7 @@ use crate::decision::Decision;
 use crate::view::SpecialistView;
 
 pub(super) fn decide(view: &[SpecialistView]) -> Decision {
-    match view.iter().find(|s| s.id == "tutor") {
+    match view.iter().find(|s| s.id == vocab::agents::TUTOR) {
         Some(t) => Decision::Route {
             specialist: t.id.clone(),
             skill: t.skills.first().map(|s| s.id.clone()).unwrap_or_default(),

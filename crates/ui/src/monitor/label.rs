@@ -7,9 +7,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use vocab::HubEventKind;
+use vocab::agents::{HUB, STUDENT};
+use vocab::events::specialist::SpecialistEventKind as Specialist;
+use vocab::events::student::StudentEventKind as Student;
 use vocab::events::{FormEvent, Forwarded, Operation, Published, Routed, Subject};
 
-use crate::feed::{OUTCOME_UNKNOWN, payload, specialist_kind, student_kind};
+use crate::feed::{OUTCOME_UNKNOWN, payload};
 
 /// One labelled movement on the topology.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -67,36 +70,36 @@ pub fn label(e: &telemetry::Event) -> Option<Pulse> {
     };
     if let Some(sp) = e.relayed_from.as_deref() {
         let l = hub_link(sp);
-        return match e.kind.as_str() {
-            specialist_kind::MESSAGE_RECEIVED => Some(pulse(l, "hub", sp, "question", "received", sp)),
-            specialist_kind::REPLY_PUBLISHED => Some(pulse(l, sp, "hub", "answer", "result", sp)),
-            specialist_kind::REGISTERED => Some(pulse(l, sp, "hub", "registration", "sent", sp)),
-            specialist_kind::REGISTRATION_REFUSED => Some(pulse(l, sp, "hub", "registration", "failed", sp)),
-            specialist_kind::HEARTBEAT_SENT => Some(pulse(l, sp, "hub", "heartbeat", "sent", sp)),
+        return match Specialist::parse(&e.kind)? {
+            Specialist::MessageReceived => Some(pulse(l, HUB, sp, "question", "received", sp)),
+            Specialist::ReplyPublished => Some(pulse(l, sp, HUB, "answer", "result", sp)),
+            Specialist::Registered => Some(pulse(l, sp, HUB, "registration", "sent", sp)),
+            Specialist::RegistrationRefused => Some(pulse(l, sp, HUB, "registration", "failed", sp)),
+            Specialist::HeartbeatSent => Some(pulse(l, sp, HUB, "heartbeat", "sent", sp)),
             _ => None,
         };
     }
     match &*e.agent {
-        "student" => match e.kind.as_str() {
-            student_kind::REQUEST_SENT => student("student", "hub", "question", "sent", "student"),
-            student_kind::REPLY_RECEIVED => student("hub", "student", "answer", "received", "student"),
-            student_kind::REQUEST_FAILED => {
+        STUDENT => match Student::parse(&e.kind)? {
+            Student::RequestSent => student(STUDENT, HUB, "question", "sent", STUDENT),
+            Student::ReplyReceived => student(HUB, STUDENT, "answer", "received", STUDENT),
+            Student::RequestFailed => {
                 let phase = if trace.code.as_deref() == Some("timeout") { "unknown" } else { "failed" };
-                student("student", "hub", "question", phase, "student")
+                student(STUDENT, HUB, "question", phase, STUDENT)
             }
             _ => None,
         },
-        "hub" => {
+        HUB => {
             // a pulse on the specialist's link, from `from` to `to` ("hub" or the specialist)
             let on = |sp: &str, toward: bool, category, phase| {
-                let (from, to) = if toward { ("hub", sp) } else { (sp, "hub") };
-                Some(pulse(hub_link(sp), from, to, category, phase, "hub"))
+                let (from, to) = if toward { (HUB, sp) } else { (sp, HUB) };
+                Some(pulse(hub_link(sp), from, to, category, phase, HUB))
             };
             let form = || hub::<FormEvent>(e);
             match HubEventKind::parse(&e.kind)? {
-                HubEventKind::MessageReceived => student("student", "hub", "question", "received", "hub"),
-                HubEventKind::Routed => student("student", "hub", "question", "working", "hub"),
-                HubEventKind::ReplyPublished => student("hub", "student", "answer", "sent", "hub"),
+                HubEventKind::MessageReceived => student(STUDENT, HUB, "question", "received", HUB),
+                HubEventKind::Routed => student(STUDENT, HUB, "question", "working", HUB),
+                HubEventKind::ReplyPublished => student(HUB, STUDENT, "answer", "sent", HUB),
                 HubEventKind::Forwarded => on(&hub::<Forwarded>(e)?.specialist, true, "question", "sent"),
                 HubEventKind::SpecialistReplied => {
                     on(&hub::<Operation>(e)?.specialist, false, "answer", "received")
@@ -120,7 +123,7 @@ pub fn label(e: &telemetry::Event) -> Option<Pulse> {
                 }
                 // forms (docs/forms.md): a form coming back, an action forwarded, its result
                 HubEventKind::FormRelayed => on(form()?.specialist.as_deref()?, false, "form", "received"),
-                HubEventKind::FormActionReceived => student("student", "hub", "form", "received", "hub"),
+                HubEventKind::FormActionReceived => student(STUDENT, HUB, "form", "received", HUB),
                 HubEventKind::FormActionRefused | HubEventKind::FormActionReplayed => {
                     let refused = e.kind == HubEventKind::FormActionRefused.as_str();
                     match form()?.specialist {
@@ -128,13 +131,7 @@ pub fn label(e: &telemetry::Event) -> Option<Pulse> {
                         Some(sp) if refused => on(&sp, false, "form", "failed"),
                         Some(_) => None,
                         // the Hub refused or replayed it itself
-                        None => student(
-                            "hub",
-                            "student",
-                            "form",
-                            if refused { "failed" } else { "result" },
-                            "hub",
-                        ),
+                        None => student(HUB, STUDENT, "form", if refused { "failed" } else { "result" }, HUB),
                     }
                 }
                 HubEventKind::FormActionForwarded => on(form()?.specialist.as_deref()?, true, "form", "sent"),
@@ -151,7 +148,7 @@ pub fn label(e: &telemetry::Event) -> Option<Pulse> {
 
 /// Whether an event is a heartbeat (never kept: live-only pulses, no console entry).
 pub(crate) fn is_heartbeat(e: &telemetry::Event) -> bool {
-    e.kind == HubEventKind::Heartbeat.as_str() || e.kind == specialist_kind::HEARTBEAT_SENT
+    e.kind == HubEventKind::Heartbeat.as_str() || e.kind == Specialist::HeartbeatSent.as_str()
 }
 
 /// The agent a console entry is under: the specialist of a relayed event, else its own.
@@ -167,72 +164,66 @@ pub(crate) fn summary(e: &telemetry::Event, data: &Value) -> String {
     let form = || hub::<FormEvent>(e).unwrap_or_default();
     let subject = || hub::<Subject>(e).map(|s| s.specialist.into_owned()).unwrap_or_else(|| "?".into());
     let operation = || hub::<Operation>(e);
-    match (hub_kind, e.kind.as_str()) {
-        (None, student_kind::REQUEST_SENT) => "sent a question to the hub".into(),
-        (None, student_kind::REPLY_RECEIVED) => format!("got the answer ({})", s(vocab::meta::OUTCOME_KEY)),
-        (None, student_kind::REQUEST_FAILED) => format!("the question failed ({})", s("code")),
-        (None, specialist_kind::MESSAGE_RECEIVED) | (Some(HubEventKind::MessageReceived), _) => {
-            "received a question".into()
+    let Some(kind) = hub_kind else {
+        return match (Student::parse(&e.kind), Specialist::parse(&e.kind)) {
+            (Some(Student::RequestSent), _) => "sent a question to the hub".into(),
+            (Some(Student::ReplyReceived), _) => format!("got the answer ({})", s(vocab::meta::OUTCOME_KEY)),
+            (Some(Student::RequestFailed), _) => format!("the question failed ({})", s("code")),
+            (_, Some(Specialist::MessageReceived)) => "received a question".into(),
+            (_, Some(Specialist::ReplyPublished)) => format!("replied ({})", s(vocab::meta::OUTCOME_KEY)),
+            (_, Some(Specialist::Registered)) => "registered with the hub".into(),
+            _ => e.kind.replace('_', " "),
+        };
+    };
+    match kind {
+        HubEventKind::MessageReceived => "received a question".into(),
+        HubEventKind::Routed => {
+            let kind = hub::<Routed>(e).map(|r| r.decision.kind());
+            format!("decided: {}", or(kind))
         }
-        (None, specialist_kind::REPLY_PUBLISHED) => format!("replied ({})", s(vocab::meta::OUTCOME_KEY)),
-        (None, specialist_kind::REGISTERED) => "registered with the hub".into(),
-        (Some(kind), _) => match kind {
-            HubEventKind::Routed => {
-                let kind = hub::<Routed>(e).map(|r| r.decision.kind());
-                format!("decided: {}", or(kind))
-            }
-            HubEventKind::Forwarded => {
-                format!("forwarded to {}", or(hub::<Forwarded>(e).as_ref().map(|f| f.specialist.as_ref())))
-            }
-            HubEventKind::SpecialistReplied => {
-                format!("{} answered", or(operation().as_ref().map(|o| o.specialist.as_ref())))
-            }
-            HubEventKind::ForwardFailed => {
-                let o = operation();
-                let specialist = or(o.as_ref().map(|o| o.specialist.as_ref()));
-                format!(
-                    "forward to {specialist} failed ({})",
-                    or(o.as_ref().and_then(|o| o.reason.as_deref()))
-                )
-            }
-            HubEventKind::ReplyPublished => {
-                let outcome = hub::<Published>(e).and_then(|p| p.outcome).map(|o| o.as_str());
-                format!("replied ({})", or(outcome))
-            }
-            HubEventKind::Registered => format!("registered {}", subject()),
-            HubEventKind::SignedOut => format!("{} signed out", subject()),
-            HubEventKind::CardFetched => {
-                let s = hub::<Subject>(e);
-                let outcome = s.as_ref().and_then(|s| s.outcome.as_deref());
-                format!(
-                    "fetched the card of {} ({})",
-                    or(s.as_ref().map(|s| s.specialist.as_ref())),
-                    or(outcome)
-                )
-            }
-            HubEventKind::FormRelayed => {
-                let f = form();
-                format!("relayed a {} form from {}", or(f.workflow.as_deref()), or(f.specialist.as_deref()))
-            }
-            HubEventKind::FormActionReceived => "received a form action".into(),
-            HubEventKind::FormActionForwarded => {
-                format!("forwarded a form action to {}", or(form().specialist.as_deref()))
-            }
-            HubEventKind::FormActionRefused => {
-                format!("refused a form action ({})", or(form().code.as_deref()))
-            }
-            HubEventKind::FormActionReplayed => "answered a repeated form action from its record".into(),
-            HubEventKind::FormActionResult => {
-                let f = form();
-                let state = f.state.map(|s| s.as_str());
-                format!("{} answered a form action ({})", or(f.specialist.as_deref()), or(state))
-            }
-            HubEventKind::FormActionUnknown => {
-                format!("no answer from {} in time (outcome unknown)", or(form().specialist.as_deref()))
-            }
-            other => other.as_str().replace('_', " "),
-        },
-        (None, kind) => kind.replace('_', " "),
+        HubEventKind::Forwarded => {
+            format!("forwarded to {}", or(hub::<Forwarded>(e).as_ref().map(|f| f.specialist.as_ref())))
+        }
+        HubEventKind::SpecialistReplied => {
+            format!("{} answered", or(operation().as_ref().map(|o| o.specialist.as_ref())))
+        }
+        HubEventKind::ForwardFailed => {
+            let o = operation();
+            let specialist = or(o.as_ref().map(|o| o.specialist.as_ref()));
+            format!("forward to {specialist} failed ({})", or(o.as_ref().and_then(|o| o.reason.as_deref())))
+        }
+        HubEventKind::ReplyPublished => {
+            let outcome = hub::<Published>(e).and_then(|p| p.outcome).map(|o| o.as_str());
+            format!("replied ({})", or(outcome))
+        }
+        HubEventKind::Registered => format!("registered {}", subject()),
+        HubEventKind::SignedOut => format!("{} signed out", subject()),
+        HubEventKind::CardFetched => {
+            let s = hub::<Subject>(e);
+            let outcome = s.as_ref().and_then(|s| s.outcome.as_deref());
+            format!("fetched the card of {} ({})", or(s.as_ref().map(|s| s.specialist.as_ref())), or(outcome))
+        }
+        HubEventKind::FormRelayed => {
+            let f = form();
+            format!("relayed a {} form from {}", or(f.workflow.as_deref()), or(f.specialist.as_deref()))
+        }
+        HubEventKind::FormActionReceived => "received a form action".into(),
+        HubEventKind::FormActionForwarded => {
+            format!("forwarded a form action to {}", or(form().specialist.as_deref()))
+        }
+        HubEventKind::FormActionRefused => {
+            format!("refused a form action ({})", or(form().code.as_deref()))
+        }
+        HubEventKind::FormActionReplayed => "answered a repeated form action from its record".into(),
+        HubEventKind::FormActionResult => {
+            let f = form();
+            let state = f.state.map(|s| s.as_str());
+            format!("{} answered a form action ({})", or(f.specialist.as_deref()), or(state))
+        }
+        HubEventKind::FormActionUnknown => {
+            format!("no answer from {} in time (outcome unknown)", or(form().specialist.as_deref()))
+        }
+        other => other.as_str().replace('_', " "),
     }
 }
 

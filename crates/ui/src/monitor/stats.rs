@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value, json};
 
+use vocab::agents::HUB;
+
 use crate::monitor::label::{Pulse, STUDENT_HUB};
 
 /// The window of the per-link rate and latency.
@@ -84,7 +86,7 @@ impl Stats {
                             link.latencies.pop_front();
                         }
                     }
-                    let specialist = if p.from == "hub" { &p.to } else { &p.from };
+                    let specialist = if p.from == HUB { &p.to } else { &p.from };
                     if let Some(m) = self.in_flight.get_mut(specialist) {
                         m.remove(&t);
                     }

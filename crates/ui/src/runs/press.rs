@@ -10,11 +10,11 @@ use agui::{Event, Role};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use student::{ActionOutcome, FormReply, Student};
+use vocab::events::student::{Pressed, StudentEventKind};
 use vocab::form::FORM_REF_KEY;
 use vocab::meta::{OPERATION_ID_KEY, OUTCOME_KEY};
 
 use crate::error::ApiError;
-use crate::feed::student_kind;
 use crate::forms::press::Press;
 use crate::forms::{FormState, FormView};
 use crate::now_ms;
@@ -70,8 +70,19 @@ impl Runs {
         action: Value,
         before: FormState,
     ) {
-        let ids = json!({FORM_REF_KEY: press.form_ref, OPERATION_ID_KEY: press.operation_id, "threadId": thread, "runId": run_id});
-        self.record(student_kind::ACTION_SENT, ids);
+        let pressed = || Pressed {
+            form_ref: press.form_ref.as_str().into(),
+            operation_id: press.operation_id.as_str().into(),
+            thread_id: None,
+            run_id: None,
+            state: None,
+        };
+        let sent = Pressed {
+            thread_id: Some(thread.as_str().into()),
+            run_id: Some(run_id.as_str().into()),
+            ..pressed()
+        };
+        self.record(StudentEventKind::ActionSent, &sent);
         let outcome = student.act(&press.form_ref, &press.operation_id, action.clone()).await;
         let carried = action.get("context").and_then(Value::as_object).cloned().unwrap_or_default();
         let mut text = None;
@@ -92,10 +103,7 @@ impl Runs {
             })
             .unzip();
         let state = state.unwrap_or("superseded");
-        self.record(
-            student_kind::ACTION_RESULT,
-            json!({FORM_REF_KEY: press.form_ref, OPERATION_ID_KEY: press.operation_id, "state": state}),
-        );
+        self.record(StudentEventKind::ActionResult, &Pressed { state: Some(state.into()), ..pressed() });
         let now = now_ms();
         let mut events: Vec<Event> = snapshot.into_iter().collect();
         if let Some(text) = text {

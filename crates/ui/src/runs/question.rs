@@ -12,10 +12,10 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 use student::{LocalReply, Prepared, Reply, Student};
 use tokio::sync::Notify;
+use vocab::events::student::{Answered, Asked, Failed, StudentEventKind};
 use vocab::meta::{OUTCOME_KEY, REQUEST_ID_KEY, SERVED_BY_KEY};
 
 use crate::error::ApiError;
-use crate::feed::student_kind;
 use crate::hops::{Hops, State, step};
 use crate::now_ms;
 use crate::runs::outcome::{Failure, HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status, classify};
@@ -135,8 +135,12 @@ impl Runs {
             Ok(Prepared::Local(reply)) => return self.answer_locally(&run, reply),
             Err(e) => return self.failed(&run, &e),
         };
-        let ids = json!({REQUEST_ID_KEY: run.request_id, "threadId": run.thread, "runId": run.run_id});
-        self.record(student_kind::REQUEST_SENT, ids.clone());
+        let asked = Asked {
+            request_id: run.request_id.as_str().into(),
+            thread_id: run.thread.as_str().into(),
+            run_id: run.run_id.as_str().into(),
+        };
+        self.record(StudentEventKind::RequestSent, &asked);
         let step_json = own_step.as_ref().map(student::Step::to_json);
         self.update(&run, |p| {
             p.sent = Some(question.clone());
@@ -159,10 +163,13 @@ impl Runs {
                 }
                 // the Student received it now, whatever the wait for the feed adds below
                 let received_at = now_ms();
-                self.record(
-                    student_kind::REPLY_RECEIVED,
-                    json!({REQUEST_ID_KEY: run.request_id, "messageId": ex.reply_message_id, OUTCOME_KEY: ex.outcome, SERVED_BY_KEY: ex.attribution.as_ref().and_then(|a| a.get("id"))}),
-                );
+                let answered = Answered {
+                    request_id: run.request_id.as_str().into(),
+                    message_id: ex.reply_message_id.as_str().into(),
+                    outcome: ex.outcome.as_deref().map(Into::into),
+                    served_by: ex.attribution.as_ref().and_then(|a| a.get("id")?.as_str()).map(Into::into),
+                };
+                self.record(StudentEventKind::ReplyReceived, &answered);
                 // the feed reports the last hops a moment after the reply itself (the
                 // specialist's relayed events come the longest way): wait for them a little
                 let deadline = tokio::time::Instant::now() + FEED_GRACE;
@@ -185,7 +192,8 @@ impl Runs {
     fn failed(&self, run: &Run, e: &ClientError) {
         let (code, status, message) = classify(e);
         tracing::warn!(request_id = %run.request_id, code, error = %e, "question failed");
-        self.record(student_kind::REQUEST_FAILED, json!({REQUEST_ID_KEY: run.request_id, "code": code}));
+        let failed = Failed { request_id: run.request_id.as_str().into(), code: code.into() };
+        self.record(StudentEventKind::RequestFailed, &failed);
         self.finish(run, Err((code, status, message)));
     }
 
