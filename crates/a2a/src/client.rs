@@ -129,9 +129,15 @@ impl Default for A2aClient {
     }
 }
 
+/// How long a client keeps an idle connection for reuse: under the 10 s after which every
+/// Campus server closes one (`guard::Limits::head_timeout`), so a client never sends on a
+/// connection the server is closing. Every HTTP client of ours uses it.
+pub const POOL_IDLE: Duration = Duration::from_secs(5);
+
 impl A2aClient {
     pub fn new(config: ClientConfig) -> Self {
         let http = reqwest::Client::builder()
+            .pool_idle_timeout(POOL_IDLE)
             .redirect(reqwest::redirect::Policy::none())
             .timeout(config.timeout)
             .no_proxy()

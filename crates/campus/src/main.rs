@@ -139,6 +139,12 @@ fn runtime(bench: bool) -> anyhow::Result<tokio::runtime::Runtime> {
     builder.enable_all().build().map_err(|e| anyhow::anyhow!("could not start the async runtime: {e}"))
 }
 
+/// How every server here takes connections (`guard::Limits`: head and body timeouts, the
+/// connection cap), with the environment's overrides.
+fn limits() -> Result<guard::Limits, conf::ConfError> {
+    guard::Limits::from_env(&env)
+}
+
 /// Exit code for a configuration error (like `EX_CONFIG`).
 const EXIT_CONFIG: u8 = 78;
 /// Exit code for a question refused before sending (as clap's usage errors).
@@ -233,7 +239,7 @@ async fn run_hub() -> anyhow::Result<()> {
     }
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
-    hub::serve(listener, config, routing, data, shutdown).await?;
+    hub::serve(listener, config, routing, data, limits()?, shutdown).await?;
     Ok(())
 }
 
@@ -251,7 +257,7 @@ async fn run_fake_anthropic(
     let listener = lifecycle::bind("fake-anthropic", addr).await?;
     let shutdown = lifecycle::shutdown_signal()?;
     println!("fake-anthropic listening on http://{}", listener.local_addr()?);
-    llm::fake::serve(listener, script, shutdown).await?;
+    llm::fake::serve(listener, script, limits()?, shutdown).await?;
     Ok(())
 }
 
@@ -260,7 +266,7 @@ async fn run_ui() -> anyhow::Result<()> {
     let listener = lifecycle::bind("ui", config.bind).await?;
     let shutdown = lifecycle::shutdown_signal()?;
     println!("ui listening on http://{}", listener.local_addr()?);
-    ui::serve(listener, config, shutdown).await?;
+    ui::serve(listener, config, limits()?, shutdown).await?;
     Ok(())
 }
 
@@ -333,7 +339,7 @@ where
     let stored = specialist::open_store(agent.identity, &config, agent.rules).await?;
     let shutdown = lifecycle::shutdown_signal()?;
     println!("{name} listening on http://{}", listener.local_addr()?);
-    specialist::serve(listener, agent, config, stored, shutdown).await?;
+    specialist::serve(listener, agent, config, stored, limits()?, shutdown).await?;
     Ok(())
 }
 

@@ -7,7 +7,16 @@
 //!   the server itself or a configured origin is refused, and so is one a browser marks
 //!   `Sec-Fetch-Site: cross-site`. Programs that send no `Origin` are not browsers and pass.
 //!
-//! Refusals are `403` with `{"error":{"code":"host_not_allowed"|"origin_not_allowed","message":…}}`.
+//! - A request with two `Host` headers is refused `400 duplicate_host` (RFC 9112 §3.2).
+//!
+//! Refusals are `403` (`400` for two hosts) with
+//! `{"error":{"code":"host_not_allowed"|"origin_not_allowed"|"duplicate_host","message":…}}`.
+//! [`serve`] is how every server takes connections (timeouts, a connection cap, bodies
+//! read whole within limits): see its module.
+
+mod serve;
+
+pub use serve::{Limits, serve};
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -68,7 +77,12 @@ impl LocalPolicy {
 
     /// Checks one request's headers; `Err` carries the refusal.
     pub fn check(&self, method: &Method, headers: &HeaderMap) -> Result<(), Refusal> {
-        let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+        let mut hosts = headers.get_all(header::HOST).iter();
+        let host = hosts.next().and_then(|v| v.to_str().ok());
+        if hosts.next().is_some() {
+            // RFC 9112 §3.2: a request with more than one Host is answered 400
+            return Err(Refusal::TwoHosts);
+        }
         if !host.is_some_and(|h| self.host_allowed(h)) {
             return Err(Refusal::Host);
         }
@@ -107,6 +121,8 @@ fn split_host_port(s: &str) -> Option<(&str, u16)> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
     Host,
+    /// More than one `Host` header (`400`).
+    TwoHosts,
     Origin,
 }
 
@@ -114,6 +130,7 @@ impl Refusal {
     pub fn code(self) -> &'static str {
         match self {
             Refusal::Host => "host_not_allowed",
+            Refusal::TwoHosts => "duplicate_host",
             Refusal::Origin => "origin_not_allowed",
         }
     }
@@ -121,12 +138,13 @@ impl Refusal {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        let message = match self {
-            Refusal::Host => "host header does not name this local server",
-            Refusal::Origin => "cross-site request refused",
+        let (status, message) = match self {
+            Refusal::Host => (StatusCode::FORBIDDEN, "host header does not name this local server"),
+            Refusal::TwoHosts => (StatusCode::BAD_REQUEST, "a request has one host header"),
+            Refusal::Origin => (StatusCode::FORBIDDEN, "cross-site request refused"),
         };
         let body = serde_json::json!({ "error": { "code": self.code(), "message": message } });
-        (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
+        (status, axum::Json(body)).into_response()
     }
 }
 
@@ -218,6 +236,9 @@ mod tests {
         assert!(body.contains("origin_not_allowed"));
         let (s, _) = status("POST", &[host, ("sec-fetch-site", "cross-site")]).await;
         assert_eq!(s, StatusCode::FORBIDDEN);
+        let (s, body) = status("GET", &[host, ("host", "127.0.0.1:41241")]).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "a second host, even a good one");
+        assert!(body.contains("duplicate_host"));
         // reading is allowed from anywhere on the machine; changing state is not
         assert_eq!(status("GET", &[host, ("origin", "http://evil.example")]).await.0, StatusCode::OK);
     }

@@ -145,6 +145,7 @@ async fn settings_patch(
 
 pub(crate) fn router(config: Arc<Config>, registry: Arc<Registry>) -> Router {
     let http = reqwest::Client::builder()
+        .pool_idle_timeout(a2a::client::POOL_IDLE)
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(5))
         .no_proxy()

@@ -224,8 +224,11 @@ fn spawn_relay(
 ) {
     let url = format!("{}/telemetry/events", spec.endpoint.trim_end_matches('/'));
     let (tel, id) = (telemetry.clone(), spec.id.clone());
-    let http =
-        reqwest::Client::builder().no_proxy().build().expect("http client builds with static settings");
+    let http = reqwest::Client::builder()
+        .pool_idle_timeout(a2a::client::POOL_IDLE)
+        .no_proxy()
+        .build()
+        .expect("http client builds with static settings");
     tokio::spawn(async move {
         let on_event = move |event: telemetry::Event| {
             let mut event = if show_content { event } else { telemetry::redact(event) };
@@ -243,22 +246,23 @@ fn spawn_relay(
     });
 }
 
-/// Serves the Hub on `listener` over its store `data` until `shutdown` completes.
+/// Serves the Hub on `listener` over its store `data`, its connections within `limits`,
+/// until `shutdown` completes.
 pub async fn serve(
     listener: TcpListener,
     config: Config,
     routing: RouterParts,
     data: HubStore,
+    limits: guard::Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let hub = build(config, routing, addr, data, stop_rx).map_err(std::io::Error::other)?;
-    axum::serve(listener, hub.router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = stop_tx.send(true);
-            hub.telemetry.disconnect_all();
-        })
-        .await
+    guard::serve(listener, hub.router, limits, async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+        hub.telemetry.disconnect_all();
+    })
+    .await
 }

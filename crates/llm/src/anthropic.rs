@@ -95,6 +95,8 @@ impl Anthropic {
     /// A client; `Err` (`connection_failed`) only when the HTTP stack cannot start.
     pub fn new(config: AnthropicConfig) -> Result<Anthropic, LlmError> {
         let http = reqwest::Client::builder()
+            // under the servers' idle close (see a2a::client::POOL_IDLE; the fake is one)
+            .pool_idle_timeout(std::time::Duration::from_secs(5))
             .timeout(config.timeout)
             .redirect(reqwest::redirect::Policy::none())
             .retry(reqwest::retry::never())

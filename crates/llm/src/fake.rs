@@ -129,14 +129,15 @@ fn app(shared: Shared, addr: SocketAddr) -> Router {
     guard::protect(api, guard::LocalPolicy::new(addr))
 }
 
-/// Serves the fake on `listener` until `shutdown` resolves.
+/// Serves the fake on `listener`, its connections within `limits`, until `shutdown` resolves.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     script: Script,
+    limits: guard::Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
-    axum::serve(listener, router(addr, script)).with_graceful_shutdown(shutdown).await
+    guard::serve(listener, router(addr, script), limits, shutdown).await
 }
 
 /// A fake running in this process on a free port, for tests; stopped on drop.
@@ -153,7 +154,7 @@ impl FakeServer {
         let shared = Shared::new(script);
         let router = app(shared.clone(), addr);
         let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, router).await;
+            let _ = guard::serve(listener, router, guard::Limits::default(), std::future::pending()).await;
         });
         Ok(FakeServer { url: format!("http://{addr}"), shared, task })
     }

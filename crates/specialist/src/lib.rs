@@ -219,6 +219,7 @@ pub async fn serve<E, F>(
     agent: Agent<E, F>,
     config: Config,
     stored: Stored,
+    limits: guard::Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()>
 where
@@ -284,14 +285,13 @@ where
         let _ = link_stopped.await;
     }));
     let feed = telemetry.clone();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = stop_link.send(());
-            let _ = tokio::time::timeout(Duration::from_secs(2), link).await;
-            feed.disconnect_all();
-        })
-        .await
+    guard::serve(listener, app, limits, async move {
+        shutdown.await;
+        let _ = stop_link.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(2), link).await;
+        feed.disconnect_all();
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -141,6 +141,7 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
     );
     let student_mode = config.own.as_ref().map_or(STUDENT_MODE, |o| o.mode().as_str());
     let http = reqwest::Client::builder()
+        .pool_idle_timeout(a2a::client::POOL_IDLE)
         .no_proxy()
         .timeout(Duration::from_secs(3))
         .build()
@@ -178,8 +179,11 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
 
 fn spawn_follow(hub_url: &str, runs: Arc<Runs>, monitor: Arc<Monitor>, mut stop: watch::Receiver<bool>) {
     let url = format!("{hub_url}{}", telemetry::EVENTS_PATH);
-    let http =
-        reqwest::Client::builder().no_proxy().build().expect("http client builds with static settings");
+    let http = reqwest::Client::builder()
+        .pool_idle_timeout(a2a::client::POOL_IDLE)
+        .no_proxy()
+        .build()
+        .expect("http client builds with static settings");
     tokio::spawn(async move {
         let on_event = move |event: telemetry::Event| {
             runs.on_hub_event(&event);
@@ -326,23 +330,24 @@ async fn not_found() -> Response {
     ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such address").into_response()
 }
 
-/// Serves the UI server on `listener` until `shutdown` completes.
+/// Serves the UI server on `listener`, its connections within `limits`, until `shutdown`
+/// completes.
 pub async fn serve(
     listener: TcpListener,
     config: Config,
+    limits: guard::Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let ui = build(&config, addr, stop_rx);
-    axum::serve(listener, ui.router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = stop_tx.send(true);
-            ui.stream.close();
-            ui.telemetry.disconnect_all();
-        })
-        .await
+    guard::serve(listener, ui.router, limits, async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+        ui.stream.close();
+        ui.telemetry.disconnect_all();
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ use serde::Serialize;
 pub use executor::{AgentExecutor, Reply, RequestContext};
 pub use tasks::{DEFAULT_TASK_CAPACITY, TaskStore};
 
-use crate::body::read_limited;
+use crate::body::{Unread, read_limited};
 use crate::jsonrpc::{RpcMethod, parse_envelope, resolve_method};
 use crate::{CardDoc, RpcError, headers, params};
 
@@ -175,9 +175,17 @@ fn is_json(headers: &HeaderMap) -> Result<(), RpcError> {
 }
 
 async fn rpc<E: AgentExecutor>(State(s): State<A2aServer<E>>, headers: HeaderMap, body: Body) -> Response {
-    let Ok(bytes) = read_limited(&headers, body, s.body_limit).await else {
-        let err = RpcError::invalid_request(format!("request body exceeds the {} byte limit", s.body_limit));
-        return error_response(StatusCode::PAYLOAD_TOO_LARGE, &JsonRpcId::Null, &err);
+    let bytes = match read_limited(&headers, body, s.body_limit).await {
+        Ok(bytes) => bytes,
+        Err(Unread::TooLarge) => {
+            let err =
+                RpcError::invalid_request(format!("request body exceeds the {} byte limit", s.body_limit));
+            return error_response(StatusCode::PAYLOAD_TOO_LARGE, &JsonRpcId::Null, &err);
+        }
+        Err(Unread::Broken) => {
+            let err = RpcError::invalid_request("the request body could not be read");
+            return error_response(StatusCode::BAD_REQUEST, &JsonRpcId::Null, &err);
+        }
     };
     if let Err(err) = is_json(&headers) {
         let id = parse_envelope(&bytes).map(|e| e.id).unwrap_or(JsonRpcId::Null);

@@ -5,6 +5,7 @@
 //! raw JSON-RPC) is the `testkit` crate.
 
 mod cards_and_config;
+mod connections;
 mod offline_tutor;
 mod persistence;
 mod robustness;
