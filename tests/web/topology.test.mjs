@@ -6,6 +6,8 @@ import { NODE_W, NODE_H, FIXED, RIGHT, specialistsOf, slots, geometry, pts, link
 import { color, shortTrace, newest, statusOf, rateText, linkState, agentInfo, heartbeatText, eventText, visibleEvents, traceLinks } from "../../web/views/topology/labels.js";
 import { pulseSpot } from "../../web/views/topology/pulses.js";
 import { PULSE_MS } from "../../web/store.js";
+import { AGENTS } from "../../web/vocab.js";
+import { readFileSync } from "node:fs";
 
 const near = (a, b, msg) => assert.ok(Math.abs(a - b) < 1e-9, `${msg ?? ""} ${a} ≈ ${b}`);
 
@@ -69,6 +71,13 @@ test("statuses, rates and heartbeats in words", () => {
   assert.equal(heartbeatText({ heartbeatAt: 12_000 }, 10_000), "♥ 0 s ago", "a clock ahead is not a negative age");
   assert.equal(color("tutor"), "#0f7b5f");
   assert.equal(color("someone"), "#595959");
+  // the drawing's colours are style.css's (SVG attributes cannot read its variables)
+  const css = readFileSync(new URL("../../web/style.css", import.meta.url), "utf8");
+  for (const id of [...Object.values(AGENTS), "other"]) {
+    const v = css.match(new RegExp(`--${id}:\\s*(#[0-9a-f]{6})`, "i"));
+    assert.ok(v, `style.css has --${id}`);
+    assert.equal(color(id === "other" ? "someone" : id), v[1], `--${id}`);
+  }
 });
 
 test("an agent's info falls back to the Hub's own status, then unknown", () => {

@@ -41,8 +41,12 @@ fn render() -> String {
         (
             "AGENTS",
             "The agents' ids, as telemetry, `servedBy` and the registry carry them (vocab::agents).",
-            json!({"student": vocab::agents::STUDENT, "hub": vocab::agents::HUB,
-                "tutor": vocab::agents::TUTOR, "library": vocab::agents::LIBRARY}),
+            json!(
+                vocab::agents::ALL
+                    .iter()
+                    .map(|id| (id.to_string(), json!(id)))
+                    .collect::<serde_json::Map<_, _>>()
+            ),
         ),
         (
             "SPECIALISTS",

@@ -11,6 +11,9 @@ pub const TUTOR: &str = "tutor";
 /// The Library.
 pub const LIBRARY: &str = "library";
 
+/// Every agent id above, so a reader (the page's generated `web/vocab.js`) can list them.
+pub const ALL: [&str; 4] = [STUDENT, HUB, TUTOR, LIBRARY];
+
 /// The specialists this project builds and the demo starts, in the order the page lays
 /// them out. The page draws them (as "unknown") before the Hub has said which are
 /// registered; any other specialist the Hub reports is drawn after them.
