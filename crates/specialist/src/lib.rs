@@ -56,6 +56,9 @@ pub struct Config {
     /// Where the configuration came from (`TUTOR_CONFIG=<path>`, or `defaults`), for
     /// error messages about it.
     pub source: String,
+    /// `HUB_TELEMETRY_SHOW_CONTENT=1` (debugging, as for the Hub's relay): the agent's
+    /// own feed keeps message text; otherwise it is redacted before it is kept or sent.
+    pub show_content: bool,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -88,6 +91,7 @@ impl Config {
             data_dir: PathBuf::from(env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into())),
             model: file.model.unwrap_or_default(),
             source: source.clone(),
+            show_content: env_bool("HUB_TELEMETRY_SHOW_CONTENT", env)?.unwrap_or(false),
         };
         check_local_url(&source, "hubUrl", &c.hub_url)?;
         if let Some(Err(errors)) = c.skills.as_ref().map(|set| skills::validate(set, rules)) {
@@ -252,7 +256,12 @@ where
             format!("invalid skills: {}: {}", errors[0].field, errors[0].message),
         )
     })?;
-    let telemetry = Telemetry::new(agent.identity);
+    // what people wrote never enters the feed, unless asked for (debugging)
+    let telemetry = if config.show_content {
+        Telemetry::new(agent.identity)
+    } else {
+        Telemetry::without_content(agent.identity)
+    };
     let executor = (agent.executor)(settings.clone(), telemetry.clone(), store);
     let app = A2aServer::new(executor, settings.card_cell())
         .router()

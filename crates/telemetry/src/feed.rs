@@ -13,6 +13,18 @@ use crate::event::{HISTORY_TRUNCATED, new_boot, now_ms};
 /// How many kept events a feed remembers unless told otherwise.
 pub const DEFAULT_CAPACITY: usize = 1000;
 
+/// How many bytes of kept events a feed remembers at most, whatever their count (an
+/// event's details, ids and kind, plus a fixed overhead each): a feed of large events
+/// holds fewer of them, and a new subscriber is sent at most this much history. The
+/// newest event is always kept.
+pub const DEFAULT_MAX_BYTES: usize = 2 << 20;
+
+/// What one kept event counts for against [`DEFAULT_MAX_BYTES`]: its text and the
+/// allocations around it.
+fn weight(e: &Event) -> usize {
+    e.data.json().len() + e.id.len() + e.kind.len() + e.agent.len() + 128
+}
+
 /// One agent's telemetry: cheap to clone, every clone is the same feed.
 #[derive(Clone)]
 pub struct Telemetry {
@@ -23,6 +35,9 @@ pub(crate) struct Inner {
     agent: Arc<str>,
     boot: String,
     capacity: usize,
+    max_bytes: usize,
+    /// Every event's details pass through [`crate::redact`] before they are kept or sent.
+    redacting: bool,
     state: Mutex<State>,
     live: broadcast::Sender<Live>,
     /// Bumped by [`Telemetry::disconnect_all`]; open SSE responses end when it changes.
@@ -32,6 +47,8 @@ pub(crate) struct Inner {
 struct State {
     seq: u64,
     ring: VecDeque<Arc<Event>>,
+    /// The ring's [`weight`].
+    bytes: usize,
     /// How many kept events have fallen out of the ring: the position of `ring[0]`.
     evicted: u64,
 }
@@ -70,14 +87,33 @@ impl Telemetry {
         Self::with_capacities(agent, capacity, capacity.clamp(16, 1024))
     }
 
+    /// A feed for `agent` that keeps no content: every event's details, its own and those
+    /// it publishes, pass through [`crate::redact`] before anyone sees them (a specialist's
+    /// feed: what people wrote never reaches its history, its subscribers or the Hub).
+    pub fn without_content(agent: &str) -> Self {
+        Self::build(agent, DEFAULT_CAPACITY, DEFAULT_CAPACITY.clamp(16, 1024), DEFAULT_MAX_BYTES, true)
+    }
+
     /// `live` is how far a subscriber may fall behind before it has to catch up from the ring.
     pub(crate) fn with_capacities(agent: &str, capacity: usize, live: usize) -> Self {
-        let state = State { seq: 0, ring: VecDeque::with_capacity(capacity.min(4096)), evicted: 0 };
+        Self::build(agent, capacity, live, DEFAULT_MAX_BYTES, false)
+    }
+
+    pub(crate) fn build(
+        agent: &str,
+        capacity: usize,
+        live: usize,
+        max_bytes: usize,
+        redacting: bool,
+    ) -> Self {
+        let state = State { seq: 0, ring: VecDeque::with_capacity(capacity.min(4096)), bytes: 0, evicted: 0 };
         Self {
             inner: Arc::new(Inner {
                 agent: agent.into(),
                 boot: new_boot(),
                 capacity,
+                max_bytes,
+                redacting,
                 state: Mutex::new(state),
                 live: broadcast::channel(live.max(1)).0,
                 disconnect: watch::channel(0).0,
@@ -131,14 +167,21 @@ impl Telemetry {
 
     /// Keeps and sends an event made elsewhere (a relayed one) with its own id, time and agent.
     pub fn publish(&self, event: Event) {
+        let event = Arc::new(self.cleaned(event));
         let mut state = self.lock();
-        self.keep(&mut state, Arc::new(event));
+        self.keep(&mut state, event);
     }
 
     /// Sends an event made elsewhere to current subscribers without keeping it.
     pub fn publish_transient(&self, event: Event) {
+        let event = Arc::new(self.cleaned(event));
         let _state = self.lock();
-        let _ = self.inner.live.send(Live { event: Arc::new(event), position: None });
+        let _ = self.inner.live.send(Live { event, position: None });
+    }
+
+    /// `event` as this feed may show it: without content if it keeps none.
+    fn cleaned(&self, event: Event) -> Event {
+        if self.inner.redacting { crate::redact(event) } else { event }
     }
 
     /// The kept events, oldest first.
@@ -192,14 +235,14 @@ impl Telemetry {
 
     fn make(&self, state: &mut State, kind: &str, data: Data) -> Event {
         state.seq += 1;
-        Event {
+        self.cleaned(Event {
             id: format!("{}:{}", self.inner.boot, state.seq),
             ts: now_ms(),
             agent: self.inner.agent.clone(),
             kind: kind.to_owned(),
             data,
             relayed_from: None,
-        }
+        })
     }
 
     /// A [`HISTORY_TRUNCATED`] notice for one subscriber: never kept, never broadcast.
@@ -212,9 +255,13 @@ impl Telemetry {
         let position = state.end();
         // sent under the lock, so a subscriber's snapshot and its receiver never overlap or gap
         let _ = self.inner.live.send(Live { event: event.clone(), position: Some(position) });
+        state.bytes += weight(&event);
         state.ring.push_back(event);
-        while state.ring.len() > self.inner.capacity {
-            state.ring.pop_front();
+        while state.ring.len() > self.inner.capacity
+            || (state.bytes > self.inner.max_bytes && state.ring.len() > 1)
+        {
+            let Some(old) = state.ring.pop_front() else { break };
+            state.bytes -= weight(&old);
             state.evicted += 1;
         }
     }
@@ -354,6 +401,50 @@ mod tests {
         assert_eq!(b.data.value(), json!({}));
         assert!(a.ts > 1_600_000_000_000);
         assert_ne!(boot, Telemetry::new("tutor").emit("x", json!({})).id.split_once(':').unwrap().0);
+    }
+
+    #[test]
+    fn the_history_is_bounded_by_bytes_as_well_as_by_count() {
+        let t = Telemetry::new("tutor");
+        let big = "x".repeat(300_000);
+        for i in 0..40 {
+            t.record("reply_published", json!({"n": i, "blob": big}));
+        }
+        let kept = t.history();
+        let bytes: usize = kept.iter().map(weight).sum();
+        assert!(bytes <= DEFAULT_MAX_BYTES, "{bytes} bytes kept");
+        assert_eq!(kept.len(), DEFAULT_MAX_BYTES / weight(&kept[0]), "as many as fit");
+        assert_eq!(kept.last().unwrap().data.value()["n"], 39, "the newest are the ones kept");
+        // a new subscriber is sent that much, after a notice for what fell out
+        let mut sub = t.subscribe(Some("gone:1"));
+        let sent = drain(&mut sub);
+        assert_eq!(sent[0].kind, HISTORY_TRUNCATED);
+        assert_eq!(sent.len(), kept.len() + 1);
+        // one event larger than the whole bound is still kept, alone
+        t.record("huge", json!({"blob": "y".repeat(3 << 20)}));
+        assert_eq!(t.history().len(), 1);
+        t.record("small", json!({}));
+        assert_eq!(t.history().iter().map(|e| e.kind.as_str()).collect::<Vec<_>>(), ["small"]);
+    }
+
+    #[test]
+    fn a_feed_without_content_never_holds_what_people_wrote() {
+        let t = Telemetry::without_content("tutor");
+        let mut sub = t.subscribe(None);
+        let kept = t.emit("message_received", json!({"operationId": "op-1", "text": "my secret essay"}));
+        assert_eq!(kept.data.value(), json!({"operationId": "op-1", "text": "[15 chars redacted]"}));
+        let relayed = Event { data: json!({"answer": "42"}).into(), ..kept.clone() };
+        t.publish(relayed);
+        t.record_transient("heartbeat_sent", json!({"notes": ["a"]}));
+        let seen = drain(&mut sub);
+        assert_eq!(seen.len(), 3);
+        for e in seen.iter().chain(t.history().iter()) {
+            let text = e.data.json();
+            assert!(!text.contains("secret") && !text.contains("42") && !text.contains("\"a\""), "{text}");
+        }
+        // an ordinary feed keeps details as they were written
+        let plain = Telemetry::new("hub").emit("x", json!({"text": "kept"}));
+        assert_eq!(plain.data.value()["text"], "kept");
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! # The feed
 //!
 //! [`Telemetry`] is one agent's feed. [`Telemetry::emit`] records an [`Event`] in a ring of
-//! the last 1000 (the history) and sends it to every subscriber;
+//! the last 1000, and at most [`DEFAULT_MAX_BYTES`] of them (the history), and sends it to
+//! every subscriber; a feed made [`Telemetry::without_content`] (each specialist's) passes
+//! every event through [`redact`] first, so what people wrote is never in it;
 //! [`Telemetry::emit_transient`] only sends it (heartbeats). [`Telemetry::router`] serves
 //! it as Server-Sent Events at `GET /telemetry/events` (`text/event-stream`,
 //! `Cache-Control: no-cache`), one frame per event:
@@ -61,7 +63,7 @@ mod redact;
 mod serve;
 
 pub use event::{Data, Event, HISTORY_TRUNCATED};
-pub use feed::{DEFAULT_CAPACITY, Subscription, Telemetry};
+pub use feed::{DEFAULT_CAPACITY, DEFAULT_MAX_BYTES, Subscription, Telemetry};
 pub use follow::{IDLE_TIMEOUT, MAX_BACKOFF, MIN_BACKOFF, follow};
 pub use parser::{MAX_FRAME, SseFrame, SseParser};
 pub use redact::{is_content_key, redact};

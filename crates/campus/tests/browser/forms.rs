@@ -804,7 +804,11 @@ fn a_chat_message_fills_the_open_form_sends_nothing_and_only_a_question_in_it_go
             feed_events(&tutor_url).into_iter().rfind(|e| e["kind"] == "message_received").unwrap()
         })
         .await;
-        assert_eq!(at_tutor["data"]["text"], question, "the Tutor got the question alone");
+        assert_eq!(
+            at_tutor["data"]["text"],
+            format!("[{} chars redacted]", question.chars().count()),
+            "the Tutor got the question alone (its feed keeps only the length)"
+        );
         assert_eq!(in_form(&c, "return f.dataset.formRef;").await, form_ref.as_str(), "the same form, open");
         assert_eq!(in_form(&c, "return f.dataset.formState;").await, "editing");
         screenshot(&c, "form-filled-and-asked-from-chat").await;

@@ -195,11 +195,13 @@ fn a_failed_refresh_keeps_the_last_good_card() {
 }
 
 #[test]
-fn relayed_telemetry_is_redacted_unless_asked() {
-    for show in [false, true] {
-        let hub_env: Vec<(&str, &str)> =
-            if show { vec![("HUB_TELEMETRY_SHOW_CONTENT", "1")] } else { vec![] };
-        let u = University::start(&hub_env, &[]);
+fn telemetry_is_redacted_at_the_specialist_and_at_the_relay_unless_both_are_asked() {
+    let flag = |on: bool| -> Vec<(&str, &str)> {
+        if on { vec![("HUB_TELEMETRY_SHOW_CONTENT", "1")] } else { vec![] }
+    };
+    for (hub_shows, tutor_keeps) in [(false, false), (true, false), (true, true)] {
+        let show = hub_shows && tutor_keeps;
+        let u = University::start_with(&flag(hub_shows), &flag(tutor_keeps), &[]);
         u.wait_ready();
         let secret = "zebra-derivative-7731";
         ask(&u.hub_url, &format!("How do I find the derivative of {secret}?"));
@@ -210,10 +212,13 @@ fn relayed_telemetry_is_redacted_unless_asked() {
                 .any(|l| l.contains("\"relayedFrom\":\"tutor\"") && l.contains("reply_published"));
             relayed.then_some(text)
         });
-        assert_eq!(feed.contains(secret), show, "show_content={show}");
+        assert_eq!(feed.contains(secret), show, "hub {hub_shows}, tutor {tutor_keeps}");
         if !show {
             assert!(feed.contains("chars redacted]"), "{feed}");
         }
+        // the Tutor's own feed, read directly, holds the text only when it was asked to
+        let own = feed_snapshot(&u.tutor_url).expect("the tutor's feed");
+        assert_eq!(own.contains(secret), tutor_keeps, "the tutor's own feed, keeps={tutor_keeps}");
         assert!(!u.hub().stderr().iter().any(|l| l.contains(secret)), "the hub logs no message text");
     }
 }

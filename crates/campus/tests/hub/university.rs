@@ -454,7 +454,8 @@ fn the_hub_wears_the_local_guard_on_every_route() {
     assert_eq!(settings(&u, "tutor")["revision"], 1, "nothing was saved");
 }
 
-/// The texts a specialist's own feed says it received, oldest first.
+/// The texts a specialist's own feed says it received, oldest first (it keeps them only
+/// when started with `HUB_TELEMETRY_SHOW_CONTENT=1`).
 fn texts_received(base_url: &str) -> Vec<String> {
     feed_events(base_url)
         .iter()
@@ -474,8 +475,10 @@ fn wait_received(base_url: &str, text: &str) -> Vec<String> {
 #[test]
 fn an_answer_to_a_clarifying_question_routes_the_original_question() {
     // the Hub's clarify mechanics, with the labelled heuristic that finds this question
-    // ambiguous (the classifier places it with the Tutor)
-    let u = University::start(&[("ROUTER_MODE", "mock")], &[]);
+    // ambiguous (the classifier places it with the Tutor); the specialists keep the text
+    // they received in their feeds (debugging), which is what this test reads
+    let keep = [("HUB_TELEMETRY_SHOW_CONTENT", "1")];
+    let u = University::start_with(&[("ROUTER_MODE", "mock")], &keep, &keep);
     u.wait_ready();
     let rt = rt();
     let student = Student::new(A2aClient::default(), u.hub_url.clone());

@@ -24,8 +24,8 @@ super::kinds! {
     }
 }
 
-/// `message_received`. `text` is the message's text: the Hub removes it from what it
-/// relays.
+/// `message_received`. `text` is the message's text: a specialist's feed redacts it before
+/// it is kept (unless `HUB_TELEMETRY_SHOW_CONTENT=1`), and the Hub again before it relays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Received<'a> {
