@@ -125,6 +125,13 @@ fn ports(specs: &[Spec]) -> Result<Vec<u16>, conf::ConfError> {
     Ok(ports)
 }
 
+/// Whether an environment variable's name says it holds a credential (`ANTHROPIC_API_KEY`,
+/// `GITHUB_TOKEN`, `DB_PASSWORD`, …): only a child that calls the real provider gets those.
+fn is_credential(name: &str) -> bool {
+    let name = name.to_ascii_uppercase();
+    ["KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL"].iter().any(|w| name.contains(w))
+}
+
 /// Each child's environment: its own `PORT`, where the others are, what ties it to this
 /// launcher, and in live modes its live mode variable (and, with the fake, where the
 /// model is and a placeholder key).
@@ -280,7 +287,17 @@ pub(crate) async fn run(models: Models) -> anyhow::Result<()> {
         // Spawned here, on the thread block_on runs (see main): the children's
         // parent-death signal follows this thread.
         let args: &[&str] = if name == FAKE.0 { &[name, "--demo-script"] } else { &[name] };
-        let spawned = Command::new(&exe)
+        let mut command = Command::new(&exe);
+        if models != Models::Live {
+            // offline, or against the fake: no child needs a credential of the launcher's
+            // (the fake's agents get a placeholder key below)
+            for (var, _) in std::env::vars_os() {
+                if var.to_str().is_some_and(is_credential) {
+                    command.env_remove(&var);
+                }
+            }
+        }
+        let spawned = command
             .args(args)
             .envs(child_env(i, &specs, &ports, models))
             .stdin(Stdio::null())

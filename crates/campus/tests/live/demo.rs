@@ -45,6 +45,16 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
         .and_then(|s| s.parse().ok())
         .unwrap();
 
+    // no child was given the launcher's key: not the fake, not the agents (a placeholder)
+    let pids: Vec<u32> =
+        ready.split("(pid ").skip(1).filter_map(|s| s.split(')').next()?.parse().ok()).collect();
+    assert_eq!(pids.len(), 5, "{ready}");
+    for pid in pids {
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
+        let environ = String::from_utf8_lossy(&environ);
+        assert!(!environ.contains(REAL_LOOKING_KEY), "process {pid} has the exported key");
+    }
+
     // every agent with a live mode says so, with its model
     let hub_url = format!("http://127.0.0.1:{hub}");
     let (_, reg) = http_json("GET", &format!("{hub_url}/dev/registry"), None);
