@@ -12,6 +12,7 @@ pub(crate) mod specialist;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use a2a::server::Reply;
@@ -70,11 +71,50 @@ pub(crate) struct Forms {
     ttl: Duration,
     timeout: Duration,
     emit: Emit,
+    in_flight: InFlight,
+}
+
+/// One turn at a time per operation (form reference, operation id): an identical action
+/// that arrives while another is being forwarded waits for it, then finds its record, so
+/// it is forwarded once. Entries live only while someone holds or waits for them.
+#[derive(Default)]
+struct InFlight(std::sync::Mutex<HashMap<(String, String), Arc<tokio::sync::Mutex<()>>>>);
+
+/// The turn of one operation; the next identical action goes when it is dropped.
+struct Turn<'a> {
+    map: &'a InFlight,
+    key: (String, String),
+    lock: Arc<tokio::sync::Mutex<()>>,
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl InFlight {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Arc<tokio::sync::Mutex<()>>>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    async fn turn(&self, form_ref: &str, operation_id: &str) -> Turn<'_> {
+        let key = (form_ref.to_string(), operation_id.to_string());
+        let lock = Arc::clone(self.lock().entry(key.clone()).or_default());
+        let guard = Arc::clone(&lock).lock_owned().await;
+        Turn { map: self, key, lock, guard: Some(guard) }
+    }
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        let mut map = self.map.lock();
+        // the map's and this turn's: nobody else holds or waits for it
+        if Arc::strong_count(&self.lock) == 2 {
+            map.remove(&self.key);
+        }
+    }
 }
 
 impl Forms {
     pub(crate) fn new(store: Store, ttl: Duration, timeout: Duration, emit: Emit) -> Self {
-        Self { store, ttl, timeout, emit }
+        Self { store, ttl, timeout, emit, in_flight: InFlight::default() }
     }
 
     /// Records the reference for a form `specialist` opened in the Student's conversation
@@ -153,6 +193,9 @@ impl Forms {
         if form.check(&asker.student_id, context_id, i64::MIN) == Err(FormRefProblem::NotYours) {
             return Err(refused(FormRefusal::Ref(FormRefProblem::NotYours)));
         }
+        // one at a time per operation: an identical action still being forwarded is
+        // waited for, and its record answers this one
+        let _turn = self.in_flight.turn(&action.form_ref, &action.operation_id).await;
         // an identical retry of a finished operation is answered from its record, even
         // once the form has closed (a submit's retry must find its receipt)
         let (reference, op, fp) =
@@ -301,8 +344,28 @@ fn is_code(reason: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_specialists_own_code_is_told_from_the_protocols() {
         assert!(super::is_code("form_stale") && !super::is_code("INVALID_PARAMS") && !super::is_code(""));
+    }
+
+    #[tokio::test]
+    async fn an_identical_operation_waits_for_the_one_in_flight_and_others_do_not() {
+        let in_flight = InFlight::default();
+        let first = in_flight.turn("hf-1", "op-1").await;
+        // another operation, or another form's, goes at once
+        drop(in_flight.turn("hf-1", "op-2").await);
+        drop(in_flight.turn("hf-2", "op-1").await);
+        let mut second = std::pin::pin!(in_flight.turn("hf-1", "op-1"));
+        let waits =
+            tokio::select! { biased; _ = second.as_mut() => false, () = std::future::ready(()) => true };
+        assert!(waits, "the same operation waits");
+        drop(first);
+        let second = second.await;
+        assert_eq!(in_flight.lock().len(), 1, "held by the second");
+        drop(second);
+        assert!(in_flight.lock().is_empty(), "nothing is kept once no one holds or waits");
     }
 }

@@ -383,6 +383,28 @@ fn a_form_is_referenced_by_the_hub_checked_on_every_action_and_forwarded_once() 
 }
 
 #[test]
+fn identical_actions_in_flight_at_once_are_forwarded_once() {
+    let s = Setup::start(&[]);
+    let student = s.student();
+    let form = remember(&s.form(&student, "a tutor for limits, please"));
+    // the first to arrive is held at the specialist a while: the others come meanwhile
+    s.tutor.seen.delay_ms.store(400, Ordering::SeqCst);
+    let action = json!({"name": "next", "surfaceId": format!("form-{}", s.form_number(&form)),
+        "sourceComponentId": "submit", "timestamp": "2026-03-02T10:00:00Z", "context": {"formVersion": 1}});
+    let outcomes = s.rt.block_on(async {
+        let presses = (0..20).map(|_| student.act(&form, "op-same", action.clone()));
+        futures_util::future::join_all(presses).await
+    });
+    for outcome in &outcomes {
+        assert!(matches!(outcome, ActionOutcome::Updated(f) if f.version == 2), "{outcome:?}");
+    }
+    assert_eq!(s.actions(), 1, "twenty identical actions at once reached the specialist once");
+    let events = testkit::feed_events(&s.hub_url);
+    let count = |kind: &str| events.iter().filter(|e| e["kind"] == kind).count();
+    assert_eq!((count("form_action_forwarded"), count("form_action_replayed")), (1, 19));
+}
+
+#[test]
 fn no_answer_in_time_is_uncertain_then_reconciled_and_records_survive_a_hub_kill() {
     let mut s = Setup::start(&[("HUB_FORWARD_TIMEOUT_MS", "700")]);
     let student = s.student();
