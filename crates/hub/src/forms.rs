@@ -78,7 +78,10 @@ pub(crate) struct Forms {
 /// that arrives while another is being forwarded waits for it, then finds its record, so
 /// it is forwarded once. Entries live only while someone holds or waits for them.
 #[derive(Default)]
-struct InFlight(std::sync::Mutex<HashMap<(String, String), Arc<tokio::sync::Mutex<()>>>>);
+struct InFlight(std::sync::Mutex<Turns>);
+
+/// Each operation in flight and the lock its actions take turns on.
+type Turns = HashMap<(String, String), Arc<tokio::sync::Mutex<()>>>;
 
 /// The turn of one operation; the next identical action goes when it is dropped.
 struct Turn<'a> {
@@ -89,7 +92,7 @@ struct Turn<'a> {
 }
 
 impl InFlight {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Arc<tokio::sync::Mutex<()>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Turns> {
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
