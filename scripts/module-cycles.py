@@ -5,9 +5,11 @@ For every crate under crates/ it reads the non-test code of each module file und
 (a module is a file: src/a.rs is `a`, src/a/b.rs is `a::b`; the crate root, lib.rs or
 main.rs, is the assembly point and is left out) and draws an edge A -> B for each path
 that names B from A: `crate::b::...`, `super::...` and a child declared in A (`mod b;`
-then `b::...`). `crate::x::y::Item` names the longest prefix that is a module. Then it
-reports every strongly connected component larger than one module, and exits 1 if there
-is any.
+then `b::...`). `crate::x::y::Item` names the longest prefix that is a module; an item the
+crate root re-exports (`pub use b::Item;` in lib.rs, so `crate::Item`) names the module it
+comes from. A test module (`#[cfg(test)] mod tests { … }`) is skipped, and only it: code
+after it counts. Then it reports every strongly connected component larger than one
+module, and exits 1 if there is any.
 
   python3 scripts/module-cycles.py [ROOT]    (ROOT defaults to the repository)
   python3 scripts/module-cycles.py --self-test   (plants a cycle; must find it)
@@ -36,11 +38,47 @@ def module_of(src: pathlib.Path, file: pathlib.Path):
 
 
 def code_of(file: pathlib.Path) -> str:
-    text = file.read_text(encoding="utf-8")
-    cut = TESTS.search(text)
-    if cut:
-        text = text[: cut.start()]
-    return COMMENT.sub("", text)
+    """The file's code without comments and without its inline test modules."""
+    text = COMMENT.sub("", file.read_text(encoding="utf-8"))
+    while True:
+        cut = TESTS.search(text)
+        if not cut:
+            return text
+        rest = text[cut.end():]
+        brace = re.match(r"\s*(;|\{)", rest)
+        if not brace or brace.group(1) == ";":
+            text = text[: cut.start()] + rest[brace.end() if brace else 0:]
+            continue
+        depth, i = 0, brace.start(1)
+        while i < len(rest):
+            depth += {"{": 1, "}": -1}.get(rest[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        text = text[: cut.start()] + rest[i:]
+
+
+REEXPORT = re.compile(r"^\s*pub(?:\([a-z]+\))?\s+use\s+(?:self::)?([a-z_][a-z0-9_:]*)::(\{[^;]*\}|[A-Za-z_][A-Za-z0-9_]*(?:\s+as\s+[A-Za-z_][A-Za-z0-9_]*)?)\s*;", re.M)
+
+
+def root_reexports(src: pathlib.Path):
+    """Names the crate root re-exports (`pub use a::b::{X, Y as Z};`) -> the path they come from."""
+    out = {}
+    for root in ("lib.rs", "main.rs"):
+        f = src / root
+        if not f.exists():
+            continue
+        for m in REEXPORT.finditer(COMMENT.sub("", f.read_text(encoding="utf-8"))):
+            base = tuple(m.group(1).split("::"))
+            items = m.group(2).strip("{}").split(",")
+            for item in items:
+                item = item.strip()
+                if not item:
+                    continue
+                parts = re.split(r"\s+as\s+", item)
+                name = parts[-1].strip()
+                out[name] = base + tuple(parts[0].strip().split("::"))
+    return out
 
 
 def names_in_group(prefix, body):
@@ -68,11 +106,14 @@ def crate_edges(src: pathlib.Path):
     files = [f for f in src.rglob("*.rs") if f.name != "tests.rs" and not f.name.endswith("_tests.rs")]
     modules = {module_of(src, f): f for f in files}
     edges = {m: set() for m in modules if m}
+    reexported = root_reexports(src)
 
     def resolve(path):
         for n in range(len(path), 0, -1):
             if path[:n] in modules:
                 return path[:n]
+        if path and path[0] in reexported and reexported[path[0]] != path:
+            return resolve(reexported[path[0]] + path[1:])
         return ()
 
     for m, f in modules.items():
@@ -172,6 +213,17 @@ def self_test() -> int:
         (src / "route" / "live.rs").write_text("pub fn g() { super::f() }\n")
         if check(pathlib.Path(tmp)) != 1:
             print("self-test: the planted cycle route -> route::live -> route was not found")
+            return 1
+        (src / "route" / "live.rs").write_text("pub fn g() {}\n")
+        # through the root's re-export: `crate::A` is a::A
+        (src / "b.rs").write_text("use crate::A as Other;\npub struct B;\n")
+        if check(pathlib.Path(tmp)) != 1:
+            print("self-test: the cycle a -> b -> a through the root's `pub use a::A` was not found")
+            return 1
+        # after the test module: still code
+        (src / "b.rs").write_text("pub struct B;\n#[cfg(test)]\nmod tests {\n    fn t() { let _ = 1; }\n}\nuse crate::a::A;\n")
+        if check(pathlib.Path(tmp)) != 1:
+            print("self-test: an import after the test module was not counted")
             return 1
     print("self-test: planted cycles found, clean tree passes")
     return 0

@@ -2,7 +2,8 @@
 //! it) and relays, its metadata built from [`ReplyMeta`] in one place.
 
 use a2a::wire::{Part, new_message_id};
-use serde_json::{Value, json};
+use serde_json::Value;
+use vocab::meta::RouterReport;
 use vocab::{CampusForm, ReplyMeta, ReplyOutcome, ServedBy};
 
 use crate::forward::text_part;
@@ -53,20 +54,21 @@ pub(crate) fn served(
 /// code (never the key or any text).
 pub(crate) fn with_router(mut stored: Stored, router: &Router, calls: &[ModelCall]) -> Stored {
     if router.mode().calls_model() {
-        let mut v =
-            json!({"mode": router.mode().as_str(), "model": router.model_id(), "modelCalls": calls.len()});
-        if let Some(last) = calls.last() {
-            v["call"] = last.to_json();
-        }
-        stored.metadata.insert("router".into(), v);
+        let report = RouterReport {
+            mode: router.mode().as_str().into(),
+            model: router.model_id().into(),
+            model_calls: calls.len(),
+            call: calls.last().map(ModelCall::to_json),
+        };
+        let report = serde_json::to_value(report).expect("a router report serializes");
+        stored.metadata.insert(vocab::meta::ROUTER_KEY.into(), report);
     }
     stored
 }
 
 /// Who served a stored answer, and what came of it, for the `reply_published` event.
 pub(crate) fn served_by_and_outcome(stored: &Stored) -> (Option<&str>, Option<ReplyOutcome>) {
-    let served_by =
-        stored.metadata.get(vocab::meta::SERVED_BY_KEY).and_then(|s| s.get("id")).and_then(Value::as_str);
+    let served_by = stored.metadata.get(vocab::meta::SERVED_BY_KEY).and_then(ServedBy::id_of);
     let outcome =
         stored.metadata.get(vocab::meta::OUTCOME_KEY).and_then(Value::as_str).and_then(ReplyOutcome::parse);
     (served_by, outcome)

@@ -18,7 +18,7 @@ use crate::forms::{Forms, specialist};
 use crate::forward::{Forward, SendOutcome, reply_parts, text_part};
 use crate::intake::Question;
 use crate::ledger::Stored;
-use crate::memory::{After, Target, Turn};
+use crate::memory::{Kept, Target, Turn};
 use crate::plan::Failed;
 use crate::registry::Registry;
 
@@ -30,21 +30,32 @@ pub(crate) struct Ask<'a> {
     pub(crate) emit: &'a Emit,
 }
 
+impl<'a> Ask<'a> {
+    pub(crate) fn new(config: &'a Config, registry: &'a Registry, forms: &'a Forms, emit: &'a Emit) -> Self {
+        Ask { config, registry, forms, emit }
+    }
+}
+
 /// Forwards `text` (the question, or the one a clarifying answer completed) for `q` to
-/// `to`; what the conversation keeps of it goes into `after`.
+/// `to`: the stored answer, and what the conversation keeps of it.
 pub(crate) async fn forward(
     hub: &Ask<'_>,
     q: &Question,
     turn: &Turn,
     to: &Target,
     text: &str,
-    after: &mut After,
-) -> Stored {
+) -> (Stored, Kept) {
+    let mut kept = Kept::default();
+    let stored = send(hub, q, turn, to, text, &mut kept).await;
+    (stored, kept)
+}
+
+async fn send(hub: &Ask<'_>, q: &Question, turn: &Turn, to: &Target, text: &str, kept: &mut Kept) -> Stored {
     let name = hub.config.display_name(&to.specialist);
     let served_by_hub = hub.config.served_by_hub();
-    let fail = |failed: Failed, after: &mut After| {
+    let fail = |failed: Failed, kept: &mut Kept| {
         let said = failed.said(&name);
-        after.settled = said.settled;
+        kept.settled = said.settled;
         match failed {
             Failed::NotReady(_) => answer::said(&q.request_id, &served_by_hub, &said),
             _ => answer::failed(&q.request_id, &served_by_hub, to, &said),
@@ -52,12 +63,12 @@ pub(crate) async fn forward(
     };
     let forward = match Forward::to(hub.registry, &to.specialist) {
         Ok(f) => f,
-        Err(status) => return fail(Failed::NotReady(status), after),
+        Err(status) => return fail(Failed::NotReady(status), kept),
     };
     let operation_id = new_message_id();
     let (context, new) = turn.hub_context(&to.specialist);
     if new {
-        after.new_context = Some((to.specialist.clone(), context.clone()));
+        kept.new_context = Some((to.specialist.clone(), context.clone()));
     }
     let mut message = Message::new(Role::User, vec![text_part(text)]);
     message.context_id = Some(context.clone());
@@ -88,28 +99,28 @@ pub(crate) async fn forward(
         SendOutcome::Answered(resp) => *resp,
         SendOutcome::NotSent => {
             hub.emit.report(HubEventKind::ForwardFailed, &operation(Some("unreachable"), None));
-            return fail(Failed::NotSent, after);
+            return fail(Failed::NotSent, kept);
         }
         SendOutcome::Refused { code, .. } => {
             hub.emit.report(HubEventKind::ForwardFailed, &operation(Some("error"), Some(code)));
-            return fail(Failed::Error(code), after);
+            return fail(Failed::Error(code), kept);
         }
         SendOutcome::Unknown => {
             hub.emit.report(HubEventKind::ForwardFailed, &operation(Some("outcome_unknown"), None));
-            return fail(Failed::Unknown, after);
+            return fail(Failed::Unknown, kept);
         }
     };
-    after.settled = true;
+    kept.settled = true;
     let form = specialist::read(&resp);
     if let SendMessageResponse::Message(m) = &resp
         && hublink::awaits_form_choice(m.metadata.as_ref())
     {
-        after.awaiting_choice = Some(to.clone());
+        kept.awaiting_choice = Some(to.clone());
     }
     let parts = reply_parts(resp);
     hub.emit.report(HubEventKind::SpecialistReplied, &operation(None, None));
     if parts.is_empty() {
-        return fail(Failed::Empty, after);
+        return fail(Failed::Empty, kept);
     }
     let campus = match form.filter(|f| f.opened().is_some()) {
         Some(form) => hub.forms.open(&q.asker, &q.conversation, &to.specialist, &q.request_id, &form).await,

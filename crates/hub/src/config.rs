@@ -8,6 +8,11 @@ use conf::{ConfError, check_local_url, env_bool, env_parse, load_file};
 use serde::Deserialize;
 use vocab::agents;
 
+use specialists::default_specialists;
+pub use specialists::{Capability, SpecialistConf};
+
+mod specialists;
+
 pub const DEFAULT_PORT: u16 = 41243;
 /// How long a form reference may be used unless `HUB_FORM_TTL_MS` says otherwise.
 pub(crate) const DEFAULT_FORM_TTL: Duration = Duration::from_secs(24 * 60 * 60);
@@ -88,38 +93,6 @@ fn config_source(env: &dyn Fn(&str) -> Option<String>) -> String {
     env("HUB_CONFIG").map(|p| format!("HUB_CONFIG={p}")).unwrap_or_else(|| "defaults".into())
 }
 
-/// One allowlisted specialist and the public capability it serves.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SpecialistConf {
-    /// Identity the specialist registers with (`tutor`).
-    pub id: String,
-    /// The name its card must carry (`Tutor Agent`).
-    pub card_name: String,
-    /// Its trusted base URL (`http://127.0.0.1:41241`); its card is fetched from here.
-    pub endpoint: String,
-    /// The public capability on the Hub's card that this specialist serves.
-    pub capability: Capability,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Capability {
-    pub id: String,
-    pub name: String,
-    pub description: String,
-    #[serde(default)]
-    pub tags: Vec<String>,
-    #[serde(default)]
-    pub examples: Vec<String>,
-}
-
-impl SpecialistConf {
-    pub fn card_url(&self) -> String {
-        format!("{}{}", self.endpoint.trim_end_matches('/'), a2a::CARD_PATH)
-    }
-}
-
 #[derive(Debug, Clone)]
 pub struct Config {
     pub bind: SocketAddr,
@@ -175,76 +148,6 @@ pub const DEFAULT_HYBRID_THRESHOLD: f32 = 0.5;
 /// At most this many out-of-scope examples, each at most [`MAX_EXAMPLE_CHARS`].
 pub(crate) const MAX_OUT_OF_SCOPE: usize = 400;
 pub(crate) const MAX_EXAMPLE_CHARS: usize = 200;
-
-fn default_specialists() -> Vec<SpecialistConf> {
-    vec![
-        SpecialistConf {
-            id: agents::TUTOR.into(),
-            card_name: "Tutor Agent".into(),
-            endpoint: "http://127.0.0.1:41241".into(),
-            capability: Capability {
-                id: "tutoring".into(),
-                name: "Tutoring".into(),
-                description: "Help with course subjects, starting with calculus.".into(),
-                tags: ["tutoring", "tutor", "calculus", "derivative", "integral", "limit", "math"]
-                    .map(String::from)
-                    .to_vec(),
-                examples: [
-                    "Can you help me with derivatives?",
-                    "I have a calculus exam next week and need to practise",
-                    "Can a tutor walk me through my math homework step by step?",
-                ]
-                .map(String::from)
-                .to_vec(),
-            },
-        },
-        SpecialistConf {
-            id: agents::LIBRARY.into(),
-            card_name: "Library Agent".into(),
-            endpoint: "http://127.0.0.1:41242".into(),
-            capability: Capability {
-                id: "library".into(),
-                name: "Library".into(),
-                description: "The library: opening hours, borrowing, renewals, holds and interlibrary loans, your library account, course reserves, finding books, study rooms, printing and scanning.".into(),
-                tags: [
-                    "library",
-                    "hours",
-                    "borrow",
-                    "renew",
-                    "book",
-                    "study room",
-                    "printing",
-                    "library account",
-                    "catalogue",
-                    "interlibrary loan",
-                    "course reserve",
-                ]
-                .map(String::from)
-                .to_vec(),
-                examples: [
-                    "When is the library open on Monday?",
-                    "How do I log in to my library account?",
-                    "Can I see my borrowing history in my library account?",
-                    "What does an interlibrary loan cost?",
-                    "Can I read e-journals from off campus?",
-                    "Where are the course reserves kept?",
-                    "Where are the chemistry books shelved?",
-                    "How do I search the library catalogue?",
-                    "Where is the circulation desk?",
-                    "Can I use the library databases from home?",
-                    "Is there a quiet reading room in the library?",
-                    "Do you have a copy of Pride and Prejudice?",
-                    "¿La biblioteca tiene el libro de economía para mi curso?",
-                    "Library catalogue mein kisi book ka status kaise check karein?",
-                    "Saan makikita ang libro sa library catalog?",
-                    "Thư viện có mượn được sách từ thư viện trường khác không?",
-                ]
-                .map(String::from)
-                .to_vec(),
-            },
-        },
-    ]
-}
 
 impl Config {
     /// Defaults, then `HUB_CONFIG`, then `PORT`, `ROUTER_MODE`, `TUTOR_URL`,

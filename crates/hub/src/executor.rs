@@ -159,13 +159,10 @@ impl Inner {
                 answer::said(&q.request_id, &self.config.served_by_hub(), &said)
             }
             Plan::Forward(to) => {
-                let hub = ask::Ask {
-                    config: &self.config,
-                    registry: &self.registry,
-                    forms: &self.forms,
-                    emit: &self.emit,
-                };
-                ask::forward(&hub, q, &turn, &to, &proposal.question, &mut after).await
+                let hub = ask::Ask::new(&self.config, &self.registry, &self.forms, &self.emit);
+                let (stored, kept) = ask::forward(&hub, q, &turn, &to, &proposal.question).await;
+                after.took(kept);
+                stored
             }
         };
         let settled = after.settled;

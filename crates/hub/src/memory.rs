@@ -73,6 +73,26 @@ pub(crate) struct After {
     pub(crate) settled: bool,
 }
 
+/// What a forward leaves for the conversation to keep (`ask::forward`'s part of [`After`]).
+#[derive(Debug, Default)]
+pub(crate) struct Kept {
+    /// Whether the answer stands (see [`After::settled`]).
+    pub(crate) settled: bool,
+    /// The specialist asked "continue or replace" and waits for the answer.
+    pub(crate) awaiting_choice: Option<Target>,
+    /// A new context with the specialist: (specialist, context).
+    pub(crate) new_context: Option<(String, String)>,
+}
+
+impl After {
+    /// Takes in what a forward left.
+    pub(crate) fn took(&mut self, kept: Kept) {
+        self.settled = kept.settled;
+        self.awaiting_choice = kept.awaiting_choice;
+        self.new_context = kept.new_context;
+    }
+}
+
 pub(crate) struct Memory(Mutex<BoundedMap<String, Conversation>>);
 
 impl Memory {

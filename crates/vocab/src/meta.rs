@@ -18,6 +18,22 @@ pub const REQUEST_ID_KEY: &str = "requestId";
 pub const OPERATION_ID_KEY: &str = "operationId";
 /// The Hub's own id of one forward to a specialist (questions and actions alike).
 pub const HUB_OPERATION_ID_KEY: &str = "hubOperationId";
+/// `ReplyMeta::router`'s key.
+pub const ROUTER_KEY: &str = "router";
+
+/// `router` in a reply's metadata: how the Hub's router decided in a mode that calls a
+/// model (never text or a key).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouterReport {
+    pub mode: String,
+    pub model: String,
+    /// How many model calls this question made.
+    pub model_calls: usize,
+    /// The last call's model, latency, tokens, request id and error code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<Value>,
+}
 
 /// Who answered: a specialist (by id, its card's name and the capability it serves) or
 /// the Hub itself (no capability).
@@ -30,6 +46,11 @@ pub struct ServedBy {
 }
 
 impl ServedBy {
+    /// The `id` of a `servedBy` value, read in place.
+    pub fn id_of(value: &Value) -> Option<&str> {
+        value.get("id").and_then(Value::as_str)
+    }
+
     /// The Hub, named as its configuration names the university.
     pub fn hub(name: &str) -> ServedBy {
         ServedBy { id: crate::agents::HUB.into(), name: name.into(), capability: None }
@@ -107,7 +128,7 @@ pub struct ReplyMeta {
     /// The live router's report (mode, model, calls; never text or a key), in the
     /// modes that call a model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub router: Option<Value>,
+    pub router: Option<RouterReport>,
 }
 
 impl ReplyMeta {
