@@ -168,9 +168,14 @@ pub async fn serve(
 /// One request: its body read whole within the limits, then the router.
 async fn handle(router: Router, req: Request<Incoming>, limits: Limits) -> Response {
     let (parts, body) = req.into_parts();
-    let read =
-        tokio::time::timeout(limits.body_timeout, axum::body::to_bytes(Body::new(body), limits.max_body));
-    let bytes = match read.await {
+    let mut read = std::pin::pin!(axum::body::to_bytes(Body::new(body), limits.max_body));
+    // most bodies came with their head: read them at once, without arming a timer
+    let now = std::future::poll_fn(|cx| std::task::Poll::Ready(read.as_mut().poll(cx))).await;
+    let read = match now {
+        std::task::Poll::Ready(done) => Ok(done),
+        std::task::Poll::Pending => tokio::time::timeout(limits.body_timeout, read).await,
+    };
+    let bytes = match read {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(e)) => {
             let too_large = e.into_inner().downcast_ref::<LengthLimitError>().is_some();
