@@ -5,8 +5,15 @@
 //! reading nothing. The protocols themselves live in `a2a`, `a2ui` and `agui`; the Hub
 //! link's control messages in `hublink`.
 //!
-//! The page reads the same names from the UI server (`GET /api/ui/vocab`), never from
-//! hand copies.
+//! The page reads the same names from `web/vocab.js`, generated from these types and
+//! checked by `crates/ui/tests/page_vocab.rs`, never from hand copies.
+//!
+//! What stays in `hublink`: the Hub link's control messages (register, heartbeat,
+//! sign-out, card-changed, ack) with their media types and codec, and the `campusAwaits`
+//! marker a specialist's "continue or replace" question carries. They are that
+//! protocol's own, read and written only by its two ends (the link's run loop and the
+//! Hub's registry) through `hublink`'s types; nothing else — no page, no other crate —
+//! names them.
 
 pub mod agents;
 pub mod events;
