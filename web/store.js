@@ -3,7 +3,7 @@
 // Everything that grows with traffic is bounded here. The monitor channel's slice is in
 // store/monitor.js, the limits in store/bounds.js; the words for the server's codes
 // (store/words.js) and the forms' drafts (store/drafts.js) are exported from here too.
-import { AGENTS, CHANNELS } from "./vocab.js";
+import { AGENTS, CHANNELS, NOTICES, RUN_ERRORS } from "./vocab.js";
 import { LIMITS, CONSOLES, ring, last } from "./store/bounds.js";
 import { patched, setOpen } from "./store/common.js";
 import { monitorEvent, tick } from "./store/monitor.js";
@@ -185,7 +185,7 @@ export function reduce(state, action) {
         ? state
         : { ...state, stream: action.status, streamError: action.error ?? (action.status === "open" ? null : state.streamError) };
     case "notice":
-      return action.notice === "history_truncated" ? { ...state, truncated: true } : state;
+      return action.notice === NOTICES.historyTruncated ? { ...state, truncated: true } : state;
     case "event":
       return action.channel === CHANNELS.student
         ? studentEvent(state, action.event, action.now, action.lane ?? CHANNELS.student)
@@ -261,4 +261,4 @@ export function runStatus(state, runId) {
 }
 
 /** Error codes after which the question may still have been handled. */
-const UNKNOWN_CODES = new Set(["timeout", "outcome_unknown"]);
+const UNKNOWN_CODES = new Set([RUN_ERRORS.timeout, RUN_ERRORS.outcomeUnknown]);

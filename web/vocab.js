@@ -2,6 +2,8 @@
 // After a change there: CAMPUS_WRITE_VOCAB=1 cargo test -p ui --test page_vocab
 /** The steps of a question's path strip, in order (crates/ui/src/hops.rs). */
 export const STEP_IDS = Object.freeze(["student_sent","hub_received","hub_decided","hub_forwarded","specialist_received","specialist_replied","hub_got_answer","hub_replied","student_received"]);
+/** Each step's id by name (the same ids as STEP_IDS). */
+export const STEP = Object.freeze({"hubDecided":"hub_decided","hubForwarded":"hub_forwarded","hubGotAnswer":"hub_got_answer","hubReceived":"hub_received","hubReplied":"hub_replied","specialistReceived":"specialist_received","specialistReplied":"specialist_replied","studentReceived":"student_received","studentSent":"student_sent"});
 /** A reply's `outcome` (vocab::ReplyOutcome). */
 export const OUTCOMES = Object.freeze(["route","clarify","unsupported","unavailable","form","invalid_answer","failed","outcome_unknown"]);
 /** `campusForm.state` (vocab::FormState). */
@@ -19,4 +21,6 @@ export const WORKFLOW_AGENT = Object.freeze({"study-room-booking":"library","tut
 /** The stream's channels (crates/ui/src/stream.rs, monitor.rs) and the notices' lane. */
 export const CHANNELS = Object.freeze({"monitor":"monitor","noticesThread":"notices","student":"student"});
 /** The codes of the server's notices (crates/ui/src/notices.rs). */
-export const NOTICES = Object.freeze({"hubReachable":"hub_reachable","hubUnreachable":"hub_unreachable"});
+export const NOTICES = Object.freeze({"historyTruncated":"history_truncated","hubReachable":"hub_reachable","hubUnreachable":"hub_unreachable"});
+/** The codes a run ends with in RUN_ERROR (ui::error::run_codes). */
+export const RUN_ERRORS = Object.freeze({"hubError":"hub_error","hubUnavailable":"hub_unavailable","outcomeUnknown":"outcome_unknown","runInProgress":"run_in_progress","timeout":"timeout"});

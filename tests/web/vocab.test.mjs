@@ -3,9 +3,9 @@
 // without words here fails this test instead of reaching the page raw.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { STEP_IDS, STATUSES, OUTCOMES, CHANNELS } from "../../web/vocab.js";
+import { STEP, STEP_IDS, STATUSES, OUTCOMES, CHANNELS, RUN_ERRORS } from "../../web/vocab.js";
 import { STATUS } from "../../web/views/topology/labels.js";
-import { STEP_LABELS, HUB_OUTCOMES } from "../../web/store/words.js";
+import { STEP_LABELS, HUB_OUTCOMES, errorLabel, hopReason } from "../../web/store/words.js";
 
 test("every step the server names has a label, and no label names a step it does not", () => {
   assert.deepEqual(Object.keys(STEP_LABELS).sort(), [...STEP_IDS].sort());
@@ -21,4 +21,14 @@ test("every registry status has words in the topology, and unknown too", () => {
 test("the channels are the server's", () => {
   assert.equal(CHANNELS.student, "student");
   assert.equal(CHANNELS.monitor, "monitor");
+});
+
+test("every code a run ends with has words, and the step names are the step ids", () => {
+  assert.deepEqual(Object.values(STEP).sort(), [...STEP_IDS].sort());
+  for (const code of [RUN_ERRORS.timeout, RUN_ERRORS.outcomeUnknown, RUN_ERRORS.hubUnavailable, RUN_ERRORS.runInProgress]) {
+    assert.equal(errorLabel(code).showCode, false, `${code} is worded, not shown raw`);
+  }
+  for (const code of [RUN_ERRORS.timeout, RUN_ERRORS.outcomeUnknown, RUN_ERRORS.hubUnavailable, RUN_ERRORS.hubError]) {
+    assert.ok(!hopReason(STEP.studentReceived, "failed", code, null).includes(code), `${code} is worded in a hop`);
+  }
 });

@@ -1,5 +1,6 @@
 // What the page says for the server's codes: a form's status line, a hop's reason and
 // the label of a run that ended in an error. Codes never reach the page raw.
+import { RUN_ERRORS } from "../vocab.js";
 
 /**
  * What a form's status line says, from the server's state and this window's own press:
@@ -38,15 +39,15 @@ export function hopReason(step, state, reason, specialist) {
   const who = specialist ? `the ${specialist}` : "the specialist";
   const fromHub = step === "student_received";
   switch (reason) {
-    case "outcome_unknown":
+    case RUN_ERRORS.outcomeUnknown:
       return fromHub
         ? "Outcome unknown: the connection to the Hub broke after the question was sent, so whether it was handled is not known"
         : `Outcome unknown: the Hub could not tell whether ${who} handled it`;
-    case "timeout":
+    case RUN_ERRORS.timeout:
       return fromHub ? "Outcome unknown: no answer from the Hub in time" : `Outcome unknown: no answer from ${who} in time`;
-    case "hub_unavailable":
+    case RUN_ERRORS.hubUnavailable:
       return "The Hub could not be reached; nothing was sent";
-    case "hub_error":
+    case RUN_ERRORS.hubError:
       return "The Hub answered with an error";
     case "failed":
     case "error":
@@ -63,12 +64,12 @@ export function hopReason(step, state, reason, specialist) {
  */
 export function errorLabel(code) {
   switch (code) {
-    case "run_in_progress":
+    case RUN_ERRORS.runInProgress:
       return { who: "Not sent", tone: "error", showCode: false };
-    case "outcome_unknown":
-    case "timeout":
+    case RUN_ERRORS.outcomeUnknown:
+    case RUN_ERRORS.timeout:
       return { who: "? Outcome unknown", tone: "pending", showCode: false };
-    case "hub_unavailable":
+    case RUN_ERRORS.hubUnavailable:
       return { who: "✕ Not sent", tone: "error", showCode: false };
     default:
       return { who: "✕ Problem", tone: "error", showCode: Boolean(code) };

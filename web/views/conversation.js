@@ -3,7 +3,7 @@
 import { h, replace, duration, agentName } from "../dom.js";
 import { runRecord, runStatus, hopReason, errorLabel } from "../store.js";
 import { formNode } from "./form.js";
-import { AGENTS, STEP_IDS, CHANNELS, WORKFLOW_AGENT } from "../vocab.js";
+import { AGENTS, STEP, STEP_IDS, CHANNELS, WORKFLOW_AGENT } from "../vocab.js";
 import { STEP_LABELS, HUB_OUTCOMES } from "../store/words.js";
 
 const WAIT_AFTER_MS = 1000;
@@ -170,7 +170,7 @@ export function mount(section, ctx) {
     const rec = run ? runRecord(state, run.runId) : null;
     const hops = Array.isArray(rec?.hops) ? rec.hops : [];
     const byStep = new Map(hops.map((hop) => [hop.step, hop]));
-    const specialist = byStep.get("hub_forwarded")?.to;
+    const specialist = byStep.get(STEP.hubForwarded)?.to;
     // the step in progress: the server's "active" one, else (while the run is under way)
     // the first step after the last one done
     let waitingOn = null;
@@ -185,7 +185,7 @@ export function mount(section, ctx) {
       const [icon, word] = HOP_STATES[st];
       let title = name;
       if (specialist && step.startsWith("specialist_")) title = name.replace("Specialist", agentName(specialist));
-      if (step === "hub_forwarded" && specialist) title = `Hub forwarded to ${agentName(specialist)}`;
+      if (step === STEP.hubForwarded && specialist) title = `Hub forwarded to ${agentName(specialist)}`;
       let detail = word;
       if (st === "done" && typeof hop.ms === "number") detail = `done · ${duration(hop.ms)}`;
       const why = hopReason(step, st, hop.reason, specialist ? agentName(specialist) : null);
@@ -215,7 +215,7 @@ export function mount(section, ctx) {
       said = "";
       return; // a replayed, finished run says nothing
     }
-    const fwd = byStep.get("hub_forwarded");
+    const fwd = byStep.get(STEP.hubForwarded);
     let text = "";
     if (fwd?.state === "done" && specialist) text = `Hub asked the ${agentName(specialist)}.`;
     else if (fwd?.state === "skipped") text = "The Hub is answering itself.";

@@ -25,9 +25,10 @@ pub const KEPT_AT_MOST: i64 = 100_000;
 /// How long a finished or expired reference is kept, however few there are.
 pub const MAX_AGE_MS: i64 = 30 * crate::DAY_MS;
 
-/// A reference's state.
+/// Where one of the Hub's form references is (its own lifecycle, not a form's wire state,
+/// which is `vocab::FormState`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormState {
+pub enum RefState {
     Open,
     /// Replaced by a newer form in the same conversation.
     Superseded,
@@ -35,21 +36,21 @@ pub enum FormState {
     Closed,
 }
 
-impl FormState {
+impl RefState {
     pub fn as_str(self) -> &'static str {
         match self {
-            FormState::Open => "open",
-            FormState::Superseded => "superseded",
-            FormState::Closed => "closed",
+            RefState::Open => "open",
+            RefState::Superseded => "superseded",
+            RefState::Closed => "closed",
         }
     }
 
-    fn parse(s: &str) -> FormState {
+    fn parse(s: &str) -> RefState {
         match s {
-            "open" => FormState::Open,
-            "superseded" => FormState::Superseded,
+            "open" => RefState::Open,
+            "superseded" => RefState::Superseded,
             // the table's CHECK allows nothing else
-            _ => FormState::Closed,
+            _ => RefState::Closed,
         }
     }
 }
@@ -76,7 +77,7 @@ pub struct FormRef {
     /// `hf-…`
     pub reference: String,
     pub form: NewFormRef,
-    pub state: FormState,
+    pub state: RefState,
     pub created_at_ms: i64,
 }
 
@@ -114,10 +115,10 @@ impl FormRef {
             return Err(FormRefProblem::NotYours);
         }
         match self.state {
-            FormState::Superseded => Err(FormRefProblem::Superseded),
-            FormState::Closed => Err(FormRefProblem::Closed),
-            FormState::Open if now_ms >= self.form.expires_at_ms => Err(FormRefProblem::Expired),
-            FormState::Open => Ok(()),
+            RefState::Superseded => Err(FormRefProblem::Superseded),
+            RefState::Closed => Err(FormRefProblem::Closed),
+            RefState::Open if now_ms >= self.form.expires_at_ms => Err(FormRefProblem::Expired),
+            RefState::Open => Ok(()),
         }
     }
 }
@@ -152,7 +153,7 @@ impl Store {
             let form = FormRef {
                 reference: crate::new_id("hf"),
                 form: new.clone(),
-                state: FormState::Open,
+                state: RefState::Open,
                 created_at_ms: now_ms,
             };
             t.execute(
@@ -264,7 +265,7 @@ fn read_form_ref(r: &Row<'_>) -> rusqlite::Result<FormRef> {
             form_version: r.get(7)?,
             expires_at_ms: r.get(9)?,
         },
-        state: FormState::parse(&r.get::<_, String>(8)?),
+        state: RefState::parse(&r.get::<_, String>(8)?),
         created_at_ms: r.get(10)?,
     })
 }
@@ -306,7 +307,7 @@ mod tests {
         assert!(first.reference.starts_with("hf-"), "{}", first.reference);
         let store = Store::open(&path).unwrap();
         let old = store.form_ref(&first.reference).unwrap().unwrap();
-        assert_eq!(old.state, FormState::Superseded);
+        assert_eq!(old.state, RefState::Superseded);
         assert_eq!(old.check("student-1", "ctx-1", crate::now_ms()), Err(FormRefProblem::Superseded));
         assert_eq!(store.form_ref(&second.reference).unwrap().as_ref(), Some(&second));
         assert_eq!(store.open_form_ref_of("student-1", "ctx-1").unwrap(), Some(second.clone()));
@@ -344,11 +345,11 @@ mod tests {
         assert!(update(3, false));
         assert!(update(2, false), "an older version never moves it back");
         let now = store.form_ref(&form.reference).unwrap().unwrap();
-        assert_eq!((now.form.form_version, now.state), (3, FormState::Open));
+        assert_eq!((now.form.form_version, now.state), (3, RefState::Open));
         assert!(update(4, true));
         assert!(!update(5, false), "closed: nothing changes");
         let closed = store.form_ref(&form.reference).unwrap().unwrap();
-        assert_eq!((closed.form.form_version, closed.state), (4, FormState::Closed));
+        assert_eq!((closed.form.form_version, closed.state), (4, RefState::Closed));
     }
 
     #[test]

@@ -24,31 +24,32 @@ pub const FORMS_KEPT_AT_MOST: i64 = 100_000;
 /// How long a closed form is kept (from when it was offered), however few there are.
 pub const CLOSED_FORMS_MAX_AGE_MS: i64 = 30 * crate::DAY_MS;
 
-/// A form's state.
+/// Where a specialist's form is in its store: its lifecycle, which has `superseded`, not
+/// the state a reply carries (that is `vocab::FormState`, the one wire form state).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormState {
+pub enum StoredState {
     Open,
     Submitted,
     Cancelled,
     Superseded,
 }
 
-impl FormState {
+impl StoredState {
     pub const fn as_str(self) -> &'static str {
         match self {
-            FormState::Open => "open",
-            FormState::Submitted => "submitted",
-            FormState::Cancelled => "cancelled",
-            FormState::Superseded => "superseded",
+            StoredState::Open => "open",
+            StoredState::Submitted => "submitted",
+            StoredState::Cancelled => "cancelled",
+            StoredState::Superseded => "superseded",
         }
     }
 
-    fn parse(s: &str) -> Option<FormState> {
+    fn parse(s: &str) -> Option<StoredState> {
         Some(match s {
-            "open" => FormState::Open,
-            "submitted" => FormState::Submitted,
-            "cancelled" => FormState::Cancelled,
-            "superseded" => FormState::Superseded,
+            "open" => StoredState::Open,
+            "submitted" => StoredState::Submitted,
+            "cancelled" => StoredState::Cancelled,
+            "superseded" => StoredState::Superseded,
             _ => return None,
         })
     }
@@ -65,7 +66,7 @@ pub struct Form {
     /// The A2A task the form's screens travel in, once known (empty until then).
     pub task_id: String,
     pub version: u32,
-    pub state: FormState,
+    pub state: StoredState,
     /// The screen the student sees (the workflow's own names).
     pub screen: String,
     /// What the agent holds for this form.
@@ -77,7 +78,7 @@ pub struct Form {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FormChange {
     pub version: u32,
-    pub state: FormState,
+    pub state: StoredState,
     pub screen: String,
     pub values: Value,
 }
@@ -97,7 +98,7 @@ fn read_form(r: &Row<'_>) -> rusqlite::Result<Form> {
         context_id: r.get(2)?,
         task_id: r.get(3)?,
         version: r.get(4)?,
-        state: FormState::parse(&state).ok_or_else(|| bad(5, "unknown form state".into()))?,
+        state: StoredState::parse(&state).ok_or_else(|| bad(5, "unknown form state".into()))?,
         screen: r.get(6)?,
         values: serde_json::from_str(&text).map_err(|e| bad(7, Box::new(e)))?,
         created_at_ms: r.get(8)?,
@@ -184,7 +185,7 @@ impl Store {
                 context_id: context_id.to_string(),
                 task_id: String::new(),
                 version: 1,
-                state: FormState::Open,
+                state: StoredState::Open,
                 screen: screen.to_string(),
                 values: values.clone(),
                 created_at_ms: now,
@@ -289,10 +290,10 @@ mod tests {
         assert_eq!(superseded.as_deref(), Some(first.form_id.as_str()));
         drop(store);
         let store = Store::open(&path).unwrap();
-        assert_eq!(store.form(&first.form_id).unwrap().unwrap().state, FormState::Superseded);
+        assert_eq!(store.form(&first.form_id).unwrap().unwrap().state, StoredState::Superseded);
         assert_eq!(store.open_form_of("ctx-1", "study-room-booking").unwrap(), Some(second.clone()));
         for f in [&other, &elsewhere] {
-            assert_eq!(store.form(&f.form_id).unwrap().unwrap().state, FormState::Open);
+            assert_eq!(store.form(&f.form_id).unwrap().unwrap().state, StoredState::Open);
         }
         assert_eq!(store.form("fm-none").unwrap(), None);
         assert_eq!(second.values, json!({"a": 1}));
@@ -307,19 +308,19 @@ mod tests {
             |version, state| FormChange { version, state, screen: "s".into(), values: json!({"v": version}) };
         let done = store
             .once("form", "op-1", "fp", |tx| {
-                tx.update_form(&form.form_id, 1, &change(2, FormState::Open))?;
+                tx.update_form(&form.form_id, 1, &change(2, StoredState::Open))?;
                 Ok::<_, StoreError>(json!("ok"))
             })
             .unwrap();
         assert!(matches!(done, Once::Done(_)));
         let stale = store.once("form", "op-2", "fp", |tx| {
-            tx.update_form(&form.form_id, 1, &change(2, FormState::Submitted))?;
+            tx.update_form(&form.form_id, 1, &change(2, StoredState::Submitted))?;
             Ok::<_, StoreError>(json!("ok"))
         });
         assert_eq!(stale.unwrap_err().code(), "store_conflict");
         assert_eq!(store.recorded("form", "op-2", "fp").unwrap(), None, "nothing recorded");
         let now = store.form(&form.form_id).unwrap().unwrap();
-        assert_eq!((now.version, now.state, now.values), (2, FormState::Open, json!({"v": 2})));
+        assert_eq!((now.version, now.state, now.values), (2, StoredState::Open, json!({"v": 2})));
         store.set_form_task(&form.form_id, "task-1").unwrap();
         store.set_form_task(&form.form_id, "task-2").unwrap();
         assert_eq!(store.form(&form.form_id).unwrap().unwrap().task_id, "task-1", "the first one stays");

@@ -9,6 +9,21 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 /// The largest body a POST may carry.
+/// The codes a run (a question or a form press) ends with in `RUN_ERROR.code`, besides a
+/// refusal's own (the page has words for each: `web/store/words.js`).
+pub mod run_codes {
+    /// No answer from the Hub in time: it may still have handled it.
+    pub const TIMEOUT: &str = "timeout";
+    /// The Hub answered with an error.
+    pub const HUB_ERROR: &str = "hub_error";
+    /// The Hub could not be reached: nothing was sent.
+    pub const HUB_UNAVAILABLE: &str = "hub_unavailable";
+    /// The connection broke after the question went out.
+    pub const OUTCOME_UNKNOWN: &str = "outcome_unknown";
+    /// A question in the conversation is still running.
+    pub const RUN_IN_PROGRESS: &str = "run_in_progress";
+}
+
 pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// One refused request.

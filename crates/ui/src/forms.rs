@@ -24,9 +24,10 @@ pub(crate) const FORM_VERSION: &str = "formVersion";
 /// Messages kept for one form after compaction (a form's screens need a handful).
 const MAX_MESSAGES: usize = 64;
 
-/// Where a form is, as the page shows it.
+/// Where a form is, as the page shows it (with this window's own presses: sending, not
+/// delivered, confirmation pending); what the agent said of it is `vocab::FormState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FormState {
+pub enum ViewState {
     Editing,
     Submitting,
     Rejected,
@@ -37,28 +38,28 @@ pub enum FormState {
     NotDelivered,
 }
 
-impl FormState {
+impl ViewState {
     pub fn name(self) -> &'static str {
         match self {
-            FormState::Editing => "editing",
-            FormState::Submitting => "submitting",
-            FormState::Rejected => "rejected",
-            FormState::ConfirmationPending => "confirmation_pending",
-            FormState::Submitted => "submitted",
-            FormState::Cancelled => "cancelled",
-            FormState::Superseded => "superseded",
-            FormState::NotDelivered => "not_delivered",
+            ViewState::Editing => "editing",
+            ViewState::Submitting => "submitting",
+            ViewState::Rejected => "rejected",
+            ViewState::ConfirmationPending => "confirmation_pending",
+            ViewState::Submitted => "submitted",
+            ViewState::Cancelled => "cancelled",
+            ViewState::Superseded => "superseded",
+            ViewState::NotDelivered => "not_delivered",
         }
     }
 
     /// A closed form never becomes editable again.
     pub fn closed(self) -> bool {
-        matches!(self, FormState::Submitted | FormState::Cancelled | FormState::Superseded)
+        matches!(self, ViewState::Submitted | ViewState::Cancelled | ViewState::Superseded)
     }
 
     /// The student may change the form's values (and chat-filling may).
     pub fn fillable(self) -> bool {
-        matches!(self, FormState::Editing | FormState::Rejected | FormState::NotDelivered)
+        matches!(self, ViewState::Editing | ViewState::Rejected | ViewState::NotDelivered)
     }
 }
 
@@ -69,7 +70,7 @@ pub struct FormView {
     pub workflow: String,
     pub surface_id: String,
     pub version: u32,
-    pub state: FormState,
+    pub state: ViewState,
     messages: Vec<Value>,
     /// Each message's number (parallel to `messages`): numbers only grow, so the page
     /// applies in place the messages numbered past the last it drew.
@@ -94,12 +95,12 @@ fn created_surface(messages: &[Value]) -> Option<String> {
     (kind == Kind::CreateSurface).then(|| body.get("surfaceId")?.as_str().map(str::to_owned))?
 }
 
-fn view_state(status: FormStatus) -> FormState {
+fn view_state(status: FormStatus) -> ViewState {
     match status {
-        FormStatus::Open => FormState::Editing,
-        FormStatus::Rejected => FormState::Rejected,
-        FormStatus::Submitted => FormState::Submitted,
-        FormStatus::Cancelled => FormState::Cancelled,
+        FormStatus::Open => ViewState::Editing,
+        FormStatus::Rejected => ViewState::Rejected,
+        FormStatus::Submitted => ViewState::Submitted,
+        FormStatus::Cancelled => ViewState::Cancelled,
     }
 }
 
@@ -116,7 +117,7 @@ impl FormView {
             workflow: form.workflow.clone(),
             surface_id,
             version: form.version,
-            state: FormState::Editing,
+            state: ViewState::Editing,
             messages: Vec::new(),
             seqs: Vec::new(),
             next_seq: 1,
@@ -246,34 +247,34 @@ impl FormView {
 
     /// Another form took this one's place in the conversation.
     pub fn supersede(&mut self) {
-        self.state = FormState::Superseded;
+        self.state = ViewState::Superseded;
         self.clear();
         self.pending = None;
     }
 
     /// A press is on its way.
     pub fn submitting(&mut self, operation_id: &str) {
-        self.state = FormState::Submitting;
+        self.state = ViewState::Submitting;
         self.operation_id = Some(operation_id.to_string());
         self.problem = None;
     }
 
     /// Nothing reached the agent: the draft stays, Submit stays enabled.
     pub fn not_delivered(&mut self, reason: &str) {
-        self.state = FormState::NotDelivered;
+        self.state = ViewState::NotDelivered;
         self.problem = Some(json!({"code": "not_delivered", "message": reason}));
     }
 
     /// Sent, no confirmation: only a reconcile (the same action, the same operation id).
     pub fn uncertain(&mut self, action: Value, reason: &str) {
-        self.state = FormState::ConfirmationPending;
+        self.state = ViewState::ConfirmationPending;
         self.pending = Some(action);
         self.problem = Some(json!({"code": "outcome_unknown", "message": reason}));
     }
 
     /// The Hub or the agent refused the press (nothing happened): back to where it was,
     /// or closed when the form is gone.
-    pub fn refused(&mut self, before: FormState, code: &str, message: &str) {
+    pub fn refused(&mut self, before: ViewState, code: &str, message: &str) {
         self.problem = Some(json!({"code": code, "message": message}));
         if matches!(code, "form_closed" | "form_expired" | "form_unknown" | "form_not_yours") {
             self.supersede();
@@ -373,7 +374,7 @@ mod tests {
         assert!(date, "the carried date is kept for a redraw");
         let done = vec![forms::templates::delete_surface("s-1")];
         view.apply(&form(done, FormStatus::Submitted, 3), None);
-        assert_eq!(view.state, FormState::Submitted);
+        assert_eq!(view.state, ViewState::Submitted);
         assert!(view.messages().is_empty());
         let Event::ActivitySnapshot(s) = view.snapshot(1) else { panic!() };
         assert_eq!(

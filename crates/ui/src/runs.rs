@@ -32,7 +32,7 @@ use vocab::events::student::StudentEventKind;
 
 use crate::error::ApiError;
 use crate::feed::{About, FeedEvent};
-use crate::forms::{FormState, FormView};
+use crate::forms::{FormView, ViewState};
 use crate::hops::Hops;
 use crate::monitor::Monitor;
 use crate::now_ms;
@@ -243,7 +243,7 @@ impl Runs {
             threads.insert(thread_id.to_string(), self.new_thread());
         }
         let thread = threads.get_mut(&thread_id.to_string()).expect("inserted above");
-        if thread.active.is_some() && thread.form.as_ref().is_some_and(|f| f.state == FormState::Submitting) {
+        if thread.active.is_some() && thread.form.as_ref().is_some_and(|f| f.state == ViewState::Submitting) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "action_in_progress",
@@ -253,7 +253,7 @@ impl Runs {
         if thread.active.is_some() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "run_in_progress",
+                crate::error::run_codes::RUN_IN_PROGRESS,
                 "a question in this conversation is still running; wait for its answer",
             ));
         }

@@ -22,6 +22,9 @@ use tokio::sync::{broadcast, watch};
 pub const HISTORY: usize = 1000;
 /// The channel of the Student's own runs (conversations and notices).
 pub const STUDENT_CHANNEL: &str = "student";
+/// The notice a resuming page gets when the history no longer reaches back to its
+/// last event.
+pub const HISTORY_TRUNCATED: &str = "history_truncated";
 /// How often an idle stream sends a heartbeat comment.
 pub const HEARTBEAT: Duration = Duration::from_secs(15);
 /// How far a subscriber may fall behind the live stream before it is disconnected.
@@ -178,7 +181,7 @@ impl Stream {
             json!({"channel": "system", "notice": "hello", "boot": self.inner.boot, "lastSeq": ring.seq});
         prelude.extend_from_slice(agui::sse::frame(None, &hello.to_string()).as_bytes());
         if let Some(reason) = plan.truncated {
-            let notice = json!({"channel": "system", "notice": "history_truncated", "reason": reason});
+            let notice = json!({"channel": "system", "notice": HISTORY_TRUNCATED, "reason": reason});
             prelude.extend_from_slice(agui::sse::frame(None, &notice.to_string()).as_bytes());
         }
         if let Some(status) = &ring.status {

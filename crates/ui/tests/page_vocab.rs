@@ -11,12 +11,33 @@ fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Value {
     json!(all.iter().map(|t| name(*t)).collect::<Vec<_>>())
 }
 
+/// `hub_forwarded` → `hubForwarded`.
+fn camel(id: &str) -> String {
+    let mut parts = id.split('_');
+    let first = parts.next().unwrap_or_default().to_string();
+    parts.fold(first, |mut out, p| {
+        let mut c = p.chars();
+        if let Some(h) = c.next() {
+            out.extend(h.to_uppercase());
+            out.push_str(c.as_str());
+        }
+        out
+    })
+}
+
 fn render() -> String {
     let constants = [
         (
             "STEP_IDS",
             "The steps of a question's path strip, in order (crates/ui/src/hops.rs).",
             json!(ui::hops::STEPS.iter().map(|s| s.0).collect::<Vec<_>>()),
+        ),
+        (
+            "STEP",
+            "Each step's id by name (the same ids as STEP_IDS).",
+            json!(
+                ui::hops::STEPS.iter().map(|s| (camel(s.0), json!(s.0))).collect::<serde_json::Map<_, _>>()
+            ),
         ),
         (
             "OUTCOMES",
@@ -71,8 +92,14 @@ fn render() -> String {
         (
             "NOTICES",
             "The codes of the server's notices (crates/ui/src/notices.rs).",
-            json!({"hubUnreachable": ui::notices::HUB_UNREACHABLE, "hubReachable": ui::notices::HUB_REACHABLE}),
+            json!({"hubUnreachable": ui::notices::HUB_UNREACHABLE, "hubReachable": ui::notices::HUB_REACHABLE,
+                "historyTruncated": ui::stream::HISTORY_TRUNCATED}),
         ),
+        ("RUN_ERRORS", "The codes a run ends with in RUN_ERROR (ui::error::run_codes).", {
+            use ui::error::run_codes::*;
+            json!({"timeout": TIMEOUT, "hubError": HUB_ERROR, "hubUnavailable": HUB_UNAVAILABLE,
+                    "outcomeUnknown": OUTCOME_UNKNOWN, "runInProgress": RUN_IN_PROGRESS})
+        }),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by crates/ui/tests/page_vocab.rs: do not edit by hand.\n\

@@ -77,12 +77,14 @@ pub async fn wait_registered(hub_port: u16) -> bool {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
         let registered = match client.get(&url).send().await {
-            Ok(r) if r.status().is_success() => r.json::<serde_json::Value>().await.ok().is_some_and(|v| {
-                v["specialists"].as_array().is_some_and(|list| {
-                    list.iter()
-                        .all(|s| matches!(s["status"].as_str(), Some("ready" | "disabled" | "invalid_card")))
+            Ok(r) if r.status().is_success() => {
+                r.json::<vocab::registry::RegistryView>().await.ok().is_some_and(|view| {
+                    use vocab::registry::Status;
+                    view.specialists
+                        .iter()
+                        .all(|s| matches!(s.status, Status::Ready | Status::Disabled | Status::InvalidCard))
                 })
-            }),
+            }
             _ => false,
         };
         if registered {

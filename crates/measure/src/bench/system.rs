@@ -64,13 +64,9 @@ impl System {
             let a2a::wire::SendMessageResponse::Message(m) = resp else {
                 bail!("the hub answered with a task")
             };
-            let outcome = m
-                .metadata
-                .as_ref()
-                .and_then(|md| md.get("outcome"))
-                .and_then(|v| v.as_str())
-                .map(str::to_string);
-            if outcome.as_deref() == Some("route") {
+            let metadata = m.metadata.map(|md| md.into_iter().collect()).unwrap_or_default();
+            let outcome = vocab::ReplyMeta::read(&metadata).map(|meta| meta.outcome);
+            if outcome == Some(vocab::ReplyOutcome::Route) {
                 break;
             }
             if tokio::time::Instant::now() > deadline {

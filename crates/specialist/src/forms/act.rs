@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use a2a::RpcError;
 use a2a::server::RequestContext;
 use serde_json::{Value, json};
-use store::forms::{Form, FormChange, FormState as StoreState};
+use store::forms::{Form, FormChange, StoredState as StoreState};
 use store::operations::{Once, fingerprint};
 use store::{StoreError, Tx};
 use vocab::form::FORM_ID_KEY;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use store::StoreError;
 use store::bookings::BookingError;
-use store::forms::{Form, FormState as StoreState};
+use store::forms::{Form, StoredState as StoreState};
 use vocab::FormState;
 use vocab::form::{CAMPUS_FORM_KEY, FORM_ERRORS_MEDIA_TYPE, FORM_ID_KEY, FORM_RECEIPT_MEDIA_TYPE};
 

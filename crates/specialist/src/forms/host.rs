@@ -8,7 +8,7 @@ use std::time::Duration;
 use a2a::RpcError;
 use a2a::server::RequestContext;
 use serde_json::Value;
-use store::forms::{Form, FormChange, FormState as StoreState};
+use store::forms::{Form, FormChange, StoredState as StoreState};
 use store::{Store, StoreError};
 use vocab::FormState;
 use vocab::form::{ANONYMOUS_STUDENT, FORM_ERRORS_MEDIA_TYPE, FORM_RECEIPT_MEDIA_TYPE, STUDENT_ID_KEY};

@@ -11,7 +11,7 @@ use a2a::server::{Reply, RequestContext};
 use a2a::wire::{Message, Role, TaskState};
 use forms::action::{CANCEL_FORM, SUBMIT_TUTORING_REQUEST};
 use serde_json::{Value, json};
-use store::forms::FormState as StoreState;
+use store::forms::StoredState as StoreState;
 use store::{Store, Tx};
 use vocab::FormState;
 

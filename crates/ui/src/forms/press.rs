@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::ApiError;
-use crate::forms::{FORM_VERSION, FormState, FormView};
+use crate::forms::{FORM_VERSION, FormView, ViewState};
 
 impl FormView {
     /// Checks a press before anything is sent: the form is this conversation's and takes
@@ -24,7 +24,7 @@ impl FormView {
         }
         match self.state {
             s if s.closed() => return Err(conflict("form_closed", "this form is closed")),
-            FormState::Submitting => {
+            ViewState::Submitting => {
                 return Err(conflict("action_in_progress", "this form's last press has no answer yet"));
             }
             _ => {}
@@ -41,7 +41,7 @@ impl FormView {
                 e.field = Some("forwardedProps.a2uiAction".into());
                 e
             })?;
-        if self.state == FormState::ConfirmationPending {
+        if self.state == ViewState::ConfirmationPending {
             let same = self.operation_id.as_deref() == Some(press.operation_id.as_str())
                 && self.pending.as_ref().is_some_and(|p| same_action(p, &press.message["action"]));
             if !same {

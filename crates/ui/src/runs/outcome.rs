@@ -4,6 +4,8 @@
 
 use a2a::client::ClientError;
 
+use crate::error::run_codes;
+
 /// Where a run is. The order is the only way it may move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Status {
@@ -42,21 +44,21 @@ pub(crate) fn classify(e: &ClientError) -> Failure {
     }
     match e {
         ClientError::Timeout { .. } => (
-            "timeout",
+            run_codes::TIMEOUT,
             Status::Unknown,
             "no answer from the hub in time; it may still have handled the question",
         ),
         ClientError::Broken { .. } => OUTCOME_UNKNOWN,
-        _ => ("hub_error", Status::Failed, "the hub answered with an error"),
+        _ => (run_codes::HUB_ERROR, Status::Failed, "the hub answered with an error"),
     }
 }
 
 /// The Hub was never reached: nothing was sent.
 pub(crate) const HUB_UNAVAILABLE: Failure =
-    ("hub_unavailable", Status::Failed, "the hub could not be reached; nothing was sent");
+    (run_codes::HUB_UNAVAILABLE, Status::Failed, "the hub could not be reached; nothing was sent");
 /// The question went out and no answer came back: whether it was handled is not known.
 pub(crate) const OUTCOME_UNKNOWN: Failure = (
-    "outcome_unknown",
+    run_codes::OUTCOME_UNKNOWN,
     Status::Unknown,
     "the connection to the hub broke after the question was sent; it may still have handled it",
 );

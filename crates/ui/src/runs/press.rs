@@ -16,7 +16,7 @@ use vocab::meta::{OPERATION_ID_KEY, OUTCOME_KEY};
 
 use crate::error::ApiError;
 use crate::forms::press::Press;
-use crate::forms::{FormState, FormView};
+use crate::forms::{FormView, ViewState};
 use crate::now_ms;
 use crate::runs::Runs;
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
@@ -68,7 +68,7 @@ impl Runs {
         student: Arc<Student>,
         press: Press,
         action: Value,
-        before: FormState,
+        before: ViewState,
     ) {
         let pressed = || Pressed {
             form_ref: press.form_ref.as_str().into(),
