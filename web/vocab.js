@@ -22,5 +22,7 @@ export const WORKFLOW_AGENT = Object.freeze({"study-room-booking":"library","tut
 export const CHANNELS = Object.freeze({"monitor":"monitor","noticesThread":"notices","student":"student"});
 /** The codes of the server's notices (crates/ui/src/notices.rs). */
 export const NOTICES = Object.freeze({"historyTruncated":"history_truncated","hubReachable":"hub_reachable","hubUnreachable":"hub_unreachable"});
+/** Why a forward brought no answer: a hop's reason (vocab::events::ForwardFailure). */
+export const FORWARD_FAILURES = Object.freeze({"error":"error","outcomeUnknown":"outcome_unknown","unreachable":"unreachable"});
 /** The codes a run ends with in RUN_ERROR (ui::error::run_codes). */
 export const RUN_ERRORS = Object.freeze({"hubError":"hub_error","hubUnavailable":"hub_unavailable","outcomeUnknown":"outcome_unknown","runInProgress":"run_in_progress","timeout":"timeout"});

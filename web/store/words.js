@@ -1,6 +1,6 @@
 // What the page says for the server's codes: a form's status line, a hop's reason and
 // the label of a run that ended in an error. Codes never reach the page raw.
-import { RUN_ERRORS } from "../vocab.js";
+import { FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
 
 /**
  * What a form's status line says, from the server's state and this window's own press:
@@ -37,7 +37,7 @@ export function formStatus(form) {
 export function hopReason(step, state, reason, specialist) {
   if (!reason) return null;
   const who = specialist ? `the ${specialist}` : "the specialist";
-  const fromHub = step === "student_received";
+  const fromHub = step === STEP.studentReceived;
   switch (reason) {
     case RUN_ERRORS.outcomeUnknown:
       return fromHub
@@ -50,7 +50,7 @@ export function hopReason(step, state, reason, specialist) {
     case RUN_ERRORS.hubError:
       return "The Hub answered with an error";
     case "failed":
-    case "error":
+    case FORWARD_FAILURES.error:
       return `${specialist ? `The ${specialist}` : "The specialist"} answered with an error`;
     default:
       return state === "unknown" && /^[a-z_]+$/.test(reason) ? `Outcome unknown (${reason.replaceAll("_", " ")})` : reason;

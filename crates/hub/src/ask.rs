@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use a2a::wire::{Message, Role, SendMessageResponse, new_message_id};
 use serde_json::json;
-use vocab::events::{Forwarded, Operation};
+use vocab::events::{ForwardFailure, Forwarded, Operation};
 use vocab::meta::HUB_OPERATION_ID_KEY;
 use vocab::{HubEventKind, ServedBy};
 
@@ -88,25 +88,26 @@ async fn send(hub: &Ask<'_>, q: &Question, turn: &Turn, to: &Target, text: &str,
     hub.emit.report(HubEventKind::Forwarded, &forwarded);
     let card_name = forward.card_name().to_string();
     let sent = forward.send(message, &q.asker.extensions(), hub.config.forward_timeout).await;
-    let operation = |reason: Option<&'static str>, code: Option<i32>| Operation {
+    let operation = |reason: Option<ForwardFailure>, code: Option<i32>| Operation {
         request_id: Cow::Borrowed(&q.request_id),
         specialist: Cow::Borrowed(&to.specialist),
         operation_id: Cow::Borrowed(&operation_id),
-        reason: reason.map(Cow::Borrowed),
+        reason: reason.map(|r| Cow::Borrowed(r.as_str())),
         code,
     };
     let resp = match sent {
         SendOutcome::Answered(resp) => *resp,
         SendOutcome::NotSent => {
-            hub.emit.report(HubEventKind::ForwardFailed, &operation(Some("unreachable"), None));
+            hub.emit.report(HubEventKind::ForwardFailed, &operation(Some(ForwardFailure::Unreachable), None));
             return fail(Failed::NotSent, kept);
         }
         SendOutcome::Refused { code, .. } => {
-            hub.emit.report(HubEventKind::ForwardFailed, &operation(Some("error"), Some(code)));
+            hub.emit.report(HubEventKind::ForwardFailed, &operation(Some(ForwardFailure::Error), Some(code)));
             return fail(Failed::Error(code), kept);
         }
         SendOutcome::Unknown => {
-            hub.emit.report(HubEventKind::ForwardFailed, &operation(Some("outcome_unknown"), None));
+            hub.emit
+                .report(HubEventKind::ForwardFailed, &operation(Some(ForwardFailure::OutcomeUnknown), None));
             return fail(Failed::Unknown, kept);
         }
     };

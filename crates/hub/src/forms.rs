@@ -264,7 +264,10 @@ impl Forms {
             }
         };
         let Ok(to) = Forward::to(registry, specialist) else {
-            self.emit.report(HubEventKind::FormActionRefused, &event(Some("unavailable"), None));
+            self.emit.report(
+                HubEventKind::FormActionRefused,
+                &event(Some(ReplyOutcome::Unavailable.as_str()), None),
+            );
             let text = "The service that opened this form is unavailable right now; your action was not sent. Try again shortly.";
             return Ok(pending(ReplyOutcome::Unavailable, text));
         };
@@ -290,19 +293,28 @@ impl Forms {
                 });
             }
             SendOutcome::NotSent => {
-                self.emit.report(HubEventKind::FormActionRefused, &event(Some("unavailable"), None));
+                self.emit.report(
+                    HubEventKind::FormActionRefused,
+                    &event(Some(ReplyOutcome::Unavailable.as_str()), None),
+                );
                 let text = "The service that opened this form could not be reached; your action was not sent. Try again shortly.";
                 return Ok(pending(ReplyOutcome::Unavailable, text));
             }
             SendOutcome::Refused { .. } | SendOutcome::Unknown => {
-                self.emit.report(HubEventKind::FormActionUnknown, &event(Some("outcome_unknown"), None));
+                self.emit.report(
+                    HubEventKind::FormActionUnknown,
+                    &event(Some(ReplyOutcome::OutcomeUnknown.as_str()), None),
+                );
                 let text = "No confirmation came in time, so I can't tell whether your action was handled. Check again with the same action: it will not be done twice.";
                 return Ok(pending(ReplyOutcome::OutcomeUnknown, text));
             }
         };
         let relayed = specialist::read(&resp);
         let Some(state) = relayed.as_ref().and_then(|r| r.state) else {
-            self.emit.report(HubEventKind::FormActionRefused, &event(Some("invalid_answer"), None));
+            self.emit.report(
+                HubEventKind::FormActionRefused,
+                &event(Some(ReplyOutcome::InvalidAnswer.as_str()), None),
+            );
             let text = "The service answered this action in a way I can't relay; it may or may not have been handled.";
             return Ok(pending(ReplyOutcome::InvalidAnswer, text));
         };

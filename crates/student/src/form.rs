@@ -5,9 +5,10 @@
 use std::collections::HashMap;
 
 use a2ui::{Policy, Refusal};
+use serde::Deserialize;
 use serde_json::Value;
 use vocab::form::{CAMPUS_FORM_KEY, FORM_ERRORS_MEDIA_TYPE, FORM_RECEIPT_MEDIA_TYPE, FORM_REF_KEY};
-use vocab::{FormState, ReplyOutcome};
+use vocab::{CampusForm, FormState, ReplyOutcome};
 
 /// The extensions every message activates: A2UI v0.9.
 pub(crate) fn extensions() -> Vec<String> {
@@ -67,21 +68,17 @@ pub(crate) fn read(parts: &[a2a::wire::Part], metadata: Option<&HashMap<String, 
     let Some(campus) = metadata.and_then(|m| m.get(CAMPUS_FORM_KEY)).filter(|c| c.is_object()) else {
         return Reply::Answer;
     };
-    let text = |k: &str| campus.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-    let form_ref = text(FORM_REF_KEY);
+    // the reference, if any, names what a refusal is about
+    let named =
+        campus.get(FORM_REF_KEY).and_then(Value::as_str).filter(|r| !r.is_empty()).map(str::to_string);
     let refused = |code: &str, reason: &str| {
-        Reply::Refused(FormRefusal {
-            form_ref: Some(form_ref.clone()).filter(|r| !r.is_empty()),
-            code: code.into(),
-            reason: reason.into(),
-        })
+        Reply::Refused(FormRefusal { form_ref: named.clone(), code: code.into(), reason: reason.into() })
     };
-    let Some(state) = FormState::parse(&text("state")) else {
-        return refused("form_invalid", "campusForm has no known state");
+    let campus = match CampusForm::deserialize(campus) {
+        Ok(form) if !form.form_ref.is_empty() => form,
+        Ok(_) => return refused("form_invalid", "campusForm has no formRef"),
+        Err(e) => return refused("form_invalid", &format!("campusForm does not read ({e})")),
     };
-    if form_ref.is_empty() {
-        return refused("form_invalid", "campusForm has no formRef");
-    }
     let messages = match a2ui::part::read_parts(parts) {
         Ok(m) => m,
         Err(e) => return refused(e.code(), &e.to_string()),
@@ -97,14 +94,10 @@ pub(crate) fn read(parts: &[a2a::wire::Part], metadata: Option<&HashMap<String, 
         .and_then(|e| serde_json::from_value(e).ok())
         .unwrap_or_default();
     Reply::Form(FormReply {
-        form_ref,
-        workflow: text("workflow"),
-        version: campus
-            .get("version")
-            .and_then(Value::as_u64)
-            .and_then(|v| u32::try_from(v).ok())
-            .unwrap_or(0),
-        state,
+        form_ref: campus.form_ref,
+        workflow: campus.workflow,
+        version: campus.version,
+        state: campus.state,
         messages,
         errors,
         receipt: data_of(FORM_RECEIPT_MEDIA_TYPE),

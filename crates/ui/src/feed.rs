@@ -11,11 +11,6 @@ use vocab::events::specialist::{Relayed, SpecialistEventKind};
 use vocab::events::{Forwarded, Operation, Published, Received, Routed, RoutedDecision};
 use vocab::{HubEventKind, ReplyOutcome};
 
-/// The `reason` of a `forward_failed` when the specialist could not be reached.
-pub(crate) const UNREACHABLE: &str = "unreachable";
-/// The `reason` (or `code`) when a question went out and no proper answer came back.
-pub(crate) const OUTCOME_UNKNOWN: &str = "outcome_unknown";
-
 /// What one event of the feed says of a question's way.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum FeedEvent {

@@ -4,7 +4,8 @@
 use serde::Serialize;
 use vocab::ReplyOutcome;
 
-use crate::feed::{FeedEvent, OUTCOME_UNKNOWN, UNREACHABLE};
+use crate::feed::FeedEvent;
+use vocab::events::ForwardFailure;
 
 /// The nine steps, in order: (step, from, to).
 pub const STEPS: [(&str, &str, Option<&str>); 9] = [
@@ -224,15 +225,17 @@ impl Hops {
             FeedEvent::SpecialistReplied => self.set(step::HUB_GOT_ANSWER, State::Done, at, None),
             FeedEvent::ForwardFailed { specialist, reason } => {
                 let reason = reason.clone().unwrap_or_else(|| "failed".into());
-                match reason.as_str() {
+                match ForwardFailure::parse(&reason) {
                     // the Hub could not reach it: the specialist's steps never happened
-                    UNREACHABLE => self.not_delivered(
+                    Some(ForwardFailure::Unreachable) => self.not_delivered(
                         &format!("{specialist} could not be reached; the question never arrived"),
                         at,
                         &format!("{specialist} unreachable"),
                     ),
                     // sent, no proper answer: whether the specialist saw it is not known
-                    OUTCOME_UNKNOWN => self.set(step::HUB_GOT_ANSWER, State::Unknown, at, Some(reason)),
+                    Some(ForwardFailure::OutcomeUnknown) => {
+                        self.set(step::HUB_GOT_ANSWER, State::Unknown, at, Some(reason))
+                    }
                     _ => self.set(step::HUB_GOT_ANSWER, State::Failed, at, Some(reason)),
                 }
             }

@@ -95,6 +95,14 @@ fn render() -> String {
             json!({"hubUnreachable": ui::notices::HUB_UNREACHABLE, "hubReachable": ui::notices::HUB_REACHABLE,
                 "historyTruncated": ui::stream::HISTORY_TRUNCATED}),
         ),
+        (
+            "FORWARD_FAILURES",
+            "Why a forward brought no answer: a hop's reason (vocab::events::ForwardFailure).",
+            {
+                use vocab::events::ForwardFailure::*;
+                json!({"unreachable": Unreachable.as_str(), "error": Error.as_str(), "outcomeUnknown": OutcomeUnknown.as_str()})
+            },
+        ),
         ("RUN_ERRORS", "The codes a run ends with in RUN_ERROR (ui::error::run_codes).", {
             use ui::error::run_codes::*;
             json!({"timeout": TIMEOUT, "hubError": HUB_ERROR, "hubUnavailable": HUB_UNAVAILABLE,

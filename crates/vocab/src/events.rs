@@ -170,6 +170,35 @@ pub struct Operation<'a> {
     pub code: Option<i32>,
 }
 
+/// Why a forward brought no answer: `forward_failed`'s `reason`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForwardFailure {
+    /// The specialist could not be reached: nothing was sent.
+    Unreachable,
+    /// It answered with an error (the event's `code`).
+    Error,
+    /// The question went out and no proper answer came back in time.
+    OutcomeUnknown,
+}
+
+impl ForwardFailure {
+    pub const ALL: [ForwardFailure; 3] =
+        [ForwardFailure::Unreachable, ForwardFailure::Error, ForwardFailure::OutcomeUnknown];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ForwardFailure::Unreachable => "unreachable",
+            ForwardFailure::Error => "error",
+            ForwardFailure::OutcomeUnknown => "outcome_unknown",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ForwardFailure> {
+        ForwardFailure::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+}
+
 /// `reply_published`: who served it and what came of it, as the reply says.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -303,6 +332,15 @@ mod tests {
             serde_json::to_value(Subject::of("tutor")).unwrap(),
             serde_json::json!({"specialist": "tutor"})
         );
+    }
+
+    #[test]
+    fn forward_failures_are_their_wire_names() {
+        for f in ForwardFailure::ALL {
+            assert_eq!(serde_json::to_value(f).unwrap(), serde_json::json!(f.as_str()));
+            assert_eq!(ForwardFailure::parse(f.as_str()), Some(f));
+        }
+        assert_eq!(ForwardFailure::OutcomeUnknown.as_str(), crate::ReplyOutcome::OutcomeUnknown.as_str());
     }
 
     #[test]

@@ -10,9 +10,9 @@ use vocab::HubEventKind;
 use vocab::agents::{HUB, STUDENT};
 use vocab::events::specialist::SpecialistEventKind as Specialist;
 use vocab::events::student::StudentEventKind as Student;
-use vocab::events::{FormEvent, Forwarded, Operation, Published, Routed, Subject};
+use vocab::events::{FormEvent, ForwardFailure, Forwarded, Operation, Published, Routed, Subject};
 
-use crate::feed::{OUTCOME_UNKNOWN, payload};
+use crate::feed::payload;
 
 /// One labelled movement on the topology.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -106,7 +106,8 @@ pub fn label(e: &telemetry::Event) -> Option<Pulse> {
                 }
                 HubEventKind::ForwardFailed => {
                     let o: Operation = hub(e)?;
-                    let unknown = o.reason.as_deref() == Some(OUTCOME_UNKNOWN);
+                    let unknown = o.reason.as_deref().and_then(ForwardFailure::parse)
+                        == Some(ForwardFailure::OutcomeUnknown);
                     on(&o.specialist, true, "question", if unknown { "unknown" } else { "failed" })
                 }
                 HubEventKind::Registered | HubEventKind::SignedOut => {
