@@ -84,6 +84,36 @@ pub struct CampusForm {
     pub state: FormState,
 }
 
+/// A specialist's `campusForm` for the Hub: its own form id (the Hub keeps it and gives
+/// the Student a reference instead, [`CampusForm`]). Read field by field: a field that is
+/// missing or of the wrong type is `None`, the others still read.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpecialistCampusForm {
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub form_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub workflow: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub version: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub state: Option<FormState>,
+}
+
+impl SpecialistCampusForm {
+    /// A `campusForm` value, when it is an object.
+    pub fn read(value: &Value) -> Option<SpecialistCampusForm> {
+        value.is_object().then(|| SpecialistCampusForm::deserialize(value).ok()).flatten()
+    }
+}
+
+/// A field that reads as `T`, else `None`.
+fn lenient<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    Ok(serde_json::from_value(Value::deserialize(d)?).ok())
+}
+
 impl CampusForm {
     /// The `campusForm` in `metadata`, when it is one.
     pub fn read(metadata: &serde_json::Map<String, Value>) -> Option<CampusForm> {
@@ -95,6 +125,26 @@ impl CampusForm {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_specialists_form_description_reads_what_it_can() {
+        let whole = SpecialistCampusForm {
+            form_id: Some("form-1".into()),
+            workflow: Some("tutoring-request".into()),
+            version: Some(2),
+            state: Some(FormState::Open),
+        };
+        let v = serde_json::to_value(&whole).unwrap();
+        assert_eq!(
+            v,
+            json!({"formId": "form-1", "workflow": "tutoring-request", "version": 2, "state": "open"})
+        );
+        assert_eq!(SpecialistCampusForm::read(&v), Some(whole));
+        let partly =
+            SpecialistCampusForm::read(&json!({"formId": "f", "version": "two", "state": "gone"})).unwrap();
+        assert_eq!(partly, SpecialistCampusForm { form_id: Some("f".into()), ..Default::default() });
+        assert_eq!(SpecialistCampusForm::read(&json!("form-1")), None);
+    }
 
     #[test]
     fn states_read_and_write_as_the_wire_names_them() {

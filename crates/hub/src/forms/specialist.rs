@@ -2,9 +2,8 @@
 //! task) carries `campusForm` metadata, read without trusting more than it must.
 
 use a2a::wire::SendMessageResponse;
-use serde_json::Value;
 use vocab::FormState;
-use vocab::form::CAMPUS_FORM_KEY;
+use vocab::form::{CAMPUS_FORM_KEY, SpecialistCampusForm};
 
 use crate::asker::is_id;
 
@@ -40,19 +39,16 @@ pub(crate) fn read(resp: &SendMessageResponse) -> Option<SpecialistForm> {
         .and_then(|m| m.metadata.as_ref())
         .and_then(|m| m.get(CAMPUS_FORM_KEY))
         .or_else(|| task.metadata.as_ref().and_then(|m| m.get(CAMPUS_FORM_KEY)))
-        .filter(|c| c.is_object());
-    let text = |k: &str| campus.and_then(|c| c.get(k)).and_then(Value::as_str).map(str::to_string);
+        .and_then(SpecialistCampusForm::read)
+        .unwrap_or_default();
     let by_task = FormState::of_task(&task.status.state);
     Some(SpecialistForm {
         task_id: task.id.clone(),
         context_id: task.context_id.clone(),
-        form_id: text("formId").filter(|id| !id.is_empty() && id.len() <= 256),
-        workflow: text("workflow").filter(|w| is_id(w, 64)),
-        version: campus
-            .and_then(|c| c.get("version"))
-            .and_then(Value::as_u64)
-            .and_then(|v| u32::try_from(v).ok()),
-        state: text("state").as_deref().and_then(FormState::parse).or(by_task),
+        form_id: campus.form_id.filter(|id| !id.is_empty() && id.len() <= 256),
+        workflow: campus.workflow.filter(|w| is_id(w, 64)),
+        version: campus.version,
+        state: campus.state.or(by_task),
         has_a2ui: status_message.is_some_and(|m| m.parts.iter().any(a2ui::part::is_a2ui_part)),
     })
 }

@@ -13,7 +13,7 @@ use store::StoreError;
 use store::bookings::BookingError;
 use store::forms::{Form, StoredState as StoreState};
 use vocab::FormState;
-use vocab::form::{CAMPUS_FORM_KEY, FORM_ERRORS_MEDIA_TYPE, FORM_ID_KEY, FORM_RECEIPT_MEDIA_TYPE};
+use vocab::form::{CAMPUS_FORM_KEY, FORM_ERRORS_MEDIA_TYPE, FORM_RECEIPT_MEDIA_TYPE, SpecialistCampusForm};
 
 /// Refusal codes.
 pub mod code {
@@ -73,8 +73,13 @@ impl Outcome {
         }
         let mut reply = Reply::task(self.state.task_state(), parts);
         if let Reply::Task { metadata, .. } = &mut reply {
-            let form = json!({FORM_ID_KEY: self.form_id, "workflow": self.workflow,
-                              "version": self.version, "state": self.state});
+            let form = SpecialistCampusForm {
+                form_id: Some(self.form_id.clone()),
+                workflow: Some(self.workflow.clone()),
+                version: Some(self.version),
+                state: Some(self.state),
+            };
+            let form = serde_json::to_value(form).expect("a form description serializes");
             *metadata = Some(HashMap::from([(CAMPUS_FORM_KEY.to_string(), form)]));
         }
         reply
