@@ -5,7 +5,7 @@ For every crate under crates/ it reads the non-test code of each module file und
 (a module is a file: src/a.rs is `a`, src/a/b.rs is `a::b`; the crate root, lib.rs or
 main.rs, is the assembly point and is left out) and draws an edge A -> B for each path
 that names B from A: `crate::b::...`, `super::...` and a child declared in A (`mod b;`
-then `b::...`). `crate::x::y::Item` names the longest prefix that is a module; an item the
+then `b::...` or `self::b::...`). `crate::x::y::Item` names the longest prefix that is a module; an item the
 crate root re-exports (`pub use b::Item;` in lib.rs, so `crate::Item`) names the module it
 comes from. A test module (`#[cfg(test)] mod tests { … }`) is skipped, and only it: code
 after it counts. Then it reports every strongly connected component larger than one
@@ -20,8 +20,8 @@ import re
 import sys
 import tempfile
 
-PATH = re.compile(r"\b(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
-GROUP = re.compile(r"\buse\s+(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)*)::\{([^;]*)\};", re.S)
+PATH = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
+GROUP = re.compile(r"\buse\s+(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)*)::\{([^;]*)\};", re.S)
 CHILD = re.compile(r"^\s*(?:pub(?:\([a-z]+\))?\s+)?mod\s+([a-z_][a-z0-9_]*)\s*;", re.M)
 TESTS = re.compile(r"^#\[cfg\(test\)\]\s*\n(?:#\[path[^\]]*\]\s*\n)?\s*mod\s+tests\b", re.M)
 COMMENT = re.compile(r"//[^\n]*")
@@ -214,6 +214,12 @@ def self_test() -> int:
         if check(pathlib.Path(tmp)) != 1:
             print("self-test: the planted cycle route -> route::live -> route was not found")
             return 1
+        # a parent naming its child as `self::child`
+        (src / "route.rs").write_text("mod live;\nuse self::live::g;\npub fn f() { g() }\n")
+        if check(pathlib.Path(tmp)) != 1:
+            print("self-test: the planted cycle route -> route::live (as self::live) -> route was not found")
+            return 1
+        (src / "route.rs").write_text("mod live;\npub fn f() { live::g() }\n")
         (src / "route" / "live.rs").write_text("pub fn g() {}\n")
         # through the root's re-export: `crate::A` is a::A
         (src / "b.rs").write_text("use crate::A as Other;\npub struct B;\n")

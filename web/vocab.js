@@ -8,6 +8,8 @@ export const STEP = Object.freeze({"hubDecided":"hub_decided","hubForwarded":"hu
 export const OUTCOMES = Object.freeze(["route","clarify","unsupported","unavailable","form","invalid_answer","failed","outcome_unknown"]);
 /** `campusForm.state` (vocab::FormState). */
 export const FORM_STATES = Object.freeze(["open","rejected","submitted","cancelled"]);
+/** Where a form is as the page shows it, by name (ui::forms::ViewState). */
+export const FORM_VIEW = Object.freeze({"cancelled":"cancelled","confirmationPending":"confirmation_pending","editing":"editing","notDelivered":"not_delivered","rejected":"rejected","submitted":"submitted","submitting":"submitting","superseded":"superseded"});
 /** A specialist's status in the Hub's registry (vocab::registry::Status). */
 export const STATUSES = Object.freeze(["ready","stale","unreachable","disconnected","disabled","invalid_card"]);
 /** The kinds of event on the Hub's feed (vocab::HubEventKind). */

@@ -3,9 +3,9 @@
 // without words here fails this test instead of reaching the page raw.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { STEP, STEP_IDS, STATUSES, OUTCOMES, CHANNELS, RUN_ERRORS } from "../../web/vocab.js";
+import { FORM_VIEW, STEP, STEP_IDS, STATUSES, OUTCOMES, CHANNELS, RUN_ERRORS } from "../../web/vocab.js";
 import { STATUS } from "../../web/views/topology/labels.js";
-import { STEP_LABELS, HUB_OUTCOMES, errorLabel, hopReason } from "../../web/store/words.js";
+import { STEP_LABELS, HUB_OUTCOMES, errorLabel, hopReason, formStatus } from "../../web/store/words.js";
 
 test("every step the server names has a label, and no label names a step it does not", () => {
   assert.deepEqual(Object.keys(STEP_LABELS).sort(), [...STEP_IDS].sort());
@@ -30,5 +30,11 @@ test("every code a run ends with has words, and the step names are the step ids"
   }
   for (const code of [RUN_ERRORS.timeout, RUN_ERRORS.outcomeUnknown, RUN_ERRORS.hubUnavailable, RUN_ERRORS.hubError]) {
     assert.ok(!hopReason(STEP.studentReceived, "failed", code, null).includes(code), `${code} is worded in a hop`);
+  }
+});
+
+test("every state a form can be in on the page has its own status line", () => {
+  for (const state of Object.values(FORM_VIEW)) {
+    assert.equal(formStatus({ state }).state, state, `${state} is worded as itself`);
   }
 });

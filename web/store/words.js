@@ -1,6 +1,6 @@
 // What the page says for the server's codes: a form's status line, a hop's reason and
 // the label of a run that ended in an error. Codes never reach the page raw.
-import { FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
+import { FORM_VIEW, FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
 
 /**
  * What a form's status line says, from the server's state and this window's own press:
@@ -9,25 +9,25 @@ import { FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
 export function formStatus(form) {
   if (!form) return null;
   if (form.local?.refused) return { state: "refused", text: `Not sent: ${form.local.refused.message}`, canReconcile: false, editable: true };
-  if (form.local?.sending && (form.state === "editing" || form.state === "rejected" || form.state === "not_delivered" || form.state === "confirmation_pending"))
-    return { state: "submitting", text: "Sending…", canReconcile: false, editable: false };
+  if (form.local?.sending && (form.state === FORM_VIEW.editing || form.state === FORM_VIEW.rejected || form.state === FORM_VIEW.notDelivered || form.state === FORM_VIEW.confirmationPending))
+    return { state: FORM_VIEW.submitting, text: "Sending…", canReconcile: false, editable: false };
   switch (form.state) {
-    case "submitting":
-      return { state: "submitting", text: "Sending…", canReconcile: false, editable: false };
-    case "confirmation_pending":
-      return { state: "confirmation_pending", text: "Confirmation pending: it may have reached the university, but no confirmation came. Check its status before doing anything else.", canReconcile: true, editable: false };
-    case "not_delivered":
-      return { state: "not_delivered", text: "Not delivered: nothing reached the university. Your entries are kept; press the button again to send.", canReconcile: false, editable: true };
-    case "rejected":
-      return { state: "rejected", text: "The agent asked for changes: see below.", canReconcile: false, editable: true };
-    case "submitted":
-      return { state: "submitted", text: "Submitted.", canReconcile: false, editable: false };
-    case "cancelled":
-      return { state: "cancelled", text: "Cancelled: the agent closed this form; nothing was submitted.", canReconcile: false, editable: false };
-    case "superseded":
-      return { state: "superseded", text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
+    case FORM_VIEW.submitting:
+      return { state: FORM_VIEW.submitting, text: "Sending…", canReconcile: false, editable: false };
+    case FORM_VIEW.confirmationPending:
+      return { state: FORM_VIEW.confirmationPending, text: "Confirmation pending: it may have reached the university, but no confirmation came. Check its status before doing anything else.", canReconcile: true, editable: false };
+    case FORM_VIEW.notDelivered:
+      return { state: FORM_VIEW.notDelivered, text: "Not delivered: nothing reached the university. Your entries are kept; press the button again to send.", canReconcile: false, editable: true };
+    case FORM_VIEW.rejected:
+      return { state: FORM_VIEW.rejected, text: "The agent asked for changes: see below.", canReconcile: false, editable: true };
+    case FORM_VIEW.submitted:
+      return { state: FORM_VIEW.submitted, text: "Submitted.", canReconcile: false, editable: false };
+    case FORM_VIEW.cancelled:
+      return { state: FORM_VIEW.cancelled, text: "Cancelled: the agent closed this form; nothing was submitted.", canReconcile: false, editable: false };
+    case FORM_VIEW.superseded:
+      return { state: FORM_VIEW.superseded, text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
     default:
-      return { state: "editing", text: form.problem?.message ? `Not done: ${form.problem.message}` : "", canReconcile: false, editable: true };
+      return { state: FORM_VIEW.editing, text: form.problem?.message ? `Not done: ${form.problem.message}` : "", canReconcile: false, editable: true };
   }
 }
 

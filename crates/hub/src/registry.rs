@@ -211,12 +211,10 @@ impl Registry {
 
     pub fn deregister(&self, h: &Heartbeat) -> Ack {
         let mut entries = self.lock();
-        let Some(entry) = entries.get_mut(&h.identity) else {
+        let entry = entries.get_mut(&h.identity);
+        let Some(entry) = entry.filter(|e| e.instance.as_ref().is_some_and(|i| i.id == h.instance_id)) else {
             return Ack::refused(ack_codes::NOT_REGISTERED, "register first");
         };
-        if entry.instance.as_ref().is_none_or(|i| i.id != h.instance_id) {
-            return Ack::refused(ack_codes::NOT_REGISTERED, "register first");
-        }
         entry.instance = None;
         drop(entries);
         tracing::info!(identity = %h.identity, "specialist signed out");

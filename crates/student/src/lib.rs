@@ -22,8 +22,6 @@ use vocab::meta::{OPERATION_ID_KEY, OUTCOME_KEY, REQUEST_ID_KEY, SERVED_BY_KEY};
 
 pub use form::{ActionOutcome, FieldError, FormReply, Reply};
 pub use own::{OwnModel, Step};
-/// `campusForm.state` under the name the UI server reads it by (`vocab::FormState`).
-pub use vocab::FormState as FormStatus;
 
 /// Where the Hub is unless `HUB_URL` says otherwise.
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
@@ -312,7 +310,9 @@ impl Student {
                 if let Some(step) = &step
                     && let Some(capability) = &step.capability
                 {
-                    m.insert("studentHint".into(), json!({"capability": capability, "mode": step.mode}));
+                    let hint =
+                        vocab::meta::StudentHint { capability: capability.clone(), mode: step.mode.into() };
+                    m.insert(vocab::meta::STUDENT_HINT_KEY.into(), json!(hint));
                 }
                 m
             }),

@@ -15,7 +15,8 @@ use a2ui::Kind;
 use agui::ActivitySnapshot;
 use agui::Event;
 use serde_json::{Map, Value, json};
-use student::{FieldError, FormReply, FormStatus};
+use student::{FieldError, FormReply};
+use vocab::FormState as Wire;
 
 /// The `activityType` of a form's snapshots.
 pub const ACTIVITY: &str = "a2ui-surface";
@@ -39,6 +40,17 @@ pub enum ViewState {
 }
 
 impl ViewState {
+    pub const ALL: [ViewState; 8] = [
+        ViewState::Editing,
+        ViewState::Submitting,
+        ViewState::Rejected,
+        ViewState::ConfirmationPending,
+        ViewState::Submitted,
+        ViewState::Cancelled,
+        ViewState::Superseded,
+        ViewState::NotDelivered,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             ViewState::Editing => "editing",
@@ -95,12 +107,12 @@ fn created_surface(messages: &[Value]) -> Option<String> {
     (kind == Kind::CreateSurface).then(|| body.get("surfaceId")?.as_str().map(str::to_owned))?
 }
 
-fn view_state(status: FormStatus) -> ViewState {
+fn view_state(status: Wire) -> ViewState {
     match status {
-        FormStatus::Open => ViewState::Editing,
-        FormStatus::Rejected => ViewState::Rejected,
-        FormStatus::Submitted => ViewState::Submitted,
-        FormStatus::Cancelled => ViewState::Cancelled,
+        Wire::Open => ViewState::Editing,
+        Wire::Rejected => ViewState::Rejected,
+        Wire::Submitted => ViewState::Submitted,
+        Wire::Cancelled => ViewState::Cancelled,
     }
 }
 
@@ -332,7 +344,7 @@ impl FormView {
 mod tests {
     use super::*;
 
-    pub(super) fn form(messages: Vec<Value>, state: FormStatus, version: u32) -> FormReply {
+    pub(super) fn form(messages: Vec<Value>, state: Wire, version: u32) -> FormReply {
         FormReply {
             form_ref: "hf-1".into(),
             workflow: "study-room-booking".into(),
@@ -357,13 +369,13 @@ mod tests {
 
     #[test]
     fn updates_are_appended_and_compacted_and_a_closed_form_keeps_nothing_drawable() {
-        let mut view = FormView::open(&form(first(), FormStatus::Open, 1)).unwrap();
+        let mut view = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
         assert_eq!((view.surface_id.as_str(), view.messages().len()), ("s-1", 3));
         let slots = forms::templates::booking_slots("s-1", &[], 2);
         let carried: Map<String, Value> =
             serde_json::from_value(json!({"date": "2025-11-20", "room": ["A"], "formVersion": 1})).unwrap();
         for _ in 0..20 {
-            view.apply(&form(slots.clone(), FormStatus::Open, 2), Some(&carried));
+            view.apply(&form(slots.clone(), Wire::Open, 2), Some(&carried));
         }
         assert!(view.messages().len() <= 8, "compacted: {}", view.messages().len());
         assert_eq!(view.version, 2);
@@ -373,7 +385,7 @@ mod tests {
         let date = view.messages().iter().any(|m| m["updateDataModel"]["path"] == "/form/date");
         assert!(date, "the carried date is kept for a redraw");
         let done = vec![forms::templates::delete_surface("s-1")];
-        view.apply(&form(done, FormStatus::Submitted, 3), None);
+        view.apply(&form(done, Wire::Submitted, 3), None);
         assert_eq!(view.state, ViewState::Submitted);
         assert!(view.messages().is_empty());
         let Event::ActivitySnapshot(s) = view.snapshot(1) else { panic!() };
@@ -399,10 +411,10 @@ mod tests {
 
     #[test]
     fn values_filled_from_the_chat_are_carried_into_the_same_form_sent_again_only() {
-        let mut old = FormView::open(&form(first(), FormStatus::Open, 1)).unwrap();
+        let mut old = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
         old.fill(&[("groupSize".into(), json!("5"))]);
         // "continue": the same surface under a new reference, the agent's values in it
-        let mut again = form(first(), FormStatus::Open, 2);
+        let mut again = form(first(), Wire::Open, 2);
         again.form_ref = "hf-2".into();
         let mut new = FormView::open(&again).unwrap();
         old.carry_into(&mut new);
@@ -410,7 +422,7 @@ mod tests {
         assert_eq!(drawn_value(&new, "room"), json!([]), "an untouched field keeps the agent's");
         // another form (a new surface) takes nothing
         let other = forms::templates::booking_form("s-2", &forms::Prefill::default(), noon().date(), 1);
-        let mut replaced = form(other.messages, FormStatus::Open, 1);
+        let mut replaced = form(other.messages, Wire::Open, 1);
         replaced.form_ref = "hf-3".into();
         let mut fresh = FormView::open(&replaced).unwrap();
         old.carry_into(&mut fresh);
@@ -425,18 +437,18 @@ mod tests {
             let Event::ActivitySnapshot(s) = v.snapshot(1) else { panic!() };
             serde_json::from_value(s.content["seqs"].clone()).unwrap()
         };
-        let mut view = FormView::open(&form(first(), FormStatus::Open, 1)).unwrap();
+        let mut view = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
         assert_eq!(seqs(&view), [1, 2, 3]);
         let slots = forms::templates::booking_slots("s-1", &[], 2);
         let n = slots.len() as u64;
         let room = |r: &str| -> Map<String, Value> { serde_json::from_value(json!({"room": [r]})).unwrap() };
-        view.apply(&form(slots.clone(), FormStatus::Open, 2), Some(&room("A")));
+        view.apply(&form(slots.clone(), Wire::Open, 2), Some(&room("A")));
         let after_one = seqs(&view);
         assert_eq!(after_one.len(), view.messages().len());
         assert_eq!(*after_one.last().unwrap(), 3 + 1 + n);
         // the same value again (A, then B, then A): a new number, the old A dropped
-        view.apply(&form(slots.clone(), FormStatus::Open, 2), Some(&room("B")));
-        view.apply(&form(slots, FormStatus::Open, 2), Some(&room("A")));
+        view.apply(&form(slots.clone(), Wire::Open, 2), Some(&room("B")));
+        view.apply(&form(slots, Wire::Open, 2), Some(&room("A")));
         let s = seqs(&view);
         assert!(s.windows(2).all(|w| w[0] < w[1]), "increasing: {s:?}");
         assert_eq!(*s.last().unwrap(), 3 + 3 * (1 + n));
@@ -447,7 +459,7 @@ mod tests {
             .map(|(n, m)| (*n, &m["updateDataModel"]["value"]))
             .collect();
         assert_eq!(rooms, [(3 + 2 * (1 + n) + 1, &json!(["A"]))], "only the last room, under its new number");
-        view.apply(&form(first(), FormStatus::Open, 3), None);
+        view.apply(&form(first(), Wire::Open, 3), None);
         assert_eq!(seqs(&view).first(), Some(&(3 + 3 * (1 + n) + 1)), "a new surface: new numbers");
     }
 }

@@ -50,6 +50,16 @@ fn render() -> String {
             names(&vocab::FormState::ALL, vocab::FormState::as_str),
         ),
         (
+            "FORM_VIEW",
+            "Where a form is as the page shows it, by name (ui::forms::ViewState).",
+            json!(
+                ui::forms::ViewState::ALL
+                    .iter()
+                    .map(|s| (camel(s.name()), json!(s.name())))
+                    .collect::<serde_json::Map<_, _>>()
+            ),
+        ),
+        (
             "STATUSES",
             "A specialist's status in the Hub's registry (vocab::registry::Status).",
             names(&vocab::registry::Status::ALL, vocab::registry::Status::as_str),

@@ -18,6 +18,17 @@ pub const REQUEST_ID_KEY: &str = "requestId";
 pub const OPERATION_ID_KEY: &str = "operationId";
 /// The Hub's own id of one forward to a specialist (questions and actions alike).
 pub const HUB_OPERATION_ID_KEY: &str = "hubOperationId";
+/// The Student's hint beside a question ([`StudentHint`]): where its own model thinks the
+/// question belongs; the Hub still decides.
+pub const STUDENT_HINT_KEY: &str = "studentHint";
+
+/// `studentHint`: the capability the Student's own model picked, and its mode.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StudentHint {
+    pub capability: String,
+    pub mode: String,
+}
+
 /// `ReplyMeta::router`'s key.
 pub const ROUTER_KEY: &str = "router";
 

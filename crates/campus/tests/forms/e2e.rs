@@ -8,9 +8,10 @@ use std::collections::HashMap;
 
 use a2a::client::A2aClient;
 use serde_json::json;
-use student::{ActionOutcome, FormReply, FormStatus, Reply, Student};
+use student::{ActionOutcome, FormReply, Reply, Student};
 use testkit::University;
 use testkit::forms::{TUTORING_QUESTION, components, prefill, press, surface_id};
+use vocab::FormState as FormStatus;
 
 fn form(u: &Student, text: &str) -> FormReply {
     let exchange = testkit::rt().block_on(u.ask(text)).expect("the hub answers");

@@ -133,7 +133,7 @@ mod tests {
     use super::*;
     use crate::forms::tests::{first, form, noon};
     use serde_json::json;
-    use student::FormStatus;
+    use vocab::FormState as FormStatus;
 
     fn press(action: Value, op: &str) -> Press {
         Press {
