@@ -145,6 +145,14 @@ pub struct Usage {
     pub output_tokens: u64,
 }
 
+impl Usage {
+    /// As our agents report it in a reply's metadata: `{inputTokens, outputTokens}` (the
+    /// provider's own wire names are snake_case, which `Serialize` keeps).
+    pub fn report(&self) -> serde_json::Value {
+        serde_json::json!({"inputTokens": self.input_tokens, "outputTokens": self.output_tokens})
+    }
+}
+
 /// Why the model stopped (`stop_reason`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

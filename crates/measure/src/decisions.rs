@@ -141,7 +141,7 @@ impl Llm for Recorder {
                     let reply = c.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok());
                     match reply.filter(|r| c.stop_reason == StopReason::EndTurn && r.is_object()) {
                         Some(reply) => json!({"text": question, "model": c.model, "reply": reply,
-                            "usage": {"inputTokens": c.usage.input_tokens, "outputTokens": c.usage.output_tokens}}),
+                            "usage": c.usage.report()}),
                         None => {
                             json!({"text": question, "model": c.model, "error": ErrorCode::InvalidOutput.as_str()})
                         }

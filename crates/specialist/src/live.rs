@@ -72,10 +72,7 @@ impl Meter {
         m.insert("mode".into(), json!("live"));
         m.insert("model".into(), json!(self.model));
         m.insert("latencyMs".into(), json!(self.started.elapsed().as_millis() as u64));
-        m.insert(
-            "usage".into(),
-            json!({"inputTokens": self.usage.input_tokens, "outputTokens": self.usage.output_tokens}),
-        );
+        m.insert("usage".into(), self.usage.report());
         m.insert("requestId".into(), json!(self.request_id));
         m.insert("modelCalls".into(), Value::Array(self.calls.clone()));
         m

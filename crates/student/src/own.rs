@@ -246,7 +246,7 @@ impl Step {
         if let Some(call) = &self.call {
             v["latencyMs"] = json!(call.latency_ms);
             if let Some(u) = call.usage {
-                v["usage"] = json!({"inputTokens": u.input_tokens, "outputTokens": u.output_tokens});
+                v["usage"] = u.report();
             }
             if let Some(id) = &call.request_id {
                 v["requestId"] = json!(id);

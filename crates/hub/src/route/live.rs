@@ -92,7 +92,7 @@ impl ModelCall {
     pub fn to_json(&self) -> Value {
         let mut v = json!({"model": self.model, "latencyMs": self.latency_ms});
         if let Some(u) = self.usage {
-            v["usage"] = json!({"inputTokens": u.input_tokens, "outputTokens": u.output_tokens});
+            v["usage"] = u.report();
         }
         if let Some(id) = &self.request_id {
             v["requestId"] = json!(id);
