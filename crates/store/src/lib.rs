@@ -8,10 +8,11 @@
 //! - Typed operations per concern live in their own module: [`settings`] (a specialist's
 //!   saved skill settings), [`operations`] (exactly-once results), [`tutoring`] (tutoring
 //!   requests), [`bookings`] (study-room bookings, one row per booked hour so a double
-//!   booking is a constraint violation), [`form_refs`] (the Hub's form references) and
-//!   [`ledger`] (the Hub's request ledger). Operations that may run inside an
-//!   [exactly-once](Store::once) effect are methods of [`Tx`]; the `Store` method of the
-//!   same name runs them in a transaction of their own.
+//!   booking is a constraint violation), [`form_refs`] (the Hub's form references),
+//!   [`ledger`] (the Hub's request ledger) and [`pins`] (other agents' public keys).
+//!   Operations that may run inside an [exactly-once](Store::once) effect are methods
+//!   of [`Tx`]; the `Store` method of the same name runs them in a transaction of their
+//!   own.
 //! - Every write transaction starts `IMMEDIATE` (it takes the write lock first and waits
 //!   up to the busy timeout for it), so two handles on one file never interleave a
 //!   read-then-write.
@@ -32,6 +33,7 @@ pub mod forms;
 pub mod ledger;
 mod migrate;
 pub mod operations;
+pub mod pins;
 pub mod settings;
 pub mod tutoring;
 

@@ -146,6 +146,13 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         ORDER BY created_at_ms, scope, operation_id;
     DROP TABLE operations;
     ALTER TABLE operations_log RENAME TO operations;",
+    // 11: other agents' public keys, pinned on first use (the Hub: each specialist's; a
+    // specialist: the Hub's)
+    "CREATE TABLE pinned_keys (
+        identity TEXT PRIMARY KEY,
+        public_key TEXT NOT NULL,
+        pinned_at_ms INTEGER NOT NULL
+    ) STRICT;",
 ];
 
 /// The schema version this build writes and understands.

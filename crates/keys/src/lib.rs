@@ -1,0 +1,40 @@
+//! Each agent's own key, and what it signs.
+//!
+//! - [`AgentKey`]: an Ed25519 key kept in `<data dir>/<agent>.key`, created on first start
+//!   (mode `0600`, written once, never replaced); a file others can read is refused, as
+//!   `ssh` refuses one. Its [`PublicKey`] is what other agents pin.
+//! - [`Proof`]: a signature over a purpose, a time, a nonce and the RFC 8785 canonical
+//!   form of a claim; [`check`] verifies it with a pinned key within a freshness window,
+//!   and [`Replay`] refuses a nonce seen before.
+//! - [`sign_card`] / [`verify_card`]: A2A 1.0 Agent Card `signatures`, a JWS whose
+//!   payload is the canonical card without its `signatures` (RFC 7515 + RFC 8785).
+//!
+//! Nothing here prints a secret: an [`AgentKey`] shows only its key id, and no error
+//! carries key material or the signed content.
+
+mod card;
+pub mod jcs;
+mod key;
+mod proof;
+
+pub use card::{CardSignatureError, card_signer, sign_card, verify_card};
+pub use key::{AgentKey, KeyError, PublicKey};
+pub use proof::{MAX_SKEW_MS, Proof, ProofError, Replay, check, now_ms};
+
+/// The SHA-256 of `value`'s canonical form, base64url: what a signature covers when the
+/// signed thing travels beside it (a message's content).
+pub fn digest(value: &serde_json::Value) -> String {
+    use sha2::Digest;
+    b64(&sha2::Sha256::digest(jcs::canonical(value).as_bytes()))
+}
+
+/// base64url without padding, the encoding of every key, signature and JWS segment here.
+pub(crate) fn b64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+pub(crate) fn unb64(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(text).ok()
+}
