@@ -3,7 +3,7 @@
 
 use std::time::SystemTime;
 
-use a2a_lf::{AgentCard, AgentInterface};
+use a2a_lf::{AgentCard, AgentCardSignature, AgentInterface};
 use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
@@ -13,6 +13,9 @@ use crate::media::Accepts;
 pub const JSONRPC_BINDING: &str = "JSONRPC";
 /// The protocol version we declare and look for.
 pub const PROTOCOL_VERSION: &str = "1.0";
+
+/// Signs each version of a card an agent serves (its `signatures`, A2A 1.0).
+pub type CardSigner = std::sync::Arc<dyn Fn(&AgentCard) -> AgentCardSignature + Send + Sync>;
 
 /// A card with its serialized form and strong ETag. Keys are serialized in sorted
 /// order, so the same card always has the same bytes and the same ETag.
@@ -32,6 +35,15 @@ pub struct CardDoc {
 }
 
 impl CardDoc {
+    /// `card` signed by `signer` (whatever signatures it had are replaced), when given.
+    pub fn signed(mut card: AgentCard, signer: Option<&CardSigner>) -> Self {
+        if let Some(sign) = signer {
+            card.signatures = None;
+            card.signatures = Some(vec![sign(&card)]);
+        }
+        Self::new(card)
+    }
+
     pub fn new(card: AgentCard) -> Self {
         // Through Value: its map is ordered, the card's HashMaps are not.
         let value = serde_json::to_value(&card).expect("an agent card always serializes");

@@ -25,7 +25,7 @@ mod names;
 mod params;
 
 pub use a2a_lf as wire;
-pub use card::{CardDoc, JSONRPC_BINDING, PROTOCOL_VERSION, basic_card, jsonrpc_interface};
+pub use card::{CardDoc, CardSigner, JSONRPC_BINDING, PROTOCOL_VERSION, basic_card, jsonrpc_interface};
 pub use error::RpcError;
 pub use jsonrpc::{RpcMethod, parse_envelope};
 pub use media::{Accepts, part_media_type};

@@ -61,6 +61,14 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "QUESTION")]
         words: Vec<String>,
     },
+    /// Forget the key an agent pinned for another (after replacing that one's key on purpose); stop the agent first
+    #[command(name = "forget-key", after_help = FORGET_HELP)]
+    ForgetKey {
+        /// The agent whose store holds the pin (hub, tutor, library)
+        agent: String,
+        /// The identity whose key it forgets (a specialist's id for the hub; hub for a specialist)
+        identity: String,
+    },
     /// Measure A2A round trips (direct and through the Hub) with agents in child processes
     Bench(measure::bench::Args),
     /// Measure the Hub's router on a labelled set (JSON lines) against the default cards
@@ -92,6 +100,14 @@ Point a live agent at it with ANTHROPIC_BASE_URL=http://127.0.0.1:41249 and any 
 A reply is {\"text\"}, {\"json\"}, {\"stop_reason\": \"refusal\"|\"max_tokens\"}, {\"status\": 429} (the
 provider's error shape), with optional \"delay_ms\", \"thinking\", \"input_tokens\", \"output_tokens\".
 GET /_fake/requests lists what it received (never the key); PUT /_fake/script replaces the script.";
+
+const FORGET_HELP: &str = "\
+Examples (the data folder is CAMPUS_DATA_DIR, default data):
+  campus forget-key hub tutor     the Hub pins the next key the Tutor proves
+  campus forget-key tutor hub     the Tutor pins the next key the Hub gives
+
+Each agent's own key is <data folder>/<agent>.key; deleting it makes a new one at the next
+start, which every agent that pinned the old one refuses (key_mismatch) until told to forget.";
 
 const STUDENT_HELP: &str = "\
 Examples:
@@ -203,6 +219,7 @@ fn main() -> ExitCode {
             Command::Library => run_library().await,
             Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
+            Command::ForgetKey { agent, identity } => forget_key(&agent, &identity).await,
             Command::Bench(args) => measure::bench::run(args).await,
             Command::EvalRouter(args) => measure::eval::run(args, &env).await,
             Command::SmokeLive => measure::paid::smoke(&env).await,
@@ -240,6 +257,29 @@ async fn run_hub() -> anyhow::Result<()> {
     // The ready line: tests and the launcher read the real address from it.
     println!("hub listening on http://{}", listener.local_addr()?);
     hub::serve(listener, config, routing, data, limits()?, shutdown).await?;
+    Ok(())
+}
+
+/// `campus forget-key AGENT IDENTITY`: removes IDENTITY's pin from AGENT's store.
+async fn forget_key(agent: &str, identity: &str) -> anyhow::Result<()> {
+    let known = |id: &str| id == vocab::agents::HUB || vocab::agents::SPECIALISTS.contains(&id);
+    if !known(agent) {
+        anyhow::bail!("{agent:?} is not an agent with a store (hub, tutor, library)");
+    }
+    let dir =
+        std::path::PathBuf::from(env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into()));
+    let path = store::file_for(&dir, agent);
+    if !path.exists() {
+        anyhow::bail!("{}: no such file (is CAMPUS_DATA_DIR right?)", path.display());
+    }
+    let store = store::Store::open(&path)?;
+    let identity_owned = identity.to_string();
+    let forgotten = store.run(move |s| s.forget_key(&identity_owned)).await?;
+    if forgotten {
+        println!("{agent} forgot {identity}'s key; it pins the next one {identity} proves");
+    } else {
+        println!("{agent} had no key pinned for {identity}");
+    }
     Ok(())
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
-use hublink::{Control, ack_codes, ack_reply};
+use hublink::{Signed, ack_codes, ack_reply};
 use vocab::events::{Ids, Published, Received};
 use vocab::{CampusForm, HubEventKind};
 
@@ -51,7 +51,7 @@ impl AgentExecutor for HubExecutor {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
         let inner = &self.inner;
         let question = match intake::read(&ctx)? {
-            Incoming::Control(control) => return Ok(ack_reply(&inner.control(control))),
+            Incoming::Control(control) => return Ok(ack_reply(&inner.control(control).await)),
             Incoming::Action { asker, action } => {
                 let hub = inner.config.served_by_hub();
                 return Ok(inner.forms.act(&inner.registry, &hub, &ctx.context_id, &asker, action).await?);
@@ -127,12 +127,9 @@ impl AgentExecutor for HubExecutor {
 }
 
 impl Inner {
-    fn control(&self, control: Result<Control, String>) -> hublink::Ack {
+    async fn control(&self, control: Result<Signed, String>) -> hublink::Ack {
         match control {
-            Ok(Control::Register(r)) => self.registry.register(&r),
-            Ok(Control::Heartbeat(h)) => self.registry.heartbeat(&h),
-            Ok(Control::Deregister(h)) => self.registry.deregister(&h),
-            Ok(Control::CardChanged(n)) => self.registry.card_changed(&n),
+            Ok(signed) => self.registry.control(&signed).await,
             Err(reason) => hublink::Ack::refused(ack_codes::INVALID_CONTROL, reason),
         }
     }

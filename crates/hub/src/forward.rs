@@ -48,14 +48,17 @@ impl<'a> Forward<'a> {
         &self.handle.card.name
     }
 
-    /// Sends `message` once, activating `extensions`, and waits at most `timeout`. The
-    /// specialist is marked reachable when it answered and unreachable when nothing was sent.
+    /// Sends `message` once, signed by the Hub, activating `extensions`, and waits at most
+    /// `timeout`. The specialist is marked reachable when it answered and unreachable when
+    /// nothing was sent.
     pub(crate) async fn send(
         self,
-        message: Message,
+        mut message: Message,
         extensions: &[String],
         timeout: Duration,
     ) -> SendOutcome {
+        // signed last, for this specialist only: it can tell the Hub from any other caller
+        hublink::sign_forward(self.registry.key(), self.specialist, None, &mut message);
         let sent = match tokio::time::timeout(timeout, self.handle.send_message(message, extensions)).await {
             Ok(Ok(response)) => SendOutcome::Answered(Box::new(response)),
             Ok(Err(e)) if e.nothing_sent() => SendOutcome::NotSent,

@@ -3,7 +3,7 @@
 //! request. Pure: it reads the message and refuses what it cannot take.
 
 use a2a::server::RequestContext;
-use hublink::Control;
+use hublink::Signed;
 use serde_json::Value;
 use vocab::meta::REQUEST_ID_KEY;
 
@@ -21,7 +21,7 @@ const MAX_REQUEST_ID: usize = 256;
 #[derive(Debug)]
 pub(crate) enum Incoming {
     /// A specialist's control message (register, heartbeat, …), or why it is malformed.
-    Control(Result<Control, String>),
+    Control(Result<Signed, String>),
     /// A Student's action on one of the Hub's forms.
     Action {
         asker: Asker,
@@ -143,10 +143,15 @@ mod tests {
         ));
         let bad_student = ctx(vec![Part::text("hi")], Some(json!({"studentId": "a b"})), false);
         assert!(matches!(read(&bad_student), Err(HubError::StudentId)));
-        let heartbeat =
-            Control::Heartbeat(hublink::Heartbeat { identity: "tutor".into(), instance_id: "i".into() });
+        let heartbeat = hublink::Control::Heartbeat(hublink::Heartbeat {
+            identity: "tutor".into(),
+            instance_id: "i".into(),
+        });
         let mut control = ctx(Vec::new(), None, false);
-        control.message = heartbeat.to_message();
-        assert!(matches!(read(&control), Ok(Incoming::Control(Ok(Control::Heartbeat(_))))));
+        control.message = heartbeat.to_message(&keys::AgentKey::from_seed([1; 32]));
+        let read = read(&control);
+        assert!(
+            matches!(&read, Ok(Incoming::Control(Ok(s))) if matches!(s.control, hublink::Control::Heartbeat(_)) && s.proof.is_some())
+        );
     }
 }

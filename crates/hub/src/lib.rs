@@ -106,6 +106,19 @@ pub struct HubStore {
     /// The Hub's data file, for its durable records (form references, …).
     pub store: store::Store,
     ledger: ledger::Loaded,
+    /// The Hub's own key (`<data dir>/hub.key`).
+    key: Arc<keys::AgentKey>,
+    /// The specialists' keys pinned in the store.
+    pins: registry::Pins,
+}
+
+/// Why the Hub's store or key could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Key(#[from] keys::KeyError),
 }
 
 /// How many answers the ledger keeps (requests and their aliases), in memory and on disk.
@@ -115,13 +128,15 @@ const LEDGER_CAPACITY: usize = 4_096;
 /// from a newer build is refused, never replaced) and reads the request ledger from it.
 /// Call before the ready line. Commits survive a killed process (`synchronous = NORMAL`:
 /// one write per question must not cost an fsync each; see ARCHITECTURE.md).
-pub async fn open_store(config: &Config) -> Result<HubStore, store::StoreError> {
+pub async fn open_store(config: &Config) -> Result<HubStore, OpenError> {
     let store =
         store::Store::open_agent_with(&config.data_dir, "hub", store::Durability::ProcessKill).await?;
     let served_by = config.served_by_hub();
     let reading = store.clone();
     let ledger = store.run(move |_| ledger::load(reading, LEDGER_CAPACITY, &served_by)).await?;
-    Ok(HubStore { store, ledger })
+    let key = Arc::new(keys::AgentKey::load_or_create(&config.data_dir, "hub")?);
+    let pins = registry::Pins::load(store.clone()).await?;
+    Ok(HubStore { store, ledger, key, pins })
 }
 
 /// The running Hub's parts, for tests and the binary.
@@ -152,14 +167,15 @@ pub fn build(
     });
     let client =
         A2aClient::new(a2a::client::ClientConfig { timeout: config.forward_timeout, ..Default::default() });
+    let signer: a2a::CardSigner = Arc::new(keys::card_signer(data.key.clone()));
     let registry = Registry::new(
         &config.specialists,
-        config.heartbeat_interval,
-        config.heartbeat_expiry,
+        (config.heartbeat_interval, config.heartbeat_expiry),
         client,
+        (data.key, data.pins),
         emit.clone(),
     );
-    let card = CardCell::new(a2a::CardDoc::new(public_card(&config, &base)));
+    let card = CardCell::new(a2a::CardDoc::signed(public_card(&config, &base), Some(&signer)));
     for spec in &config.specialists {
         spawn_relay(&telemetry, spec, config.show_content, stop.clone());
     }

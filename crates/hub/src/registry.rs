@@ -7,25 +7,28 @@
 //! late or duplicate notice can never apply stale contents.
 
 mod card;
+mod control;
+mod pins;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use a2a::client::{A2aClient, AgentHandle};
-use hublink::{Ack, CardChanged, Heartbeat, Register, ack_codes};
+use keys::{AgentKey, PublicKey, Replay};
 use tokio::sync::Notify;
 use vocab::HubEventKind;
-use vocab::events::{CardFetched, CardNotice, Registered, Subject};
+use vocab::events::CardFetched;
 use vocab::registry::SpecialistEntry;
 
 use crate::config::SpecialistConf;
 use crate::events::Emit;
 use crate::view::{SkillIndex, SpecialistView, Status, fallback};
 use bounded::BoundedMap;
-use card::{Fetched, GoodCard, now_ms, same_url, scope_revision};
+use card::{Fetched, GoodCard, now_ms, scope_revision};
 
 pub use card::{CardOutcome, CardProblem, validate_card};
+pub(crate) use pins::Pins;
 
 #[derive(Debug, Clone)]
 struct Instance {
@@ -44,6 +47,9 @@ struct Entry {
     /// has been accepted yet, so a question for it is "unavailable", not "unsupported".
     fallback: Arc<Vec<SkillIndex>>,
     instance: Option<Instance>,
+    /// The key this identity is known by: configured, or pinned on first use. Every
+    /// control message and card must be signed with it.
+    key: Option<PublicKey>,
     card: Option<GoodCard>,
     card_error: Option<String>,
     unreachable: bool,
@@ -52,6 +58,9 @@ struct Entry {
 }
 
 const SEEN_NOTICES: usize = 1024;
+/// How many control messages' nonces the registry remembers (the freshness window's
+/// worth of heartbeats from every specialist, many times over).
+const SEEN_PROOFS: usize = 16_384;
 
 pub struct Registry {
     entries: Mutex<HashMap<String, Entry>>,
@@ -60,17 +69,26 @@ pub struct Registry {
     interval: Duration,
     client: A2aClient,
     notices: Mutex<BoundedMap<String, ()>>,
+    /// Control messages' nonces already taken.
+    proofs: Mutex<Replay>,
+    /// Where first-use pins are written.
+    pins: Pins,
+    /// The Hub's own key: its forwards are signed with it, and its public half is given
+    /// to every specialist that registers.
+    key: Arc<AgentKey>,
     emit: Emit,
     /// Bumped each time a specialist's skill list changes (a card accepted).
     skills_changed: tokio::sync::watch::Sender<u64>,
 }
 
 impl Registry {
+    /// The registry of `specialists`, each known by its configured key or the one
+    /// `pins` holds for it.
     pub fn new(
         specialists: &[SpecialistConf],
-        interval: Duration,
-        expiry: Duration,
+        (interval, expiry): (Duration, Duration),
         client: A2aClient,
+        (key, pins): (Arc<AgentKey>, Pins),
         emit: Emit,
     ) -> Arc<Self> {
         let entries = specialists
@@ -81,6 +99,7 @@ impl Registry {
                     conf: c.clone(),
                     fallback,
                     instance: None,
+                    key: c.public_key.or_else(|| pins.get(&c.id)),
                     card: None,
                     card_error: None,
                     unreachable: false,
@@ -97,6 +116,9 @@ impl Registry {
             interval,
             client,
             notices: Mutex::new(BoundedMap::new(SEEN_NOTICES)),
+            proofs: Mutex::new(Replay::new(SEEN_PROOFS)),
+            pins,
+            key,
             emit,
             skills_changed: tokio::sync::watch::channel(0).0,
         });
@@ -136,124 +158,6 @@ impl Registry {
         entries.get(id).map(|e| self.status_of(e))
     }
 
-    pub fn register(&self, r: &Register) -> Ack {
-        let mut entries = self.lock();
-        let Some(entry) = entries.get_mut(&r.identity) else {
-            return Ack::refused(ack_codes::NOT_ALLOWLISTED, "this identity is not on the hub's allowlist");
-        };
-        let card_url = entry.conf.card_url();
-        if !same_url(&r.endpoint, &entry.conf.endpoint) || !same_url(&r.card_url, &card_url) {
-            return Ack::refused(
-                ack_codes::ENDPOINT_MISMATCH,
-                "the endpoint is not the one configured for this identity",
-            );
-        }
-        for (field, value) in [("mode", &r.mode), ("model", &r.model)] {
-            if value.as_deref().is_some_and(|m| !hublink::valid_mode(m)) {
-                return Ack::refused(
-                    ack_codes::INVALID_CONTROL,
-                    format!(
-                        "{field} must be 1 to {} characters of a-z, 0-9, _ and -",
-                        hublink::MAX_MODE_CHARS
-                    ),
-                );
-            }
-        }
-        if let Some(live) = &entry.instance {
-            let alive = live.last_seen.elapsed() <= self.expiry;
-            if live.id != r.instance_id && alive {
-                return Ack::refused(ack_codes::IDENTITY_IN_USE, "another live instance holds this identity");
-            }
-        }
-        entry.instance = Some(Instance {
-            id: r.instance_id.clone(),
-            enabled: r.enabled,
-            mode: r.mode.clone(),
-            model: r.model.clone(),
-            last_seen: Instant::now(),
-        });
-        entry.unreachable = false;
-        entry.refresh.notify_one();
-        drop(entries);
-        tracing::info!(identity = %r.identity, instance_id = %r.instance_id, enabled = r.enabled, "specialist registered");
-        self.emit.report(
-            HubEventKind::Registered,
-            &Registered {
-                specialist: r.identity.as_str().into(),
-                instance_id: r.instance_id.as_str().into(),
-                enabled: r.enabled,
-                mode: r.mode.as_deref().map(Into::into),
-            },
-        );
-        let mut ack = Ack::ok("registered");
-        ack.heartbeat_interval_ms = Some(self.interval.as_millis() as u64);
-        ack
-    }
-
-    pub fn heartbeat(&self, h: &Heartbeat) -> Ack {
-        let mut entries = self.lock();
-        match entries.get_mut(&h.identity).and_then(|e| e.instance.as_mut().filter(|i| i.id == h.instance_id))
-        {
-            Some(inst) => {
-                inst.last_seen = Instant::now();
-                // A specialist we could not reach but that still checks in: try its card
-                // again; a successful fetch makes it reachable.
-                if let Some(e) = entries.get(&h.identity).filter(|e| e.unreachable) {
-                    e.refresh.notify_one();
-                }
-                drop(entries);
-                self.emit.report(HubEventKind::Heartbeat, &Subject::of(&h.identity));
-                Ack::ok("alive")
-            }
-            None => Ack::refused(ack_codes::NOT_REGISTERED, "register first"),
-        }
-    }
-
-    pub fn deregister(&self, h: &Heartbeat) -> Ack {
-        let mut entries = self.lock();
-        let entry = entries.get_mut(&h.identity);
-        let Some(entry) = entry.filter(|e| e.instance.as_ref().is_some_and(|i| i.id == h.instance_id)) else {
-            return Ack::refused(ack_codes::NOT_REGISTERED, "register first");
-        };
-        entry.instance = None;
-        drop(entries);
-        tracing::info!(identity = %h.identity, "specialist signed out");
-        self.emit.report(HubEventKind::SignedOut, &Subject::of(&h.identity));
-        Ack::ok("signed_out")
-    }
-
-    /// A card-change notice: only a hint to re-fetch from the configured URL.
-    pub fn card_changed(&self, c: &CardChanged) -> Ack {
-        {
-            let entries = self.lock();
-            let Some(entry) = entries.get(&c.identity) else {
-                return Ack::refused(
-                    ack_codes::NOT_ALLOWLISTED,
-                    "this identity is not on the hub's allowlist",
-                );
-            };
-            if entry.instance.as_ref().is_none_or(|i| i.id != c.instance_id) {
-                return Ack::refused(
-                    ack_codes::NOT_REGISTERED,
-                    "notices are taken only from the registered instance",
-                );
-            }
-        }
-        {
-            let mut seen = self.notices.lock().unwrap_or_else(|p| p.into_inner());
-            let key = format!("{}/{}", c.identity, c.notice_id);
-            if seen.get(&key).is_some() {
-                return Ack::ok("duplicate_notice");
-            }
-            seen.insert(key, ());
-        }
-        let notice =
-            CardNotice { specialist: c.identity.as_str().into(), notice_id: c.notice_id.as_str().into() };
-        self.emit.report(HubEventKind::CardChangeNotice, &notice);
-        self.request_refresh(&c.identity);
-        Ack::ok("refresh_scheduled")
-    }
-
     /// Asks for a card re-fetch (coalesced with any already waiting).
     pub fn request_refresh(&self, id: &str) -> bool {
         let entries = self.lock();
@@ -264,6 +168,11 @@ impl Registry {
             }
             None => false,
         }
+    }
+
+    /// The Hub's own key (its forwards are signed with it).
+    pub fn key(&self) -> &AgentKey {
+        &self.key
     }
 
     pub fn ids(&self) -> &[String] {
@@ -338,13 +247,13 @@ impl Registry {
     }
 
     async fn refresh(&self, id: &str) {
-        let (conf, etag) = {
+        let (conf, etag, key) = {
             let entries = self.lock();
             let Some(e) = entries.get(id) else { return };
-            (e.conf.clone(), e.card.as_ref().and_then(|c| c.etag.clone()))
+            (e.conf.clone(), e.card.as_ref().and_then(|c| c.etag.clone()), e.key)
         };
         let fetched = self.client.fetch_card_url(&conf.card_url(), etag.as_deref()).await;
-        let fetched = card::read(&self.client, &conf, fetched);
+        let fetched = card::read(&self.client, &conf, key.as_ref(), fetched);
         let outcome = fetched.outcome();
         let mut entries = self.lock();
         let Some(e) = entries.get_mut(id) else { return };

@@ -4,25 +4,31 @@
 //!
 //! | media type | sender | fields |
 //! |---|---|---|
-//! | `application/vnd.campus.agent-register+json` | specialist | `identity, instanceId, endpoint, cardUrl, enabled` |
+//! | `application/vnd.campus.agent-register+json` | specialist | `identity, instanceId, endpoint, cardUrl, enabled, publicKey, mode?, model?` |
 //! | `application/vnd.campus.agent-heartbeat+json` | specialist | `identity, instanceId` |
 //! | `application/vnd.campus.agent-deregister+json` | specialist | `identity, instanceId` |
 //! | `application/vnd.campus.agent-card-changed+json` | specialist | `identity, instanceId, noticeId, revision?` |
-//! | `application/vnd.campus.hub-ack+json` | Hub (reply) | `ok, status, code?, message?, heartbeatIntervalMs?` |
+//! | `application/vnd.campus.hub-ack+json` | Hub (reply) | `ok, status, code?, message?, heartbeatIntervalMs?, hubKey?` |
 //!
 //! A control message is one A2A message whose first data part has one of these media
-//! types. The Hub answers with an agent message whose data part is an ack. A card-change
+//! types. Every one a specialist sends carries a `proof` member ([`keys::Proof`]: its own
+//! key's signature over the other fields, the media type as purpose, a time and a
+//! nonce); the Hub checks it against the key it pinned for that identity, so an instance
+//! id is no credential. The Hub answers with an agent message whose data part is an ack. A card-change
 //! notice is only a hint: the Hub re-fetches the card from its own configured URL and
 //! applies nothing from the notice (fields it does not know, such as a URL, are ignored).
 
 mod choice;
 mod link;
 mod messages;
+mod trust;
 
 pub use choice::{AWAITS_FORM_CHOICE, AWAITS_KEY, OpenFormChoice, awaits_form_choice};
 
 pub use link::{LinkConfig, LinkEvents, run_link};
 pub use messages::{
     ACK, Ack, CARD_CHANGED, CONTROL_TYPES, CardChanged, Control, DEREGISTER, HEARTBEAT, Heartbeat,
-    MAX_MODE_CHARS, REGISTER, Register, ack_codes, ack_reply, parse_ack, parse_control, valid_mode,
+    MAX_MODE_CHARS, PROOF_FIELD, REGISTER, Register, Signed, ack_codes, ack_reply, parse_ack, parse_control,
+    valid_mode,
 };
+pub use trust::{Caller, HUB_IDENTITY, HubTrust, sign_forward};

@@ -16,6 +16,7 @@ use vocab::events::specialist::{
 };
 
 use crate::messages::{Ack, CardChanged, Control, Heartbeat, Register, ack_codes, parse_ack};
+use crate::trust::HubTrust;
 
 /// Where the Hub is and who we are.
 #[derive(Debug, Clone)]
@@ -32,6 +33,10 @@ pub struct LinkConfig {
     /// The model it asks, when one answers (see [`crate::Register::model`]).
     pub model: Option<String>,
     pub heartbeat_interval: Duration,
+    /// The agent's own key: every control message is signed with it.
+    pub key: Arc<keys::AgentKey>,
+    /// Where the Hub's key is pinned when a registration is accepted.
+    pub trust: Option<Arc<HubTrust>>,
 }
 
 /// Receives the link's events (for the agent's telemetry feed).
@@ -63,7 +68,7 @@ impl Link {
             }
         }
         let hub = self.hub.as_ref().expect("connected above");
-        match hub.send_message(control.to_message(), &[]).await {
+        match hub.send_message(control.to_message(&self.cfg.key), &[]).await {
             Ok(resp) => match parse_ack(&resp) {
                 Some(ack) => Outcome::Acked(ack),
                 None => Outcome::Unreachable("the hub's answer carried no ack".into()),
@@ -94,12 +99,16 @@ impl Link {
             endpoint: self.cfg.endpoint.clone(),
             card_url: self.cfg.card_url.clone(),
             enabled: self.cfg.enabled,
+            public_key: self.cfg.key.public(),
             mode: self.cfg.mode.clone(),
             model: self.cfg.model.clone(),
         });
         match self.send(&control).await {
             Outcome::Acked(ack) if ack.ok => {
                 self.refused = None;
+                if let (Some(trust), Some(hub_key)) = (&self.cfg.trust, ack.hub_key) {
+                    trust.offer(hub_key).await;
+                }
                 tracing::info!(identity = %self.cfg.identity, instance_id = %self.instance_id, "registered with the hub");
                 let registered = LinkRegistered {
                     instance_id: self.instance_id.as_str().into(),

@@ -2,6 +2,7 @@
 
 use a2a::server::Reply;
 use a2a::wire::{Message, Part, PartContent, Role, SendMessageResponse};
+use keys::{AgentKey, Proof, ProofError, PublicKey};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -22,6 +23,9 @@ pub struct Register {
     pub endpoint: String,
     pub card_url: String,
     pub enabled: bool,
+    /// The agent's own public key: what every one of its control messages and its card
+    /// is signed with. The Hub pins the first one an identity proves.
+    pub public_key: PublicKey,
     /// How this agent answers (`mock`, `fixed`, …), as it says itself; absent from older
     /// agents (the Hub then shows it as unknown). See [`valid_mode`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -68,7 +72,7 @@ pub enum Control {
 }
 
 impl Control {
-    fn media_type(&self) -> &'static str {
+    pub fn media_type(&self) -> &'static str {
         match self {
             Control::Register(_) => REGISTER,
             Control::Heartbeat(_) => HEARTBEAT,
@@ -94,10 +98,37 @@ impl Control {
         }
     }
 
-    /// The A2A message that carries this control message.
-    pub fn to_message(&self) -> Message {
-        let part = Part::data(self.body()).with_media_type(self.media_type());
+    /// The A2A message that carries this control message, signed by `key`: the data
+    /// part holds the fields and a `proof` over them (purpose: the media type).
+    pub fn to_message(&self, key: &AgentKey) -> Message {
+        let mut body = self.body();
+        let proof = Proof::seal(key, self.media_type(), &body);
+        if let Value::Object(map) = &mut body {
+            map.insert(PROOF_FIELD.into(), serde_json::to_value(proof).unwrap_or_default());
+        }
+        let part = Part::data(body).with_media_type(self.media_type());
         Message::new(Role::User, vec![part])
+    }
+}
+
+/// The member of a control message's data part that holds its signature.
+pub const PROOF_FIELD: &str = "proof";
+
+/// A control message as received: what it says, and the signature it came with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signed {
+    pub control: Control,
+    /// `None`: it came unsigned (refused by the Hub).
+    pub proof: Option<Proof>,
+}
+
+impl Signed {
+    /// Checks the signature with the key the sender is known by (for a first
+    /// registration, the key it offers), at `now_ms`.
+    pub fn check(&self, key: &PublicKey, now_ms: u64) -> Result<&Proof, ProofError> {
+        let proof = self.proof.as_ref().ok_or(ProofError::BadSignature)?;
+        keys::check(key, self.control.media_type(), &self.control.body(), proof, now_ms)?;
+        Ok(proof)
     }
 }
 
@@ -107,7 +138,7 @@ fn is_control_type(media_type: &str) -> bool {
 
 /// `None` when the message is not a control message; `Some(Err)` when it claims to be
 /// one but does not decode (the reason names the problem, never the values).
-pub fn parse_control(message: &Message) -> Option<Result<Control, String>> {
+pub fn parse_control(message: &Message) -> Option<Result<Signed, String>> {
     let part = message.parts.iter().find(|p| p.media_type.as_deref().is_some_and(is_control_type))?;
     let media_type = part.media_type.as_deref().unwrap_or_default();
     let PartContent::Data(data) = &part.content else {
@@ -119,13 +150,23 @@ pub fn parse_control(message: &Message) -> Option<Result<Control, String>> {
             msg.split(" at line").next().unwrap_or(&msg).chars().take(120).collect()
         })
     }
-    let control = match media_type {
-        REGISTER => decode(data).map(Control::Register),
-        HEARTBEAT => decode(data).map(Control::Heartbeat),
-        DEREGISTER => decode(data).map(Control::Deregister),
-        _ => decode(data).map(Control::CardChanged),
+    let mut data = data.clone();
+    let proof = match &mut data {
+        Value::Object(map) => map.remove(PROOF_FIELD),
+        _ => None,
     };
-    Some(control)
+    let proof = match proof.map(serde_json::from_value::<Proof>) {
+        None => None,
+        Some(Ok(p)) => Some(p),
+        Some(Err(_)) => return Some(Err(format!("{media_type}: {PROOF_FIELD} is not a signature"))),
+    };
+    let control = match media_type {
+        REGISTER => decode(&data).map(Control::Register),
+        HEARTBEAT => decode(&data).map(Control::Heartbeat),
+        DEREGISTER => decode(&data).map(Control::Deregister),
+        _ => decode(&data).map(Control::CardChanged),
+    };
+    Some(control.map(|control| Signed { control, proof }))
 }
 
 /// The Hub's answer to a control message.
@@ -142,20 +183,35 @@ pub struct Ack {
     pub message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heartbeat_interval_ms: Option<u64>,
+    /// The Hub's public key, on an accepted registration: what its forwards are signed
+    /// with (the specialist pins the first one it sees).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hub_key: Option<PublicKey>,
 }
 
 /// Refusal codes in [`Ack::code`].
 pub mod ack_codes {
     pub const NOT_ALLOWLISTED: &str = "not_allowlisted";
     pub const ENDPOINT_MISMATCH: &str = "endpoint_mismatch";
-    pub const IDENTITY_IN_USE: &str = "identity_in_use";
     pub const NOT_REGISTERED: &str = "not_registered";
     pub const INVALID_CONTROL: &str = "invalid_control";
+    /// The signature's own codes ([`keys::ProofError::code`]): `key_mismatch` (not the
+    /// pinned key), `bad_signature` (missing or not matching), `stale_signature`,
+    /// `replayed`.
+    pub const KEY_MISMATCH: &str = "key_mismatch";
+    pub const BAD_SIGNATURE: &str = "bad_signature";
 }
 
 impl Ack {
     pub fn ok(status: &str) -> Self {
-        Self { ok: true, status: status.into(), code: None, message: None, heartbeat_interval_ms: None }
+        Self {
+            ok: true,
+            status: status.into(),
+            code: None,
+            message: None,
+            heartbeat_interval_ms: None,
+            hub_key: None,
+        }
     }
 
     pub fn refused(code: &str, message: impl Into<String>) -> Self {
@@ -165,6 +221,7 @@ impl Ack {
             code: Some(code.into()),
             message: Some(message.into()),
             heartbeat_interval_ms: None,
+            hub_key: None,
         }
     }
 }
@@ -201,13 +258,51 @@ mod tests {
             notice_id: "n1".into(),
             revision: Some(3),
         });
-        let mut msg = c.to_message();
-        assert_eq!(parse_control(&msg), Some(Ok(c.clone())));
+        let key = AgentKey::from_seed([9; 32]);
+        let mut msg = c.to_message(&key);
+        let signed = parse_control(&msg).unwrap().unwrap();
+        assert_eq!(signed.control, c);
+        assert!(signed.check(&key.public(), keys::now_ms()).is_ok());
         // a notice carrying a URL decodes to the same notice: the URL goes nowhere
         if let PartContent::Data(d) = &mut msg.parts[0].content {
             d["cardUrl"] = "http://evil.example/card".into();
         }
-        assert_eq!(parse_control(&msg), Some(Ok(c)));
+        assert_eq!(parse_control(&msg).unwrap().unwrap().control, c);
+    }
+
+    #[test]
+    fn a_control_message_is_signed_over_what_it_says() {
+        let key = AgentKey::from_seed([9; 32]);
+        let hb = Control::Heartbeat(Heartbeat { identity: "tutor".into(), instance_id: "i1".into() });
+        let mut msg = hb.to_message(&key);
+        let now = keys::now_ms();
+        let other = AgentKey::from_seed([8; 32]).public();
+        let signed = parse_control(&msg).unwrap().unwrap();
+        assert_eq!(signed.check(&other, now).unwrap_err(), ProofError::WrongKey);
+        // the same words as another instance: the signature no longer matches
+        if let PartContent::Data(d) = &mut msg.parts[0].content {
+            d["instanceId"] = "i2".into();
+        }
+        let changed = parse_control(&msg).unwrap().unwrap();
+        assert_eq!(changed.check(&key.public(), now).unwrap_err(), ProofError::BadSignature);
+        // unsigned: decodes, and fails the check
+        let bare = Message::new(
+            Role::User,
+            vec![
+                Part::data(serde_json::json!({"identity": "tutor", "instanceId": "i1"}))
+                    .with_media_type(HEARTBEAT),
+            ],
+        );
+        let unsigned = parse_control(&bare).unwrap().unwrap();
+        assert_eq!(unsigned.proof, None);
+        assert_eq!(unsigned.check(&key.public(), now).unwrap_err(), ProofError::BadSignature);
+        // as a sign-out, the heartbeat's signature is refused (the purpose is the media type)
+        if let PartContent::Data(d) = &mut msg.parts[0].content {
+            d["instanceId"] = "i1".into();
+        }
+        msg.parts[0].media_type = Some(DEREGISTER.into());
+        let moved = parse_control(&msg).unwrap().unwrap();
+        assert_eq!(moved.check(&key.public(), now).unwrap_err(), ProofError::BadSignature);
     }
 
     #[test]

@@ -26,6 +26,16 @@ struct Seen {
     controls: Vec<(&'static str, String, Option<u64>)>,
     /// The answers to give to notices, in order; `Ack` once they run out.
     script: Vec<Answer>,
+    /// Control messages not signed by the link's key (there must be none).
+    unsigned: usize,
+}
+
+/// The scripted specialist's key, and the scripted Hub's.
+fn link_key() -> keys::AgentKey {
+    keys::AgentKey::from_seed([0x11; 32])
+}
+fn hub_key() -> keys::AgentKey {
+    keys::AgentKey::from_seed([0x22; 32])
 }
 
 #[derive(Clone, Default)]
@@ -43,13 +53,18 @@ impl ScriptedHub {
 
 impl AgentExecutor for ScriptedHub {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, RpcError> {
-        let control = parse_control(&ctx.message).expect("a control part").expect("a valid control");
+        let signed = parse_control(&ctx.message).expect("a control part").expect("a valid control");
         let mut seen = self.0.lock().unwrap();
-        let ack = match control {
-            Control::Register(_) => {
+        if signed.check(&link_key().public(), keys::now_ms()).is_err() {
+            seen.unsigned += 1;
+        }
+        let ack = match signed.control {
+            Control::Register(r) => {
+                assert_eq!(r.public_key, link_key().public(), "a registration offers the agent's key");
                 seen.controls.push(("register", String::new(), None));
                 let mut ack = Ack::ok("registered");
                 ack.heartbeat_interval_ms = Some(40);
+                ack.hub_key = Some(hub_key().public());
                 ack
             }
             Control::Heartbeat(_) => {
@@ -76,6 +91,7 @@ impl AgentExecutor for ScriptedHub {
 
 struct Running {
     hub: ScriptedHub,
+    trust: Arc<hublink::HubTrust>,
     changes: watch::Sender<u64>,
     events: Arc<Mutex<Vec<Value>>>,
     stop: Option<oneshot::Sender<()>>,
@@ -93,6 +109,7 @@ async fn start(script: Vec<Answer>) -> Running {
     let app = A2aServer::new(hub.clone(), card).router();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
 
+    let trust = hublink::HubTrust::open("tutor", None, None).await.unwrap();
     let events: Arc<Mutex<Vec<Value>>> = Arc::default();
     let sink = events.clone();
     let on_event: LinkEvents = Arc::new(move |kind, data: Value| {
@@ -109,6 +126,8 @@ async fn start(script: Vec<Answer>) -> Running {
         mode: Some("mock".into()),
         model: Some("claude-haiku-5-5".into()),
         heartbeat_interval: Duration::from_millis(40),
+        key: Arc::new(link_key()),
+        trust: Some(trust.clone()),
     };
     let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(2), ..Default::default() });
     let (changes, rx) = watch::channel(0);
@@ -116,7 +135,7 @@ async fn start(script: Vec<Answer>) -> Running {
     let link = tokio::spawn(run_link(cfg, client, rx, on_event, async {
         let _ = stopped.await;
     }));
-    let running = Running { hub, changes, events, stop: Some(stop), link };
+    let running = Running { hub, trust, changes, events, stop: Some(stop), link };
     running.until(|h| h.count("register") == 1).await;
     running
 }
@@ -156,10 +175,22 @@ impl Running {
             .collect()
     }
 
+    /// Stops the link; every control message it sent was signed by its key.
     async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
         self.link.await.unwrap();
+        assert_eq!(self.hub.0.lock().unwrap().unsigned, 0, "every control message is signed");
     }
+}
+
+#[tokio::test]
+async fn every_control_message_is_signed_and_the_hubs_key_is_pinned_on_registering() {
+    let running = start(vec![]).await;
+    running.heartbeats(2).await;
+    assert_eq!(running.trust.key(), Some(hub_key().public()), "pinned from the accepted registration");
+    running.changes.send(1).unwrap();
+    running.until(|h| h.count("notice") == 1).await;
+    running.stop().await;
 }
 
 #[tokio::test]

@@ -431,9 +431,16 @@ mod tests {
     async fn a_failed_write_is_not_acknowledged_and_changes_nothing() {
         let set = SkillSet { skills: vec![skill("a", "alpha")] };
         let identity = a2a::basic_card("A", "d", "http://127.0.0.1:1");
-        let s =
-            Settings::resume(identity, set.clone(), 4, set, Rules::default(), Some(Box::new(FailingStore)))
-                .unwrap();
+        let s = Settings::resume(
+            identity,
+            set.clone(),
+            4,
+            set,
+            Rules::default(),
+            Some(Box::new(FailingStore)),
+            None,
+        )
+        .unwrap();
         let app = router(s.clone());
         let before = s.card_cell().get().etag.clone();
         let (st, v) =

@@ -53,6 +53,8 @@ struct Inner {
     current: RwLock<Arc<Snapshot>>,
     save_lock: Mutex<()>,
     persist: Option<Box<dyn Persist>>,
+    /// Signs every card served (the agent's own key).
+    signer: Option<a2a::CardSigner>,
     cell: CardCell,
     changes: watch::Sender<u64>,
 }
@@ -66,11 +68,12 @@ impl Settings {
         default: SkillSet,
         rules: Rules,
     ) -> Result<Self, Vec<FieldError>> {
-        Self::resume(identity, set, 1, default, rules, None)
+        Self::resume(identity, set, 1, default, rules, None, None)
     }
 
-    /// Starts at `revision` with `set` (saved settings coming back after a restart), and
-    /// writes every later save through `persist` before acknowledging it.
+    /// Starts at `revision` with `set` (saved settings coming back after a restart),
+    /// writes every later save through `persist` before acknowledging it, and serves every
+    /// card signed by `signer`.
     pub fn resume(
         identity: AgentCard,
         set: SkillSet,
@@ -78,10 +81,11 @@ impl Settings {
         default: SkillSet,
         rules: Rules,
         persist: Option<Box<dyn Persist>>,
+        signer: Option<a2a::CardSigner>,
     ) -> Result<Self, Vec<FieldError>> {
         validate(&set, rules)?;
         let revision = revision.max(1);
-        let snapshot = Arc::new(derive(&identity, set, revision, &default));
+        let snapshot = Arc::new(derive(&identity, set, revision, &default, signer.as_ref()));
         let cell = CardCell::new((*snapshot.card).clone());
         let (changes, _) = watch::channel(revision);
         Ok(Self {
@@ -92,6 +96,7 @@ impl Settings {
                 current: RwLock::new(snapshot),
                 save_lock: Mutex::new(()),
                 persist,
+                signer,
                 cell,
                 changes,
             }),
@@ -141,7 +146,9 @@ impl Settings {
         if let Some(persist) = &self.inner.persist {
             persist.persist(revision, &set).map_err(SaveError::NotStored)?;
         }
-        let snapshot = Arc::new(derive(&self.inner.identity, set, revision, &self.inner.default));
+        let inner = &self.inner;
+        let snapshot =
+            Arc::new(derive(&inner.identity, set, revision, &inner.default, inner.signer.as_ref()));
         self.inner.cell.set_with(|| {
             *self.inner.current.write().unwrap_or_else(|p| p.into_inner()) = snapshot.clone();
             (*snapshot.card).clone()
@@ -170,8 +177,14 @@ impl Settings {
     }
 }
 
-fn derive(identity: &AgentCard, set: SkillSet, revision: u64, default: &SkillSet) -> Snapshot {
-    let card = Arc::new(CardDoc::new(build_card(identity, &set, revision)));
+fn derive(
+    identity: &AgentCard,
+    set: SkillSet,
+    revision: u64,
+    default: &SkillSet,
+    signer: Option<&a2a::CardSigner>,
+) -> Snapshot {
+    let card = Arc::new(CardDoc::signed(build_card(identity, &set, revision), signer));
     let policy = Arc::new(Policy::from_set(&set, revision));
     let matches_default = &set == default;
     Snapshot { revision, set, policy, card, matches_default }

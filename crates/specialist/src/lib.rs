@@ -2,13 +2,16 @@
 //! agent crate holds only its identity, default skills and executor:
 //!
 //! - [`Config`]: built-in defaults, an optional JSON file (`TUTOR_CONFIG`, …), then
-//!   `PORT`, `HUB_URL`, `SPECIALIST_ENABLED`, `HEARTBEAT_INTERVAL_MS`, `CAMPUS_DATA_DIR`
-//!   (the file's `model` section is read by an agent's live mode);
+//!   `PORT`, `HUB_URL`, `HUB_PUBLIC_KEY`, `SPECIALIST_ENABLED`, `HEARTBEAT_INTERVAL_MS`,
+//!   `CAMPUS_DATA_DIR` (the file's `model` section is read by an agent's live mode);
 //! - [`open_store`]: the agent's SQLite file (`<data dir>/<identity>.sqlite3`) and the
 //!   skill settings saved in it, which win over the file's skills and the defaults;
 //! - [`serve`]: one guarded server with the A2A endpoint, the settings API
 //!   (`/api/settings`) and the telemetry feed (`/telemetry/events`), plus the Hub link
-//!   (register, heartbeat, card-change notices, sign-out on shutdown).
+//!   (register, heartbeat, card-change notices, sign-out on shutdown), every control
+//!   message and every card signed with the agent's own key;
+//! - [`caller`]: who sent the message being handled — the Hub (by its pinned key, with
+//!   the student it vouches for) or anyone.
 
 use std::future::Future;
 pub mod forms;
@@ -42,6 +45,10 @@ pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
 pub struct Config {
     pub bind: SocketAddr,
     pub hub_url: String,
+    /// `HUB_PUBLIC_KEY`: the Hub's key (base64url Ed25519) when the operator pins it;
+    /// otherwise the key the Hub gives with the first accepted registration is pinned in
+    /// the agent's store.
+    pub hub_public_key: Option<keys::PublicKey>,
     /// `SPECIALIST_ENABLED=0` registers as disabled: the Hub routes nothing here.
     pub enabled: bool,
     pub heartbeat_interval: Duration,
@@ -85,6 +92,7 @@ impl Config {
         let mut c = Config {
             bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), file.port.unwrap_or(default_port)),
             hub_url: file.hub_url.unwrap_or_else(|| DEFAULT_HUB_URL.into()),
+            hub_public_key: None,
             enabled: file.enabled.unwrap_or(true),
             heartbeat_interval: Duration::from_millis(file.heartbeat_interval_ms.unwrap_or(3_000)),
             skills: file.skills.map(|skills| SkillSet { skills }),
@@ -104,6 +112,15 @@ impl Config {
         if let Some(url) = env("HUB_URL") {
             check_local_url("HUB_URL", "", &url)?;
             c.hub_url = url.trim_end_matches('/').to_string();
+        }
+        if let Some(text) = env("HUB_PUBLIC_KEY") {
+            c.hub_public_key = Some(keys::PublicKey::parse(&text).ok_or_else(|| {
+                ConfError::new(
+                    "HUB_PUBLIC_KEY",
+                    "",
+                    "must be an ed25519 public key (43 base64url characters)",
+                )
+            })?);
         }
         if let Some(enabled) = env_bool("SPECIALIST_ENABLED", env)? {
             c.enabled = enabled;
@@ -133,20 +150,51 @@ pub fn identity_card(name: &str, description: &str, base_url: &str) -> AgentCard
     card
 }
 
-/// Logs and records one received message: one log line with its ids (never its text),
-/// one telemetry event (with the text; the Hub redacts what it relays).
+tokio::task_local! {
+    static CALLER: hublink::Caller;
+}
+
+/// Who sent the message being handled: the Hub, by a valid signature of its pinned key
+/// over this very message (with the student it vouches for), or anyone. Read it inside
+/// the executor's `execute` (not on a task it spawns).
+pub fn caller() -> hublink::Caller {
+    CALLER.try_with(Clone::clone).unwrap_or(hublink::Caller::Unverified { reason: "unsigned" })
+}
+
+/// An agent's executor behind the check of who is calling ([`caller`]).
+struct Checked<E> {
+    inner: E,
+    trust: Arc<hublink::HubTrust>,
+}
+
+impl<E: AgentExecutor> AgentExecutor for Checked<E> {
+    fn execute(&self, ctx: RequestContext) -> impl Future<Output = Result<Reply, a2a::RpcError>> + Send {
+        let caller = self.trust.caller(&ctx.message);
+        CALLER.scope(caller, self.inner.execute(ctx))
+    }
+
+    fn canceled(&self, task: &a2a::wire::Task) -> impl Future<Output = ()> + Send {
+        self.inner.canceled(task)
+    }
+}
+
+/// Logs and records one received message: one log line with its ids and who sent it
+/// (never its text), one telemetry event (with the text; the Hub redacts what it relays).
 pub fn log_received(telemetry: &Telemetry, ctx: &RequestContext) {
     let operation = operation_id(ctx);
+    let caller = caller();
     tracing::info!(
         message_id = %ctx.message.message_id,
         context_id = %ctx.context_id,
         operation_id = %operation,
+        caller = caller.as_str(),
         "received message"
     );
     let received = Received {
         message_id: ctx.message.message_id.as_str().into(),
         context_id: ctx.context_id.as_str().into(),
         operation_id: operation.into(),
+        caller: caller.as_str().into(),
         text: ctx.text().into(),
     };
     telemetry.record(SpecialistEventKind::MessageReceived.as_str(), Data::new(&received));
@@ -241,7 +289,11 @@ where
         None => (1, config.skills.clone().unwrap_or_else(|| agent.default_skills.clone())),
     };
     let store = stored.store.clone();
+    let trust = hublink::HubTrust::open(agent.identity, config.hub_public_key, Some(store.clone()))
+        .await
+        .map_err(std::io::Error::other)?;
     let persist: Box<dyn skills::Persist> = Box::new(stored::StorePersist(stored.store));
+    let signer: a2a::CardSigner = Arc::new(keys::card_signer(stored.key.clone()));
     let settings = Settings::resume(
         identity_card,
         set,
@@ -249,6 +301,7 @@ where
         agent.default_skills.clone(),
         agent.rules,
         Some(persist),
+        Some(signer),
     )
     .map_err(|errors| {
         std::io::Error::new(
@@ -262,7 +315,8 @@ where
     } else {
         Telemetry::without_content(agent.identity)
     };
-    let executor = (agent.executor)(settings.clone(), telemetry.clone(), store);
+    let executor =
+        Checked { inner: (agent.executor)(settings.clone(), telemetry.clone(), store), trust: trust.clone() };
     let app = A2aServer::new(executor, settings.card_cell())
         .router()
         .merge(skills::router(settings.clone()))
@@ -287,6 +341,8 @@ where
         mode: Some(agent.mode.to_string()),
         model: agent.model.map(str::to_string),
         heartbeat_interval: config.heartbeat_interval,
+        key: stored.key.clone(),
+        trust: Some(trust),
     };
     let client =
         A2aClient::new(a2a::client::ClientConfig { timeout: Duration::from_secs(3), ..Default::default() });

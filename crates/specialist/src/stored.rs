@@ -15,6 +15,9 @@ use store::{Store, StoreError};
 pub enum StartError {
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The agent's key file is unusable (it is never replaced).
+    #[error(transparent)]
+    Key(#[from] keys::KeyError),
     /// The stored settings did not decode or validate (the file is not replaced).
     #[error(
         "{}: the saved skill settings are not usable ({detail}); move the file away to start from the defaults",
@@ -28,6 +31,7 @@ impl StartError {
     pub fn code(&self) -> &'static str {
         match self {
             StartError::Store(e) => e.code(),
+            StartError::Key(e) => e.code(),
             StartError::SavedSettings { .. } => "saved_settings_invalid",
         }
     }
@@ -37,6 +41,8 @@ impl StartError {
 #[derive(Debug)]
 pub struct Stored {
     pub(crate) store: Store,
+    /// The agent's own key (`<data dir>/<identity>.key`).
+    pub(crate) key: std::sync::Arc<keys::AgentKey>,
     /// The saved skills and their revision, when any were saved.
     pub saved: Option<(u64, SkillSet)>,
 }
@@ -47,20 +53,22 @@ impl Stored {
     }
 }
 
-/// Opens `<data dir>/<identity>.sqlite3` (creating it on first start) and reads the saved
-/// settings, validated with `rules`. Call before the agent prints its ready line.
+/// Opens `<data dir>/<identity>.sqlite3` and the agent's key `<data dir>/<identity>.key`
+/// (creating both on first start) and reads the saved settings, validated with `rules`.
+/// Call before the agent prints its ready line.
 pub async fn open_store(identity: &str, config: &crate::Config, rules: Rules) -> Result<Stored, StartError> {
     let store = Store::open_agent(&config.data_dir, identity).await?;
+    let key = std::sync::Arc::new(keys::AgentKey::load_or_create(&config.data_dir, identity)?);
     let saved = store.run(|s| s.load_settings()).await?;
     let Some(saved) = saved else {
-        return Ok(Stored { store, saved: None });
+        return Ok(Stored { store, key, saved: None });
     };
     let bad = |detail: String| StartError::SavedSettings { path: store.path().to_path_buf(), detail };
     let set: SkillSet = serde_json::from_str(&saved.document).map_err(|e| bad(json_problem(&e).into()))?;
     if let Err(errors) = skills::validate(&set, rules) {
         return Err(bad(format!("{}: {}", errors[0].field, errors[0].message)));
     }
-    Ok(Stored { saved: Some((saved.revision, set)), store })
+    Ok(Stored { saved: Some((saved.revision, set)), store, key })
 }
 
 /// Writes each save to the store (blocking; the settings API saves on a blocking thread).

@@ -28,4 +28,6 @@ pub use process::{Lines, Proc, TempDir, bin, field, free_port, poll, run};
 #[cfg(feature = "campus")]
 pub use rpc::rpc;
 #[cfg(feature = "campus")]
-pub use university::{FAST, University, ask, control, received, settings, tutoring_requests};
+pub use university::{
+    FAST, University, agent_key, ask, control, received, settings, stranger_key, tutoring_requests,
+};

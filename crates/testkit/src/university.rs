@@ -131,13 +131,26 @@ pub fn ask(url: &str, text: &str) -> Exchange {
     rt().block_on(async { Student::new(A2aClient::default(), url).ask(text).await }).expect("ask")
 }
 
-/// Sends a control message to the Hub as a specialist would; returns the ack.
-pub fn control(u: &University, c: Control) -> hublink::Ack {
+/// Sends a control message to the Hub signed by `key` (a specialist's own, read with
+/// [`agent_key`], or a stranger's); returns the ack.
+pub fn control(u: &University, key: &keys::AgentKey, c: Control) -> hublink::Ack {
     rt().block_on(async {
         let hub = A2aClient::default().connect(&u.hub_url).await.unwrap();
-        let resp = hub.send_message(c.to_message(), &[]).await.unwrap();
+        let resp = hub.send_message(c.to_message(key), &[]).await.unwrap();
         parse_ack(&resp).expect("an ack")
     })
+}
+
+/// The key of the agent `identity` running as `p`, read from its data folder as its
+/// owner can (the test made the folder).
+pub fn agent_key(p: &Proc, identity: &str) -> keys::AgentKey {
+    let dir = p.data_dir().expect("an agent with the test's data folder");
+    keys::AgentKey::load_or_create(dir, identity).expect("the agent's key")
+}
+
+/// A key no agent has: what another local program would sign with.
+pub fn stranger_key() -> keys::AgentKey {
+    keys::AgentKey::from_seed([0x5a; 32])
 }
 
 /// A specialist's settings through the Hub's developer proxy.

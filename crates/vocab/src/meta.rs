@@ -18,6 +18,10 @@ pub const REQUEST_ID_KEY: &str = "requestId";
 pub const OPERATION_ID_KEY: &str = "operationId";
 /// The Hub's own id of one forward to a specialist (questions and actions alike).
 pub const HUB_OPERATION_ID_KEY: &str = "hubOperationId";
+/// On a message the Hub forwards to a specialist: the Hub's signature over it (who it is
+/// for, a digest of the message, the student the Hub vouches for), `hublink::HubSignature`.
+/// A specialist trusts nothing a message says about a student without it.
+pub const HUB_SIGNATURE_KEY: &str = "hubSignature";
 /// The Student's hint beside a question ([`StudentHint`]): where its own model thinks the
 /// question belongs; the Hub still decides.
 pub const STUDENT_HINT_KEY: &str = "studentHint";

@@ -185,7 +185,12 @@ fn start_specialist(rt: &tokio::runtime::Runtime, port: u16, hub_url: &str) -> S
         security_requirements: None,
     }];
     let seen = Arc::new(Seen::default());
-    let server = A2aServer::new(Scripted(seen.clone()), CardCell::new(a2a::CardDoc::new(card)));
+    // the scripted Tutor has a key of its own, like every agent: its card and its control
+    // messages are signed with it
+    let key = Arc::new(keys::AgentKey::from_seed([0x70; 32]));
+    let signer: a2a::CardSigner = Arc::new(keys::card_signer(key.clone()));
+    let server =
+        A2aServer::new(Scripted(seen.clone()), CardCell::new(a2a::CardDoc::signed(card, Some(&signer))));
     let tasks = server.tasks().clone();
     let app = server.router();
     let listener = rt.block_on(tokio::net::TcpListener::bind(("127.0.0.1", port))).unwrap();
@@ -199,6 +204,8 @@ fn start_specialist(rt: &tokio::runtime::Runtime, port: u16, hub_url: &str) -> S
         mode: None,
         model: None,
         heartbeat_interval: Duration::from_millis(100),
+        key,
+        trust: None,
     };
     let (_changes, rx) = tokio::sync::watch::channel(0u64);
     rt.spawn(async move {

@@ -102,6 +102,7 @@ fn notices_are_hints_duplicates_spoofs_and_urls_change_nothing() {
     let u = University::start(&[], &[]);
     u.wait_ready();
     let instance = u.specialist("tutor")["instanceId"].as_str().unwrap().to_string();
+    let tutor = testkit::agent_key(&u.tutor, "tutor");
     let refreshes = |u: &University| u.specialist("tutor")["refreshes"].as_u64().unwrap();
     let before = refreshes(&u);
 
@@ -114,7 +115,7 @@ fn notices_are_hints_duplicates_spoofs_and_urls_change_nothing() {
         notice_id: "n-1".into(),
         revision: Some(99),
     })
-    .to_message();
+    .to_message(&tutor);
     if let a2a::wire::PartContent::Data(d) = &mut msg.parts[0].content {
         d["cardUrl"] = json!(format!("{decoy}/.well-known/agent-card.json"));
         d["endpoint"] = json!(decoy.clone());
@@ -133,6 +134,7 @@ fn notices_are_hints_duplicates_spoofs_and_urls_change_nothing() {
     // the same notice id again: ignored
     let dup = control(
         &u,
+        &tutor,
         Control::CardChanged(hublink::CardChanged {
             identity: "tutor".into(),
             instance_id: instance.clone(),
@@ -144,6 +146,7 @@ fn notices_are_hints_duplicates_spoofs_and_urls_change_nothing() {
     // a spoofed sender: wrong instance, unknown identity
     let spoof = control(
         &u,
+        &tutor,
         Control::CardChanged(hublink::CardChanged {
             identity: "tutor".into(),
             instance_id: "not-me".into(),
@@ -154,6 +157,7 @@ fn notices_are_hints_duplicates_spoofs_and_urls_change_nothing() {
     assert_eq!(spoof.code.as_deref(), Some("not_registered"));
     let stranger = control(
         &u,
+        &tutor,
         Control::CardChanged(hublink::CardChanged {
             identity: "plumber".into(),
             instance_id: instance,

@@ -1,11 +1,12 @@
 //! The Hub and its specialists as real processes (one test binary): the university's
 //! routing and registry, the router, configuration and card changes, persistence across
-//! restarts, robustness against hostile bodies, the offline Tutor and the Tutor with the
-//! command-line Student. The shared kit (processes, ready lines, `University`, `poll`,
+//! restarts, agents nobody else can speak for (keys), robustness against hostile bodies,
+//! the offline Tutor and the Tutor with the command-line Student. The shared kit (processes, ready lines, `University`, `poll`,
 //! raw JSON-RPC) is the `testkit` crate.
 
 mod cards_and_config;
 mod connections;
+mod keys;
 mod offline_tutor;
 mod persistence;
 mod robustness;

@@ -122,15 +122,59 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
     );
     assert!(meta["requestId"].as_str().is_some_and(|id| id.starts_with("req_fake")), "{meta}");
 
+    // every agent's own key: made in the data folder, its owner's only; its secret half in
+    // no card, registry, feed or page frame (the logs are scanned after the stop)
+    let secrets = agent_secrets(data.path());
+    assert_eq!(secrets.len(), 3, "the hub, the tutor and the library each have a key");
+    let mut shown = vec![recorded.to_string(), reg.to_string(), direct.to_string()];
+    for port in [hub, tutor, library] {
+        let base = format!("http://127.0.0.1:{port}");
+        let (_, card) = http_json("GET", &format!("{base}/.well-known/agent-card.json"), None);
+        assert!(card["signatures"][0]["protected"].is_string(), "every agent signs its card: {card}");
+        shown.push(card.to_string());
+        shown.push(testkit::feed_snapshot(&base).unwrap_or_default());
+    }
+    let frames = read_stream(&ui_url, None, None, 2, |_| false);
+    shown.extend(frames.iter().map(|f| f.event().to_string()));
+
     // one SIGINT: everything stops, the fake included
     assert!(Command::new("kill").args(["-INT", &demo.id().to_string()]).status().unwrap().success());
     wait_line(&|l| l.contains("all agents stopped"), "the end");
     assert!(demo.wait().unwrap().success());
+    shown.extend(out.seen.iter().cloned());
+    for (agent, secret) in &secrets {
+        for text in &shown {
+            assert!(
+                !text.contains(secret.as_str()),
+                "{agent}'s secret key appears: {}",
+                &text[..text.len().min(200)]
+            );
+        }
+    }
     let (code, _) = http_json("GET", &format!("{fake_url}/_fake/requests"), None);
     assert_eq!(code, 0, "the fake is gone");
     poll(5, "the fake's process gone", || {
         (!std::path::Path::new(&format!("/proc/{fake_pid}")).exists()).then_some(())
     });
+}
+
+/// Every agent key file in `dir` (`<agent>.key`): the agent and the key's secret half,
+/// checking each file is readable by its owner only.
+fn agent_secrets(dir: &std::path::Path) -> Vec<(String, String)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(agent) = name.strip_suffix(".key") else { continue };
+        let mode = entry.metadata().unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{name} is readable by others: {mode:o}");
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let secret = text.trim_end().rsplit(' ').next().unwrap().to_string();
+        assert!(secret.len() >= 40, "{name} holds a key");
+        found.push((agent.to_string(), secret));
+    }
+    found.sort();
+    found
 }
 
 #[test]

@@ -17,6 +17,10 @@ pub struct SpecialistConf {
     pub endpoint: String,
     /// The public capability on the Hub's card that this specialist serves.
     pub capability: Capability,
+    /// Its public key (base64url Ed25519), when the operator pins it here; otherwise the
+    /// first key it proves is pinned in the Hub's store (trust on first use).
+    #[serde(default)]
+    pub public_key: Option<keys::PublicKey>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -59,6 +63,7 @@ pub(super) fn default_specialists() -> Vec<SpecialistConf> {
                 .map(String::from)
                 .to_vec(),
             },
+            public_key: None,
         },
         SpecialistConf {
             id: agents::LIBRARY.into(),
@@ -104,6 +109,7 @@ pub(super) fn default_specialists() -> Vec<SpecialistConf> {
                 .map(String::from)
                 .to_vec(),
             },
+            public_key: None,
         },
     ]
 }

@@ -24,6 +24,10 @@ pub enum CardProblem {
     #[error("the card declares security this hub does not expect")]
     Security,
     #[error("{0}")]
+    Signature(keys::CardSignatureError),
+    #[error("no key is known for this specialist yet (it has not registered)")]
+    NoKey,
+    #[error("{0}")]
     Unusable(String),
 }
 
@@ -36,6 +40,8 @@ impl CardProblem {
             CardProblem::Version => "card_version",
             CardProblem::Endpoint => "card_endpoint_mismatch",
             CardProblem::Security => "card_security_unexpected",
+            CardProblem::Signature(e) => e.code(),
+            CardProblem::NoKey => "card_no_key",
             CardProblem::Unusable(_) => "card_unusable",
         }
     }
@@ -113,11 +119,13 @@ pub(super) fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }
 
-/// Reads a fetch of `conf`'s card: a fresh card is validated and its index and handle
-/// built; anything else is said as it is.
+/// Reads a fetch of `conf`'s card: a fresh card is validated, its signature checked
+/// against the specialist's pinned `key`, and its index and handle built; anything else
+/// is said as it is.
 pub(super) fn read(
     client: &A2aClient,
     conf: &SpecialistConf,
+    key: Option<&keys::PublicKey>,
     fetched: Result<CardFetch, ClientError>,
 ) -> Fetched {
     match fetched {
@@ -125,6 +133,10 @@ pub(super) fn read(
         Ok(CardFetch::Fresh { card, etag }) => {
             if let Err(problem) = validate_card(conf, &card) {
                 return Fetched::Invalid(problem);
+            }
+            let Some(key) = key else { return Fetched::Invalid(CardProblem::NoKey) };
+            if let Err(e) = keys::verify_card(&card, key) {
+                return Fetched::Invalid(CardProblem::Signature(e));
             }
             match AgentHandle::from_card(client.clone(), &conf.endpoint, (*card).clone(), etag.clone()) {
                 Ok(handle) => Fetched::Fresh(Box::new(GoodCard {

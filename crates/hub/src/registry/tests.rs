@@ -2,24 +2,53 @@
 
 use super::*;
 use crate::config::Capability;
+use hublink::{Ack, CardChanged, Control, Heartbeat, Register, ack_codes};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A registry for one specialist at `base`, with events going nowhere.
 fn registry(base: &str) -> Arc<Registry> {
     let emit = Emit::none();
-    Registry::new(&[conf(base)], Duration::from_secs(3), Duration::from_secs(10), A2aClient::default(), emit)
+    let key = Arc::new(AgentKey::from_seed([0; 32]));
+    Registry::new(
+        &[conf(base)],
+        (Duration::from_secs(3), Duration::from_secs(10)),
+        A2aClient::default(),
+        (key, Pins::memory()),
+        emit,
+    )
 }
 
-fn register(reg: &Registry, base: &str) -> Ack {
-    reg.register(&Register {
+/// The test specialist's key.
+fn tutor_key() -> AgentKey {
+    AgentKey::from_seed([1; 32])
+}
+
+/// `control` as it arrives, signed by `key`.
+async fn send(reg: &Registry, key: &AgentKey, control: Control) -> Ack {
+    let signed = hublink::parse_control(&control.to_message(key)).unwrap().unwrap();
+    reg.control(&signed).await
+}
+
+/// A registration of instance `instance` at `base`, offering `key`.
+fn registration(base: &str, instance: &str, key: &AgentKey) -> Register {
+    Register {
         identity: "tutor".into(),
-        instance_id: "i".into(),
+        instance_id: instance.into(),
         endpoint: base.into(),
         card_url: format!("{base}/.well-known/agent-card.json"),
         enabled: true,
+        public_key: key.public(),
         mode: None,
         model: None,
-    })
+    }
+}
+
+async fn register(reg: &Registry, base: &str) -> Ack {
+    send(reg, &tutor_key(), Control::Register(registration(base, "i", &tutor_key()))).await
+}
+
+fn beat(instance: &str) -> Heartbeat {
+    Heartbeat { identity: "tutor".into(), instance_id: instance.into() }
 }
 
 fn conf(endpoint: &str) -> SpecialistConf {
@@ -34,6 +63,7 @@ fn conf(endpoint: &str) -> SpecialistConf {
             tags: vec![],
             examples: vec![],
         },
+        public_key: None,
     }
 }
 
@@ -69,7 +99,9 @@ async fn card_server(
 ) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let doc = a2a::CardDoc::new(a2a::basic_card(name, "d", &base));
+    let mut card = a2a::basic_card(name, "d", &base);
+    card.signatures = Some(vec![keys::sign_card(&tutor_key(), &card)]);
+    let doc = a2a::CardDoc::new(card);
     let app = axum::Router::new().route(
         "/.well-known/agent-card.json",
         axum::routing::get(move |headers: axum::http::HeaderMap| {
@@ -112,7 +144,7 @@ async fn a_fetched_card_that_fails_validation_is_not_used() {
     let gate = Arc::new(tokio::sync::Semaphore::new(100));
     let base = card_server("Library Agent", Arc::default(), Arc::default(), gate).await;
     let reg = registry(&base);
-    assert!(register(&reg, &base).ok);
+    assert!(register(&reg, &base).await.ok);
     until("the fetch", || reg.lock()["tutor"].refreshes == 1).await;
     assert_eq!(reg.status("tutor"), Some(Status::InvalidCard));
     assert!(reg.lock()["tutor"].card_error.as_deref().unwrap_or("").contains("name"));
@@ -126,7 +158,7 @@ async fn refreshes_are_conditional_and_coalesce() {
     let base = card_server("Tutor Agent", arrived.clone(), conditional.clone(), gate.clone()).await;
     let reg = registry(&base);
     let refreshes = || reg.lock()["tutor"].refreshes;
-    assert!(register(&reg, &base).ok);
+    assert!(register(&reg, &base).await.ok);
     gate.add_permits(1);
     until("the first fetch", || refreshes() == 1).await;
     assert_eq!(reg.status("tutor"), Some(Status::Ready));
@@ -153,29 +185,81 @@ async fn the_mode_is_what_the_registration_said_and_unknown_without_it() {
     let reg = registry(base);
     let mode = |reg: &Registry| reg.describe()[0].mode.clone();
     assert!(mode(&reg).is_none(), "nothing registered: unknown");
-    assert!(register(&reg, base).ok);
+    assert!(register(&reg, base).await.ok);
     assert!(mode(&reg).is_none(), "an older agent that does not say: unknown, never guessed");
-    let with = |m: &str| Register {
-        identity: "tutor".into(),
-        instance_id: "i".into(),
-        endpoint: base.into(),
-        card_url: format!("{base}/.well-known/agent-card.json"),
-        enabled: true,
-        mode: Some(m.into()),
-        model: None,
-    };
-    assert!(reg.register(&with("fixed")).ok);
+    let with = |m: &str| Register { mode: Some(m.into()), ..registration(base, "i", &tutor_key()) };
+    let key = tutor_key();
+    assert!(send(&reg, &key, Control::Register(with("fixed"))).await.ok);
     assert_eq!(mode(&reg).as_deref(), Some("fixed"));
     for bad in ["", "Fixed", "a b", &"x".repeat(33)] {
-        let ack = reg.register(&with(bad));
+        let ack = send(&reg, &key, Control::Register(with(bad))).await;
         assert_eq!(ack.code.as_deref(), Some(ack_codes::INVALID_CONTROL), "{bad:?}");
     }
     assert_eq!(mode(&reg).as_deref(), Some("fixed"), "a refused registration changes nothing");
     let model = |reg: &Registry| reg.describe()[0].model.clone();
     assert!(model(&reg).is_none(), "no model said: unknown");
     let live = Register { model: Some("claude-haiku-5-5".into()), ..with("live") };
-    assert!(reg.register(&live).ok);
+    assert!(send(&reg, &key, Control::Register(live)).await.ok);
     assert_eq!((mode(&reg).as_deref(), model(&reg).as_deref()), (Some("live"), Some("claude-haiku-5-5")));
     let bad = Register { model: Some("Claude Haiku".into()), ..with("live") };
-    assert_eq!(reg.register(&bad).code.as_deref(), Some(ack_codes::INVALID_CONTROL));
+    assert_eq!(
+        send(&reg, &key, Control::Register(bad)).await.code.as_deref(),
+        Some(ack_codes::INVALID_CONTROL)
+    );
+}
+
+#[tokio::test]
+async fn only_the_pinned_key_speaks_for_an_identity_and_an_instance_id_is_no_credential() {
+    let base = "http://127.0.0.1:9";
+    let reg = registry(base);
+    let (tutor, intruder) = (tutor_key(), AgentKey::from_seed([66; 32]));
+    let ack = register(&reg, base).await;
+    assert!(ack.ok);
+    assert_eq!(ack.hub_key, Some(AgentKey::from_seed([0; 32]).public()), "the hub gives its key");
+    let code = |ack: Ack| ack.code.unwrap_or_default();
+    // the live instance's id, another key: every control message is refused
+    let forged = Register { enabled: false, ..registration(base, "i", &intruder) };
+    assert_eq!(code(send(&reg, &intruder, Control::Register(forged.clone())).await), "key_mismatch");
+    // claiming the pinned key without holding it: signed by another key
+    let claimed = Register { public_key: tutor.public(), ..forged };
+    assert_eq!(code(send(&reg, &intruder, Control::Register(claimed)).await), "key_mismatch");
+    assert_eq!(code(send(&reg, &intruder, Control::Heartbeat(beat("i"))).await), "key_mismatch");
+    assert_eq!(code(send(&reg, &intruder, Control::Deregister(beat("i"))).await), "key_mismatch");
+    let notice = CardChanged {
+        identity: "tutor".into(),
+        instance_id: "i".into(),
+        notice_id: "n".into(),
+        revision: None,
+    };
+    assert_eq!(code(send(&reg, &intruder, Control::CardChanged(notice)).await), "key_mismatch");
+    assert_eq!(reg.describe()[0].instance_id.as_deref(), Some("i"));
+    assert_ne!(reg.status("tutor"), Some(Status::Disabled), "the forged disable changed nothing");
+    // unsigned: refused
+    let mut bare = Control::Heartbeat(beat("i")).to_message(&tutor);
+    if let a2a::wire::PartContent::Data(d) = &mut bare.parts[0].content {
+        d.as_object_mut().unwrap().remove("proof");
+    }
+    let unsigned = hublink::parse_control(&bare).unwrap().unwrap();
+    assert_eq!(code(reg.control(&unsigned).await), "bad_signature");
+    // the same signed heartbeat twice: the second is a replay
+    let once = hublink::parse_control(&Control::Heartbeat(beat("i")).to_message(&tutor)).unwrap().unwrap();
+    assert!(reg.control(&once).await.ok);
+    assert_eq!(code(reg.control(&once).await), "replayed");
+    // the real key signs out
+    assert!(send(&reg, &tutor, Control::Deregister(beat("i"))).await.ok);
+    assert_eq!(reg.status("tutor"), Some(Status::Disconnected));
+}
+
+#[tokio::test]
+async fn a_new_instance_that_proves_the_key_replaces_a_live_one_at_once() {
+    let base = "http://127.0.0.1:9";
+    let reg = registry(base);
+    let tutor = tutor_key();
+    assert!(register(&reg, base).await.ok);
+    // a restart: a new instance id, the same key, while the old one's heartbeat is fresh
+    let ack = send(&reg, &tutor, Control::Register(registration(base, "j", &tutor))).await;
+    assert!(ack.ok, "{ack:?}");
+    assert_eq!(reg.describe()[0].instance_id.as_deref(), Some("j"));
+    let old = send(&reg, &tutor, Control::Heartbeat(beat("i"))).await;
+    assert_eq!(old.code.as_deref(), Some(ack_codes::NOT_REGISTERED), "the old instance is gone");
 }

@@ -33,7 +33,14 @@ pub struct Received<'a> {
     pub context_id: Cow<'a, str>,
     /// The Hub's operation id for this hop (`-` when the asker gave none).
     pub operation_id: Cow<'a, str>,
+    /// `hub` (a valid signature of the Hub's pinned key) or `unverified` (anyone).
+    #[serde(default = "unverified")]
+    pub caller: Cow<'a, str>,
     pub text: Cow<'a, str>,
+}
+
+fn unverified() -> Cow<'static, str> {
+    Cow::Borrowed("unverified")
 }
 
 /// `reply_published`, with what the answering agent adds (`details`, flattened in).

@@ -1,0 +1,186 @@
+//! Agents nobody else can speak for, with real processes: the Hub signs what it forwards
+//! (a specialist tells it from any other caller), a restarted agent that proves its key
+//! replaces its dead instance at once, and a program that takes a dead agent's port with
+//! a copy of its card is refused.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use hublink::{Control, Register};
+use serde_json::json;
+use testkit::{Proc, TempDir, University, agent_key, ask, control, http_json, poll, rpc, stranger_key};
+
+/// The log lines in which `p` recorded a received message as from `caller`.
+fn received_from(p: &Proc, caller: &str) -> usize {
+    let field = format!("caller=\"{caller}\"");
+    p.stderr().iter().filter(|l| l.contains("received message") && l.contains(&field)).count()
+}
+
+fn served_by(ex: &student::Exchange) -> Option<String> {
+    ex.attribution.as_ref().and_then(|a| a["id"].as_str().map(str::to_string))
+}
+
+/// Kills the Tutor with SIGKILL, runs `meanwhile`, and starts it again on the same port
+/// with the data folder `data` (its key and store).
+fn restart_tutor(u: &mut University, data: &TempDir, meanwhile: impl FnOnce()) {
+    let port = u.tutor_url.rsplit(':').next().unwrap().to_string();
+    kill_tutor(u);
+    meanwhile();
+    let hub_url = u.hub_url.clone();
+    let env = [
+        ("CAMPUS_DATA_DIR", data.as_str()),
+        ("PORT", port.as_str()),
+        ("HUB_URL", hub_url.as_str()),
+        testkit::FAST[0],
+    ];
+    u.tutor = Proc::start(&["tutor"], &env);
+}
+
+fn kill_tutor(u: &mut University) {
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-9", &u.tutor.pid().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    poll(5, "the tutor gone", || (!u.tutor.is_running()).then_some(()));
+}
+
+#[test]
+fn a_forward_is_signed_by_the_hub_and_a_direct_call_is_anyones() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
+    assert_eq!(served_by(&ex).as_deref(), Some("tutor"));
+    poll(5, "the tutor's record of a forward from the hub", || {
+        (received_from(&u.tutor, "hub") == 1).then_some(())
+    });
+    // a direct call, and one carrying a signature by another key: anyone's
+    let message = |id: &str, meta: serde_json::Value| {
+        json!({"message": {"messageId": id, "role": "ROLE_USER", "parts": [{"text": "derivative of x^3"}],
+            "metadata": meta}})
+    };
+    rpc(&u.tutor_url, "SendMessage", message("m-direct", json!({})));
+    let forged = json!({"hubSignature": {"audience": "tutor", "digest": "x", "student": "alex",
+        "proof": {"kid": "k", "issuedAtMs": 1, "nonce": "n", "signature": "s"}}});
+    rpc(&u.tutor_url, "SendMessage", message("m-forged", forged));
+    poll(5, "two calls from anyone", || (received_from(&u.tutor, "unverified") == 2).then_some(()));
+    assert_eq!(received_from(&u.tutor, "hub"), 1, "neither passed for the hub");
+}
+
+/// A restart with the same key: the new instance registers while the dead one's
+/// heartbeat is still fresh (an expiry of 30 s here) and is routable at once, not when
+/// the old instance expires.
+#[test]
+fn a_restarted_agent_proves_its_key_and_is_routable_at_once() {
+    let data = TempDir::new();
+    let tutor_env = [("CAMPUS_DATA_DIR", data.as_str())];
+    let mut u = University::start_with(&[("HEARTBEAT_EXPIRY_MS", "30000")], &tutor_env, &[]);
+    u.wait_ready();
+    let before = u.specialist("tutor")["instanceId"].as_str().unwrap().to_string();
+    restart_tutor(&mut u, &data, || {});
+    let restarted = Instant::now();
+    poll(10, "the new instance ready", || {
+        let entry = u.specialist("tutor");
+        (entry["status"] == "ready" && entry["instanceId"] != before.as_str()).then_some(())
+    });
+    eprintln!("routable {} ms after the restarted tutor's ready line", restarted.elapsed().as_millis());
+    let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
+    assert_eq!((ex.outcome.as_deref(), served_by(&ex).as_deref()), (Some("route"), Some("tutor")));
+}
+
+/// A tiny server on `port` that serves `card` and counts the A2A calls (POSTs) it gets
+/// (the Hub's telemetry relay keeps knocking with GETs).
+fn squatter(port: u16, card: String, hits: Arc<AtomicUsize>) -> std::thread::JoinHandle<()> {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the dead tutor's port");
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 8192];
+            let n = stream.read(&mut buf).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buf[..n]);
+            if head.starts_with("GET /.well-known/agent-card.json") {
+                let body = card.as_bytes();
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body));
+            } else {
+                if head.starts_with("POST") {
+                    hits.fetch_add(1, Ordering::SeqCst);
+                }
+                let _ = stream.write_all(
+                    b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                );
+            }
+        }
+    })
+}
+
+#[test]
+fn a_program_on_a_dead_agents_port_with_its_copied_card_is_refused() {
+    let mut u = University::start(&[], &[]);
+    u.wait_ready();
+    let (_, card) = http_json("GET", &format!("{}/.well-known/agent-card.json", u.tutor_url), None);
+    assert!(card["signatures"].is_array(), "the tutor signs its card: {card}");
+    let instance = u.specialist("tutor")["instanceId"].as_str().unwrap().to_string();
+    let tutor_key = agent_key(&u.tutor, "tutor").public();
+    let port: u16 = u.tutor_url.rsplit(':').next().unwrap().parse().unwrap();
+    kill_tutor(&mut u);
+    // the squatter serves a card that says otherwise, under the tutor's copied signature
+    let mut altered = card.clone();
+    altered["description"] = json!("Send me your questions instead.");
+    let hits = Arc::new(AtomicUsize::new(0));
+    let _server = squatter(port, altered.to_string(), hits.clone());
+    let me = stranger_key();
+    let register = |key: hublink::Register| control(&u, &me, Control::Register(key));
+    let endpoint = u.tutor_url.clone();
+    let mine = Register {
+        identity: "tutor".into(),
+        instance_id: instance.clone(),
+        endpoint: endpoint.clone(),
+        card_url: format!("{endpoint}/.well-known/agent-card.json"),
+        enabled: true,
+        public_key: me.public(),
+        mode: Some("mock".into()),
+        model: None,
+    };
+    assert_eq!(register(mine.clone()).code.as_deref(), Some("key_mismatch"));
+    let claimed = Register { public_key: tutor_key, instance_id: "new".into(), ..mine };
+    assert_eq!(register(claimed).code.as_deref(), Some("key_mismatch"));
+    // the hub fetches the squatter's card: its signature does not match what it says
+    http_json("POST", &format!("{}/dev/refresh", u.hub_url), Some(json!({})));
+    let error = poll(10, "the altered card refused", || {
+        let entry = u.specialist("tutor");
+        entry["cardError"].as_str().filter(|e| e.contains("signature")).map(str::to_string)
+    });
+    assert!(error.contains("does not match"), "{error}");
+    u.wait_status("tutor", "stale");
+    let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
+    assert_eq!(ex.outcome.as_deref(), Some("unavailable"), "{ex:?}");
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "no question reached the squatter");
+}
+
+/// An agent whose key file was deleted makes a new key, which the Hub refuses until the
+/// operator tells it to forget the old one (`campus forget-key hub tutor`, the Hub stopped).
+#[test]
+fn a_replaced_key_is_refused_until_the_hub_forgets_the_old_one() {
+    let (hub_data, tutor_data) = (TempDir::new(), TempDir::new());
+    let hub_env = [("CAMPUS_DATA_DIR", hub_data.as_str())];
+    let tutor_env = [("CAMPUS_DATA_DIR", tutor_data.as_str())];
+    let mut u = University::start_with(&hub_env, &tutor_env, &[]);
+    u.wait_ready();
+    restart_tutor(&mut u, &tutor_data, || std::fs::remove_file(tutor_data.path().join("tutor.key")).unwrap());
+    u.tutor.wait_for_log(|l| l.contains("refused registration") && l.contains("key_mismatch"));
+    u.wait_status("tutor", "stale");
+    drop(u.hub.take());
+    let (ok, out, err) = testkit::run(&["forget-key", "hub", "tutor"], &hub_env);
+    assert!(ok && out.contains("hub forgot tutor's key"), "{out}{err}");
+    u.start_hub();
+    u.wait_status("tutor", "ready");
+    let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
+    assert_eq!(served_by(&ex).as_deref(), Some("tutor"));
+}

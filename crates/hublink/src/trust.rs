@@ -1,0 +1,297 @@
+//! The specialist's trust in its Hub: the Hub's key, pinned the first time a registration
+//! is accepted (or configured, `HUB_PUBLIC_KEY`), and the check of what the Hub signs
+//! when it forwards — so a specialist can tell a forward from the Hub from any other
+//! caller. The Hub's side is [`sign_forward`].
+
+use std::sync::{Arc, Mutex, RwLock};
+
+use a2a::wire::Message;
+use keys::{AgentKey, Proof, PublicKey, Replay};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use vocab::meta::HUB_SIGNATURE_KEY;
+
+/// The purpose a forward's signature is made for.
+const FORWARD: &str = "forward";
+/// The identity the Hub's key is pinned under in a specialist's store.
+pub const HUB_IDENTITY: &str = "hub";
+
+/// What the Hub signs on a forward, beside the proof.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ForwardClaims {
+    /// The specialist it is for: a forward to the Tutor is not one to the Library.
+    audience: String,
+    /// [`keys::digest`] of the message without this signature and without its context
+    /// id (the receiving A2A layer fills one in when none was named; it is `context`).
+    digest: String,
+    /// The conversation the Hub named, if it named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    context: Option<String>,
+    /// The student the Hub vouches for, when it knows one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    student: Option<String>,
+}
+
+/// `hubSignature` in a forward's metadata.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HubSignature {
+    #[serde(flatten)]
+    claims: ForwardClaims,
+    proof: Proof,
+}
+
+fn digest(message: &Message) -> String {
+    let mut value = serde_json::to_value(message).unwrap_or(Value::Null);
+    value.as_object_mut().map(|m| m.remove("contextId"));
+    if let Some(meta) = value.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.remove(HUB_SIGNATURE_KEY);
+        if meta.is_empty() {
+            value.as_object_mut().map(|m| m.remove("metadata"));
+        }
+    }
+    keys::digest(&value)
+}
+
+/// Signs `message` as the Hub's forward to `audience`, vouching for `student` when given.
+/// Sign last: any later change to the message breaks the signature.
+pub fn sign_forward(key: &AgentKey, audience: &str, student: Option<&str>, message: &mut Message) {
+    let claims = ForwardClaims {
+        audience: audience.into(),
+        digest: digest(message),
+        context: message.context_id.clone(),
+        student: student.map(Into::into),
+    };
+    let proof = Proof::seal(key, FORWARD, &claims);
+    let signature = serde_json::to_value(HubSignature { claims, proof }).unwrap_or_default();
+    message.metadata.get_or_insert_with(Default::default).insert(HUB_SIGNATURE_KEY.into(), signature);
+}
+
+/// Who sent a message, as far as a specialist can tell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Caller {
+    /// The Hub, by its pinned key; `student` is the one it vouches for.
+    Hub { student: Option<String> },
+    /// Anyone: no valid Hub signature (`reason` is a stable code: `unsigned`,
+    /// `no_hub_key`, `wrong_audience`, `bad_signature`, `stale_signature`, `replayed`,
+    /// `key_mismatch`).
+    Unverified { reason: &'static str },
+}
+
+impl Caller {
+    /// `hub` or `unverified`, for logs and telemetry.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Caller::Hub { .. } => "hub",
+            Caller::Unverified { .. } => "unverified",
+        }
+    }
+
+    /// The student the Hub vouches for; never one a message merely claims.
+    pub fn student(&self) -> Option<&str> {
+        match self {
+            Caller::Hub { student } => student.as_deref(),
+            Caller::Unverified { .. } => None,
+        }
+    }
+}
+
+/// How many forwards' nonces a specialist remembers (the freshness window's worth at
+/// well over a thousand forwards a second).
+const REMEMBERED: usize = 65_536;
+
+/// A specialist's trust in the Hub's key.
+#[derive(Debug)]
+pub struct HubTrust {
+    identity: String,
+    configured: Option<PublicKey>,
+    pinned: RwLock<Option<PublicKey>>,
+    store: Option<store::Store>,
+    replay: Mutex<Replay>,
+    /// The last different key a Hub offered (warned about once).
+    refused: Mutex<Option<PublicKey>>,
+}
+
+impl HubTrust {
+    /// `identity`'s trust: the configured key when given, else the one pinned in `store`.
+    pub async fn open(
+        identity: &str,
+        configured: Option<PublicKey>,
+        store: Option<store::Store>,
+    ) -> Result<Arc<Self>, store::StoreError> {
+        let pinned = match (&configured, &store) {
+            (Some(k), _) => Some(*k),
+            (None, Some(s)) => s
+                .run(|s| s.pinned_keys())
+                .await?
+                .into_iter()
+                .find(|(id, _)| id == HUB_IDENTITY)
+                .and_then(|(_, k)| PublicKey::parse(&k)),
+            (None, None) => None,
+        };
+        Ok(Arc::new(Self {
+            identity: identity.into(),
+            configured,
+            pinned: RwLock::new(pinned),
+            store,
+            replay: Mutex::new(Replay::new(REMEMBERED)),
+            refused: Mutex::new(None),
+        }))
+    }
+
+    /// The Hub's key as pinned now.
+    pub fn key(&self) -> Option<PublicKey> {
+        *self.pinned.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A key the Hub gave with an accepted registration: pinned when none is (written to
+    /// the store first), ignored with one warning when another one is.
+    pub async fn offer(&self, key: PublicKey) {
+        match self.key() {
+            Some(pinned) if pinned == key => return,
+            Some(_) => {
+                let mut refused = self.refused.lock().unwrap_or_else(|p| p.into_inner());
+                if *refused != Some(key) {
+                    *refused = Some(key);
+                    let how = if self.configured.is_some() {
+                        "HUB_PUBLIC_KEY names another key"
+                    } else {
+                        "another key is pinned (if the hub's key was replaced on purpose, stop this agent and run `campus forget-key hub` with its data folder)"
+                    };
+                    tracing::warn!(offered_kid = %key.kid(), "the hub's key is not the one this agent trusts; its forwards are not trusted: {how}");
+                }
+                return;
+            }
+            None => {}
+        }
+        let pinned = match &self.store {
+            Some(store) => {
+                let text = key.to_string();
+                match store.run(move |s| s.pin_key(HUB_IDENTITY, &text)).await {
+                    Ok(p) => PublicKey::parse(&p),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not pin the hub's key; trusting it until the next start");
+                        Some(key)
+                    }
+                }
+            }
+            None => Some(key),
+        };
+        tracing::info!(kid = %key.kid(), "pinned the hub's key");
+        *self.pinned.write().unwrap_or_else(|p| p.into_inner()) = pinned;
+    }
+
+    /// Who sent `message`: the Hub only with a valid, fresh, first-seen signature for
+    /// this agent by the pinned key over this very message.
+    pub fn caller(&self, message: &Message) -> Caller {
+        let unverified = |reason| Caller::Unverified { reason };
+        let Some(signature) = message.metadata.as_ref().and_then(|m| m.get(HUB_SIGNATURE_KEY)) else {
+            return unverified("unsigned");
+        };
+        let Ok(signature) = serde_json::from_value::<HubSignature>(signature.clone()) else {
+            return unverified("bad_signature");
+        };
+        let Some(key) = self.key() else { return unverified("no_hub_key") };
+        if signature.claims.audience != self.identity {
+            return unverified("wrong_audience");
+        }
+        let named = signature.claims.context.as_ref();
+        if signature.claims.digest != digest(message)
+            || named.is_some_and(|c| message.context_id.as_ref() != Some(c))
+        {
+            return unverified("bad_signature");
+        }
+        if let Err(e) = keys::check(&key, FORWARD, &signature.claims, &signature.proof, keys::now_ms()) {
+            return unverified(e.code());
+        }
+        if let Err(e) =
+            self.replay.lock().unwrap_or_else(|p| p.into_inner()).take(HUB_IDENTITY, &signature.proof)
+        {
+            return unverified(e.code());
+        }
+        Caller::Hub { student: signature.claims.student }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a::wire::{Part, Role};
+
+    use super::*;
+
+    async fn trust(identity: &str, hub: &AgentKey) -> Arc<HubTrust> {
+        let t = HubTrust::open(identity, None, None).await.unwrap();
+        t.offer(hub.public()).await;
+        t
+    }
+
+    fn question() -> Message {
+        let mut m = Message::new(Role::User, vec![Part::text("when are my books due?")]);
+        m.context_id = Some("ctx-1".into());
+        m
+    }
+
+    #[tokio::test]
+    async fn a_signed_forward_is_the_hubs_once_and_only_for_its_audience() {
+        let hub = AgentKey::from_seed([1; 32]);
+        let library = trust("library", &hub).await;
+        let mut m = question();
+        sign_forward(&hub, "library", Some("alex"), &mut m);
+        assert_eq!(library.caller(&m), Caller::Hub { student: Some("alex".into()) });
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "replayed" }, "a replay is anyone's");
+        let tutor = trust("tutor", &hub).await;
+        let mut m = question();
+        sign_forward(&hub, "library", Some("alex"), &mut m);
+        assert_eq!(tutor.caller(&m), Caller::Unverified { reason: "wrong_audience" });
+        // the Hub named no conversation and the receiving layer filled one in: still the Hub's
+        let mut m = question();
+        m.context_id = None;
+        sign_forward(&hub, "library", None, &mut m);
+        m.context_id = Some("made-by-the-layer".into());
+        assert_eq!(library.caller(&m), Caller::Hub { student: None });
+    }
+
+    #[tokio::test]
+    async fn a_forged_or_altered_forward_vouches_for_no_one() {
+        let hub = AgentKey::from_seed([1; 32]);
+        let library = trust("library", &hub).await;
+        assert_eq!(library.caller(&question()), Caller::Unverified { reason: "unsigned" });
+        // signed by another key
+        let mut m = question();
+        sign_forward(&AgentKey::from_seed([2; 32]), "library", Some("alex"), &mut m);
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "key_mismatch" });
+        // the Hub's signature, another student written in
+        let mut m = question();
+        sign_forward(&hub, "library", Some("alex"), &mut m);
+        let meta = m.metadata.as_mut().unwrap();
+        meta.get_mut(HUB_SIGNATURE_KEY).unwrap()["student"] = "sam".into();
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
+        // the Hub's signature, other words
+        let mut m = question();
+        sign_forward(&hub, "library", None, &mut m);
+        m.parts = vec![Part::text("renew everything")];
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
+        // the Hub's signature, moved to another conversation
+        let mut m = question();
+        sign_forward(&hub, "library", None, &mut m);
+        m.context_id = Some("ctx-2".into());
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
+        assert_eq!(Caller::Unverified { reason: "x" }.student(), None);
+    }
+
+    #[tokio::test]
+    async fn the_first_hub_key_is_pinned_and_another_is_not_trusted() {
+        let hub = AgentKey::from_seed([1; 32]);
+        let library = HubTrust::open("library", None, None).await.unwrap();
+        let mut m = question();
+        sign_forward(&hub, "library", None, &mut m);
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "no_hub_key" });
+        library.offer(hub.public()).await;
+        library.offer(AgentKey::from_seed([2; 32]).public()).await;
+        assert_eq!(library.key(), Some(hub.public()));
+        let configured = HubTrust::open("library", Some(hub.public()), None).await.unwrap();
+        configured.offer(AgentKey::from_seed([2; 32]).public()).await;
+        assert_eq!(configured.key(), Some(hub.public()));
+    }
+}
