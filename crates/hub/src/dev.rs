@@ -4,7 +4,8 @@
 //! - `GET /dev/registry` — every specialist's status, card ETag and revision, heartbeat age
 //! - `POST /dev/refresh` — re-fetch every specialist's card (the "Refresh skills" button)
 //! - `GET|PUT /dev/agents/{id}/settings`, `POST /dev/agents/{id}/settings/preview` — a
-//!   proxy to that specialist's own settings API, at its configured endpoint only;
+//!   proxy to that specialist's own settings API, at its configured endpoint only, each
+//!   change signed by the Hub (`campus-hub-signature`: the specialist takes no other);
 //!   `PATCH /dev/agents/{id}/settings/skills/{skill}` likewise (one skill's change)
 //!
 //! Errors: `{"error": {"code", "message"}}` with `unknown_agent` (404) and
@@ -78,8 +79,14 @@ async fn proxy(s: &DevState, id: &str, method: Method, tail: &str, body: Forward
     let Some(spec) = s.config.specialist(id) else {
         return error(StatusCode::NOT_FOUND, "unknown_agent", "no specialist with that id");
     };
-    let url = format!("{}/api/settings{tail}", spec.endpoint.trim_end_matches('/'));
+    let path = format!("/api/settings{tail}");
+    let url = format!("{}{path}", spec.endpoint.trim_end_matches('/'));
+    let signature = (method != Method::GET)
+        .then(|| hublink::sign_request(s.registry.key(), id, method.as_str(), &path, &body));
     let mut req = s.http.request(method, &url);
+    if let Some(signature) = signature {
+        req = req.header(vocab::meta::HUB_SIGNATURE_HEADER, signature);
+    }
     if let Some(content_type) = content_type {
         req = req.header(header::CONTENT_TYPE, content_type);
     }

@@ -13,6 +13,8 @@ use vocab::meta::HUB_SIGNATURE_KEY;
 
 /// The purpose a forward's signature is made for.
 const FORWARD: &str = "forward";
+/// The purpose of the Hub's signature on a request to a specialist's own API.
+const REQUEST: &str = "request";
 /// The identity the Hub's key is pinned under in a specialist's store.
 pub const HUB_IDENTITY: &str = "hub";
 
@@ -66,6 +68,49 @@ pub fn sign_forward(key: &AgentKey, audience: &str, student: Option<&str>, messa
     let proof = Proof::seal(key, FORWARD, &claims);
     let signature = serde_json::to_value(HubSignature { claims, proof }).unwrap_or_default();
     message.metadata.get_or_insert_with(Default::default).insert(HUB_SIGNATURE_KEY.into(), signature);
+}
+
+/// What the Hub signs on a request to a specialist's own API (`campus-hub-signature`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestClaims {
+    audience: String,
+    method: String,
+    /// The path and query as sent.
+    path: String,
+    /// [`keys::digest_bytes`] of the body as sent.
+    body: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SignedRequest {
+    #[serde(flatten)]
+    claims: RequestClaims,
+    proof: Proof,
+}
+
+/// The `campus-hub-signature` header value for the Hub's `method` request of `path` with
+/// `body` to `audience`.
+pub fn sign_request(key: &AgentKey, audience: &str, method: &str, path: &str, body: &[u8]) -> String {
+    let claims = RequestClaims {
+        audience: audience.into(),
+        method: method.to_ascii_uppercase(),
+        path: path.into(),
+        body: keys::digest_bytes(body),
+    };
+    let proof = Proof::seal(key, REQUEST, &claims);
+    let json = serde_json::to_vec(&SignedRequest { claims, proof }).unwrap_or_default();
+    base64_url(&json)
+}
+
+fn base64_url(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+fn from_base64_url(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(text).ok()
 }
 
 /// Who sent a message, as far as a specialist can tell.
@@ -182,6 +227,35 @@ impl HubTrust {
         *self.pinned.write().unwrap_or_else(|p| p.into_inner()) = pinned;
     }
 
+    /// Whether a request to this agent's own API carries the Hub's valid, fresh,
+    /// first-seen signature (`header`, the `campus-hub-signature` value) over exactly this
+    /// method, path and body; the reason's stable code when not.
+    pub fn check_request(
+        &self,
+        method: &str,
+        path: &str,
+        body: &[u8],
+        header: Option<&str>,
+    ) -> Result<(), &'static str> {
+        let header = header.ok_or("unsigned")?;
+        let signed: SignedRequest =
+            from_base64_url(header).and_then(|b| serde_json::from_slice(&b).ok()).ok_or("bad_signature")?;
+        let key = self.key().ok_or("no_hub_key")?;
+        let c = &signed.claims;
+        if c.audience != self.identity {
+            return Err("wrong_audience");
+        }
+        if !c.method.eq_ignore_ascii_case(method) || c.path != path || c.body != keys::digest_bytes(body) {
+            return Err("bad_signature");
+        }
+        keys::check(&key, REQUEST, c, &signed.proof, keys::now_ms()).map_err(|e| e.code())?;
+        self.replay
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take(HUB_IDENTITY, &signed.proof)
+            .map_err(|e| e.code())
+    }
+
     /// Who sent `message`: the Hub only with a valid, fresh, first-seen signature for
     /// this agent by the pinned key over this very message.
     pub fn caller(&self, message: &Message) -> Caller {
@@ -278,6 +352,27 @@ mod tests {
         m.context_id = Some("ctx-2".into());
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
         assert_eq!(Caller::Unverified { reason: "x" }.student(), None);
+    }
+
+    #[tokio::test]
+    async fn a_signed_request_is_the_hubs_once_for_exactly_what_it_signed() {
+        let hub = AgentKey::from_seed([1; 32]);
+        let tutor = trust("tutor", &hub).await;
+        let body = br#"{"baseRevision":1,"enabled":false}"#;
+        let path = "/api/settings/skills/calculus";
+        let header = sign_request(&hub, "tutor", "patch", path, body);
+        assert_eq!(tutor.check_request("PATCH", path, body, Some(&header)), Ok(()));
+        assert_eq!(tutor.check_request("PATCH", path, body, Some(&header)), Err("replayed"));
+        let fresh = || sign_request(&hub, "tutor", "PATCH", path, body);
+        assert_eq!(tutor.check_request("PATCH", path, b"{}", Some(&fresh())), Err("bad_signature"));
+        assert_eq!(tutor.check_request("PUT", path, body, Some(&fresh())), Err("bad_signature"));
+        assert_eq!(tutor.check_request("PATCH", "/api/settings", body, Some(&fresh())), Err("bad_signature"));
+        assert_eq!(tutor.check_request("PATCH", path, body, None), Err("unsigned"));
+        assert_eq!(tutor.check_request("PATCH", path, body, Some("not base64")), Err("bad_signature"));
+        let other = sign_request(&AgentKey::from_seed([2; 32]), "tutor", "PATCH", path, body);
+        assert_eq!(tutor.check_request("PATCH", path, body, Some(&other)), Err("key_mismatch"));
+        let library = sign_request(&hub, "library", "PATCH", path, body);
+        assert_eq!(tutor.check_request("PATCH", path, body, Some(&library)), Err("wrong_audience"));
     }
 
     #[tokio::test]

@@ -24,8 +24,13 @@ pub use proof::{MAX_SKEW_MS, Proof, ProofError, Replay, check, now_ms};
 /// The SHA-256 of `value`'s canonical form, base64url: what a signature covers when the
 /// signed thing travels beside it (a message's content).
 pub fn digest(value: &serde_json::Value) -> String {
+    digest_bytes(jcs::canonical(value).as_bytes())
+}
+
+/// The SHA-256 of `bytes`, base64url (a request body as sent).
+pub fn digest_bytes(bytes: &[u8]) -> String {
     use sha2::Digest;
-    b64(&sha2::Sha256::digest(jcs::canonical(value).as_bytes()))
+    b64(&sha2::Sha256::digest(bytes))
 }
 
 /// base64url without padding, the encoding of every key, signature and JWS segment here.

@@ -30,7 +30,7 @@ use crate::model::{FieldError, SkillPatch, SkillSet};
 use crate::settings::{SaveError, Settings, Snapshot};
 
 /// Largest settings body accepted.
-const BODY_LIMIT: usize = 256 * 1024;
+pub const BODY_LIMIT: usize = 256 * 1024;
 
 /// The body of a save and of a preview.
 #[derive(Deserialize)]

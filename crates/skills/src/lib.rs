@@ -19,7 +19,7 @@ mod api;
 mod model;
 mod settings;
 
-pub use api::router;
+pub use api::{BODY_LIMIT, router};
 pub use model::{FieldError, Policy, PolicySkill, Rules, Skill, SkillPatch, SkillSet, build_card, validate};
 pub use settings::{Persist, SaveError, Settings, Snapshot};
 

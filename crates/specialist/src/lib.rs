@@ -7,7 +7,7 @@
 //! - [`open_store`]: the agent's SQLite file (`<data dir>/<identity>.sqlite3`) and the
 //!   skill settings saved in it, which win over the file's skills and the defaults;
 //! - [`serve`]: one guarded server with the A2A endpoint, the settings API
-//!   (`/api/settings`) and the telemetry feed (`/telemetry/events`), plus the Hub link
+//!   (`/api/settings`; a change only with the Hub's signature) and the telemetry feed (`/telemetry/events`), plus the Hub link
 //!   (register, heartbeat, card-change notices, sign-out on shutdown), every control
 //!   message and every card signed with the agent's own key;
 //! - [`caller`]: who sent the message being handled — the Hub (by its pinned key, with
@@ -16,6 +16,7 @@
 use std::future::Future;
 pub mod forms;
 pub mod live;
+mod settings_guard;
 mod stored;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -317,10 +318,10 @@ where
     };
     let executor =
         Checked { inner: (agent.executor)(settings.clone(), telemetry.clone(), store), trust: trust.clone() };
-    let app = A2aServer::new(executor, settings.card_cell())
-        .router()
-        .merge(skills::router(settings.clone()))
-        .merge(telemetry.router());
+    let settings_api = skills::router(settings.clone())
+        .layer(axum::middleware::from_fn_with_state(trust.clone(), settings_guard::hub_only_writes));
+    let app =
+        A2aServer::new(executor, settings.card_cell()).router().merge(settings_api).merge(telemetry.router());
     let app = guard::protect(app, guard::LocalPolicy::new(addr));
 
     let (stop_link, link_stopped) = tokio::sync::oneshot::channel::<()>();

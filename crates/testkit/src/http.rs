@@ -7,10 +7,22 @@ use serde_json::Value;
 
 /// A blocking HTTP call with a JSON body: (status, JSON answer or Null).
 pub fn http_json(method: &str, url: &str, body: Option<serde_json::Value>) -> (u16, serde_json::Value) {
+    send_json(method, url, body, None)
+}
+
+fn send_json(
+    method: &str,
+    url: &str,
+    body: Option<serde_json::Value>,
+    header: Option<(&str, String)>,
+) -> (u16, serde_json::Value) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
         let client = reqwest::Client::new();
         let mut req = client.request(method.parse().unwrap(), url);
+        if let Some((name, value)) = header {
+            req = req.header(name, value);
+        }
         if let Some(b) = body {
             req = req.header("content-type", "application/json").body(b.to_string());
         }
@@ -22,6 +34,36 @@ pub fn http_json(method: &str, url: &str, body: Option<serde_json::Value>) -> (u
             Err(_) => (0, serde_json::Value::Null),
         }
     })
+}
+
+/// The key a test signs with when it plays the Hub for a specialist started without one:
+/// give the specialist `HUB_PUBLIC_KEY` = [`test_hub_public_key`].
+pub fn test_hub_key() -> keys::AgentKey {
+    keys::AgentKey::from_seed([0x4b; 32])
+}
+
+/// `HUB_PUBLIC_KEY` for a specialist whose Hub is the test ([`as_hub`]).
+pub fn test_hub_public_key() -> String {
+    test_hub_key().public().to_string()
+}
+
+/// A settings change to the specialist `audience` at `base` + `path`, signed as the Hub's
+/// developer proxy signs it (with [`test_hub_key`]).
+pub fn as_hub(
+    method: &str,
+    base: &str,
+    audience: &str,
+    path: &str,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let signature =
+        hublink::sign_request(&test_hub_key(), audience, method, path, body.to_string().as_bytes());
+    send_json(
+        method,
+        &format!("{base}{path}"),
+        Some(body),
+        Some((vocab::meta::HUB_SIGNATURE_HEADER, signature)),
+    )
 }
 
 /// Replaces the script of a fake model server (`campus fake-anthropic` at `fake`).

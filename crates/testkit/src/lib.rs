@@ -22,7 +22,10 @@ pub mod ui;
 mod university;
 
 #[cfg(feature = "campus")]
-pub use http::{fake_recorded, feed_events, feed_snapshot, http_json, put_fake_script, rt};
+pub use http::{
+    as_hub, fake_recorded, feed_events, feed_snapshot, http_json, put_fake_script, rt, test_hub_key,
+    test_hub_public_key,
+};
 #[cfg(feature = "campus")]
 pub use process::{Lines, Proc, TempDir, bin, field, free_port, poll, run};
 #[cfg(feature = "campus")]

@@ -183,15 +183,17 @@ fn the_tutor_offers_its_form_only_to_a_client_that_renders_it_and_takes_a_reques
 
 #[test]
 fn a_disabled_workflow_is_not_offered_and_its_actions_are_refused() {
-    let tutor = Proc::start(&["tutor"], &[("HUB_URL", "http://127.0.0.1:9")]);
+    let hub_key = testkit::test_hub_public_key();
+    let tutor = Proc::start(&["tutor"], &[("HUB_URL", "http://127.0.0.1:9"), ("HUB_PUBLIC_KEY", &hub_key)]);
     let ctx = id("ctx");
     let offered = chat(&tutor.url, &ctx, "can I schedule a tutoring appointment?", true);
     let (form, _, _) = form_of(&offered);
-    let (status, v) = testkit::http_json(
-        "PATCH",
-        &format!("{}/api/settings/skills/tutoring-request", tutor.url),
-        Some(json!({"baseRevision": 1, "enabled": false})),
-    );
+    let change = json!({"baseRevision": 1, "enabled": false});
+    let path = "/api/settings/skills/tutoring-request";
+    // another local program cannot change the settings; the Hub (here the test) can
+    let (status, v) = testkit::http_json("PATCH", &format!("{}{path}", tutor.url), Some(change.clone()));
+    assert_eq!((status, v["error"]["code"].as_str()), (403, Some("hub_signature_required")), "{v}");
+    let (status, v) = testkit::as_hub("PATCH", &tutor.url, "tutor", path, change);
     assert_eq!(status, 200, "{v}");
     let refused =
         act(&tutor.url, &ctx, &form, "op-1", "cancel_form", "cancel_btn", json!({"formVersion": 1}));

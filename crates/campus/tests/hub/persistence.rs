@@ -92,21 +92,27 @@ fn saved_settings_and_revisions_survive_sigkill_and_a_restart() {
     let (hub_url, tutor_url, library_url) = (url(p.hub), url(p.tutor), url(p.library));
     assert!(d.tutor.path().join("tutor.sqlite3").exists(), "created on first start");
 
-    // the Library: two whole saves (revisions 2 and 3)
+    // the Library: two whole saves (revisions 2 and 3), through the Hub's developer proxy
+    // (the Library takes no change the Hub did not sign: it has the Hub's key once registered)
+    for id in ["tutor", "library"] {
+        poll(15, &format!("{id} registered"), || {
+            (registry_entry(&hub_url, id)["status"] == "ready").then_some(())
+        });
+    }
     let before = settings(&library_url);
     assert_eq!((before["revision"].clone(), before["matchesDefault"].clone()), (json!(1), json!(true)));
     let mut skills = before["skills"].clone();
     skills[0]["description"] = json!("Opening hours of the main library, saved before a crash.");
     let (st, v) = http_json(
         "PUT",
-        &format!("{library_url}/api/settings"),
+        &format!("{hub_url}/dev/agents/library/settings"),
         Some(json!({"baseRevision": 1, "skills": skills})),
     );
     assert_eq!((st, v["revision"].clone()), (200, json!(2)), "{v}");
     skills[0]["tags"] = json!(["hours", "opening", "schedule", "weekend"]);
     let (st, v) = http_json(
         "PUT",
-        &format!("{library_url}/api/settings"),
+        &format!("{hub_url}/dev/agents/library/settings"),
         Some(json!({"baseRevision": 2, "skills": skills})),
     );
     assert_eq!((st, v["revision"].clone()), (200, json!(3)), "{v}");
@@ -172,7 +178,7 @@ fn saved_settings_and_revisions_survive_sigkill_and_a_restart() {
     // the revision continues from the stored one
     let (st, v) = http_json(
         "PATCH",
-        &format!("{tutor_url}/api/settings/skills/{skill}"),
+        &format!("{hub_url}/dev/agents/tutor/settings/skills/{skill}"),
         Some(json!({"baseRevision": 2, "enabled": false})),
     );
     assert_eq!((st, v["revision"].clone()), (200, json!(3)), "{v}");

@@ -75,7 +75,11 @@ fn the_live_library_releases_only_verified_answers_and_reads_form_intent_with_th
     let fake = Proc::start(&["fake-anthropic"], &[]);
     let dir = TempDir::new();
     let none = dir.path().join("no.env");
-    let library = Proc::start(&["library"], &live_env(&fake, CANARY, none.to_str().unwrap()));
+    // the test plays the Hub for its settings changes (signed with the test's key)
+    let hub_key = testkit::test_hub_public_key();
+    let mut env = live_env(&fake, CANARY, none.to_str().unwrap());
+    env.push(("HUB_PUBLIC_KEY", hub_key.as_str()));
+    let library = Proc::start(&["library"], &env);
     let mut emitted = Vec::new();
 
     // verbatim evidence: the model's answer is released, with what it cost
@@ -143,10 +147,12 @@ fn the_live_library_releases_only_verified_answers_and_reads_form_intent_with_th
     assert!(text(&v).starts_with("Could you say a little more") && text(&v).contains("Printing"), "{v}");
 
     // evidence from a skill disabled meanwhile → withheld
-    let (status, body) = http_json(
+    let (status, body) = testkit::as_hub(
         "PATCH",
-        &format!("{}/api/settings/skills/printing", library.url),
-        Some(json!({"baseRevision": 1, "enabled": false})),
+        &library.url,
+        "library",
+        "/api/settings/skills/printing",
+        json!({"baseRevision": 1, "enabled": false}),
     );
     assert_eq!(status, 200, "{body}");
     emitted.push(body.to_string());
