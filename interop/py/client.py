@@ -6,13 +6,17 @@ Proves that an unmodified SDK client can use our A2A 1.0 JSON-RPC server:
   2. SendMessage: our answer decodes as a Message (role agent, a contextId) whose
      text is the expected reply;
   3. errors: GetTask of an unknown id surfaces as the SDK's TaskNotFoundError,
-     which the SDK maps from JSON-RPC code -32001.
+     which the SDK maps from JSON-RPC code -32001;
+  4. card signature: the SDK's own verifier (a2a.utils.signing, PyJWT) accepts our
+     card's EdDSA signature with the key its protected header names, and refuses the
+     card once a field is changed.
 
 Usage: python client.py <agent base url> <expected reply text>
 Prints one `ok ...` / `FAIL ...` line per check; exits 1 if any check failed.
 """
 
 import asyncio
+import json
 import sys
 import uuid
 
@@ -22,6 +26,9 @@ from a2a.client import A2ACardResolver, ClientConfig, create_client
 from a2a.helpers import get_message_text
 from a2a.types import GetTaskRequest, Message, Part, Role, SendMessageRequest
 from a2a.utils.errors import JSON_RPC_ERROR_CODE_MAP, TaskNotFoundError
+from a2a.utils.signing import InvalidSignaturesError, create_signature_verifier
+from jwt import PyJWK
+from jwt.utils import base64url_decode
 
 QUESTION = 'Hello Tutor Agent. Can you help me with calculus?'
 TIMEOUT_S = 10.0
@@ -51,11 +58,13 @@ async def main(base: str, expected_reply: str) -> int:
             print(f'FAIL python sdk client -> campus tutor: {name}: {msg}', flush=True)
 
     client = None
+    fetched = None
 
     async def fetch_card():
-        nonlocal client
+        nonlocal client, fetched
         async with httpx.AsyncClient(timeout=TIMEOUT_S) as http:
             card = await A2ACardResolver(http, base).get_agent_card()
+        fetched = card
         require(card.name, 'the card has no name')
         ifaces = [i for i in card.supported_interfaces if i.protocol_binding == 'JSONRPC']
         require(ifaces, 'no JSONRPC interface in supportedInterfaces')
@@ -95,8 +104,26 @@ async def main(base: str, expected_reply: str) -> int:
             return f'code {code}, {type(e).__name__}'
         raise CheckFailed(f'expected TaskNotFoundError, got a task: {task}')
 
+    async def verify_signature():
+        require(fetched is not None, 'no card (card fetch failed)')
+        require(fetched.signatures, 'the card carries no signatures')
+        header = json.loads(base64url_decode(fetched.signatures[0].protected.encode()))
+        require(header.get('alg') == 'EdDSA', f'alg is {header.get("alg")!r}')
+        key = PyJWK(header['jwk'])
+        verify = create_signature_verifier(lambda kid, jku: key, algorithms=['EdDSA'])
+        verify(fetched)  # raises when no signature is valid
+        altered = type(fetched)()
+        altered.CopyFrom(fetched)
+        altered.description = fetched.description + ' (altered)'
+        try:
+            verify(altered)
+        except InvalidSignaturesError:
+            return f'kid {header.get("kid", "")[:12]}…, an altered card refused'
+        raise CheckFailed('an altered card still verified')
+
     try:
         await check('fetch agent card', fetch_card)
+        await check('the card signature verifies with the SDK (EdDSA, RFC 8785)', verify_signature)
         await check('SendMessage returns the reply Message', send_message)
         await check('GetTask of an unknown id is TaskNotFound (-32001)', get_unknown_task)
     finally:

@@ -1,5 +1,8 @@
 //! A2A 1.0 Agent Card signatures: a JWS (RFC 7515) with a detached payload, the RFC 8785
-//! canonical card without its `signatures` member. The protected header names the
+//! canonical card without its `signatures` member and without empty values (empty
+//! strings, lists and objects, at any depth) or the one default the card's proto form
+//! leaves out (an extension's `required: false`): the form the official SDKs
+//! canonicalize, so they verify our cards — interop/py checks it. The protected header names the
 //! algorithm (`EdDSA`), the key id and the public key (`jwk`); a verifier that has pinned
 //! the signer's key checks against its pin, never against the header's key.
 
@@ -32,13 +35,39 @@ impl CardSignatureError {
     }
 }
 
-/// The signed bytes: the card as JSON, `signatures` removed, canonical.
+/// The signed bytes: the card as JSON, `signatures` and empty values removed, canonical.
 fn payload(card: &AgentCard) -> String {
     let mut value = serde_json::to_value(card).unwrap_or(Value::Null);
     if let Value::Object(map) = &mut value {
         map.remove("signatures");
     }
-    canonical(&value)
+    // `AgentExtension.required` is a proto3 bool without presence: its proto JSON form
+    // omits `false` (the only such field a card can hold but OAuth's `pkceRequired`)
+    let extensions = value.pointer_mut("/capabilities/extensions").and_then(Value::as_array_mut);
+    for extension in extensions.into_iter().flatten().filter_map(Value::as_object_mut) {
+        if extension.get("required") == Some(&Value::Bool(false)) {
+            extension.remove("required");
+        }
+    }
+    canonical(&without_empty(value).unwrap_or(Value::Null))
+}
+
+/// `value` without empty strings, lists and objects (an object or list emptied by that
+/// goes too); `None` when nothing is left.
+fn without_empty(value: Value) -> Option<Value> {
+    match value {
+        Value::String(s) if s.is_empty() => None,
+        Value::Array(items) => {
+            let kept: Vec<Value> = items.into_iter().filter_map(without_empty).collect();
+            (!kept.is_empty()).then_some(Value::Array(kept))
+        }
+        Value::Object(map) => {
+            let kept: serde_json::Map<String, Value> =
+                map.into_iter().filter_map(|(k, v)| without_empty(v).map(|v| (k, v))).collect();
+            (!kept.is_empty()).then_some(Value::Object(kept))
+        }
+        other => Some(other),
+    }
 }
 
 /// A signature of `card` (whatever signatures it carries are not covered).
@@ -108,6 +137,22 @@ mod tests {
         let mut other = card("Squatter");
         other.signatures = c.signatures.clone();
         assert_eq!(verify_card(&other, &key.public()), Err(CardSignatureError::BadSignature));
+    }
+
+    #[test]
+    fn empty_values_are_not_part_of_what_is_signed() {
+        let key = AgentKey::from_seed([3; 32]);
+        let mut c = card("Tutor");
+        c.signatures = Some(vec![sign_card(&key, &c)]);
+        // a reader that drops empty values (as the official SDKs do) sees the same card
+        let mut dropped = serde_json::to_value(&c).unwrap();
+        dropped.as_object_mut().unwrap().remove("skills");
+        let dropped: AgentCard = serde_json::from_value(dropped).unwrap();
+        assert_eq!(verify_card(&dropped, &key.public()), Ok(()));
+        assert_eq!(
+            without_empty(serde_json::json!({"a": "", "b": [[], {}], "c": {"d": ""}, "e": [0, false, "x"]})),
+            Some(serde_json::json!({"e": [0, false, "x"]}))
+        );
     }
 
     #[test]
