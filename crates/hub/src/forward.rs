@@ -3,6 +3,10 @@
 //! came back — with one definition of "nothing was sent" ([`ClientError::nothing_sent`]:
 //! the connection was refused or never made, or the address or card was unusable). Only
 //! then is a specialist marked unreachable; a timeout or a broken answer is unknown.
+//!
+//! Every forward is signed by the Hub for its specialist, and an answer counts only when
+//! the specialist's pinned key signed it for that forward: an answer from any other
+//! program at its address is discarded, and to the student the specialist was not reached.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,9 +62,20 @@ impl<'a> Forward<'a> {
         timeout: Duration,
     ) -> SendOutcome {
         // signed last, for this specialist only: it can tell the Hub from any other caller
-        hublink::sign_forward(self.registry.key(), self.specialist, None, &mut message);
+        let nonce = hublink::sign_forward(self.registry.key(), self.specialist, None, &mut message);
         let sent = match tokio::time::timeout(timeout, self.handle.send_message(message, extensions)).await {
-            Ok(Ok(response)) => SendOutcome::Answered(Box::new(response)),
+            Ok(Ok(response)) => {
+                // the answer of whoever holds the specialist's key, to this very forward
+                let checked = (self.registry.key_of(self.specialist).ok_or("no_key"))
+                    .and_then(|key| hublink::check_reply(&key, &nonce, &response));
+                match checked {
+                    Ok(()) => SendOutcome::Answered(Box::new(response)),
+                    Err(reason) => {
+                        tracing::warn!(specialist = %self.specialist, reason, "discarded an answer not signed by the specialist's key; another program may hold its address");
+                        SendOutcome::NotSent
+                    }
+                }
+            }
             Ok(Err(e)) if e.nothing_sent() => SendOutcome::NotSent,
             Ok(Err(ClientError::Rpc { code, reason, message })) => {
                 SendOutcome::Refused { code, reason, message }

@@ -31,4 +31,4 @@ pub use messages::{
     MAX_MODE_CHARS, PROOF_FIELD, REGISTER, Register, Signed, ack_codes, ack_reply, parse_ack, parse_control,
     valid_mode,
 };
-pub use trust::{Caller, HUB_IDENTITY, HubTrust, sign_forward, sign_request};
+pub use trust::{Caller, HUB_IDENTITY, HubTrust, check_reply, sign_forward, sign_reply, sign_request};

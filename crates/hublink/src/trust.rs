@@ -5,16 +5,19 @@
 
 use std::sync::{Arc, Mutex, RwLock};
 
-use a2a::wire::Message;
+use a2a::server::Reply;
+use a2a::wire::{Message, Part, SendMessageResponse};
 use keys::{AgentKey, Proof, PublicKey, Replay};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vocab::meta::HUB_SIGNATURE_KEY;
+use vocab::meta::{HUB_SIGNATURE_KEY, SPECIALIST_SIGNATURE_KEY};
 
 /// The purpose a forward's signature is made for.
 const FORWARD: &str = "forward";
 /// The purpose of the Hub's signature on a request to a specialist's own API.
 const REQUEST: &str = "request";
+/// The purpose of a specialist's signature on its reply to a forward.
+const REPLY: &str = "reply";
 /// The identity the Hub's key is pinned under in a specialist's store.
 pub const HUB_IDENTITY: &str = "hub";
 
@@ -56,9 +59,10 @@ fn digest(message: &Message) -> String {
     keys::digest(&value)
 }
 
-/// Signs `message` as the Hub's forward to `audience`, vouching for `student` when given.
-/// Sign last: any later change to the message breaks the signature.
-pub fn sign_forward(key: &AgentKey, audience: &str, student: Option<&str>, message: &mut Message) {
+/// Signs `message` as the Hub's forward to `audience`, vouching for `student` when given;
+/// returns the signature's nonce, which the specialist's reply must name
+/// ([`check_reply`]). Sign last: any later change to the message breaks the signature.
+pub fn sign_forward(key: &AgentKey, audience: &str, student: Option<&str>, message: &mut Message) -> String {
     let claims = ForwardClaims {
         audience: audience.into(),
         digest: digest(message),
@@ -66,8 +70,79 @@ pub fn sign_forward(key: &AgentKey, audience: &str, student: Option<&str>, messa
         student: student.map(Into::into),
     };
     let proof = Proof::seal(key, FORWARD, &claims);
+    let nonce = proof.nonce.clone();
     let signature = serde_json::to_value(HubSignature { claims, proof }).unwrap_or_default();
     message.metadata.get_or_insert_with(Default::default).insert(HUB_SIGNATURE_KEY.into(), signature);
+    nonce
+}
+
+/// What a specialist signs on its reply to a forward.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ReplyClaims {
+    /// The nonce of the forward this answers: a reply is no answer to another one.
+    in_reply_to: String,
+    /// [`keys::digest`] of the reply's parts: its message's (or task status message's)
+    /// parts, then the parts of the artifacts it added.
+    digest: String,
+    /// How many artifacts this reply added (a task's artifacts accumulate; these are its last).
+    artifacts: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ReplySignature {
+    #[serde(flatten)]
+    claims: ReplyClaims,
+    proof: Proof,
+}
+
+fn parts_digest<'a>(parts: impl Iterator<Item = &'a Part>) -> String {
+    let parts: Vec<&Part> = parts.collect();
+    keys::digest(&serde_json::to_value(parts).unwrap_or(Value::Null))
+}
+
+/// Signs `reply` as this specialist's answer to the forward whose nonce is `in_reply_to`.
+pub fn sign_reply(key: &AgentKey, in_reply_to: &str, reply: &mut Reply) {
+    let (parts, artifacts, metadata): (Vec<&Part>, usize, _) = match reply {
+        Reply::Message { parts, metadata, .. } => (parts.iter().collect(), 0, metadata),
+        Reply::Task { parts, artifacts, metadata, .. } => {
+            let all = parts.iter().chain(artifacts.iter().flat_map(|a| a.parts.iter())).collect();
+            (all, artifacts.len(), metadata)
+        }
+    };
+    let claims =
+        ReplyClaims { in_reply_to: in_reply_to.into(), digest: parts_digest(parts.into_iter()), artifacts };
+    let proof = Proof::seal(key, REPLY, &claims);
+    let signature = serde_json::to_value(ReplySignature { claims, proof }).unwrap_or_default();
+    metadata.get_or_insert_with(Default::default).insert(SPECIALIST_SIGNATURE_KEY.into(), signature);
+}
+
+/// Checks that `response` is the reply of the specialist known by `key` to the forward
+/// whose nonce is `forward`: its signature, fresh, over exactly what the Hub will relay.
+pub fn check_reply(
+    key: &PublicKey,
+    forward: &str,
+    response: &SendMessageResponse,
+) -> Result<(), &'static str> {
+    let (metadata, own, artifacts) = match response {
+        SendMessageResponse::Message(m) => {
+            (m.metadata.as_ref(), m.parts.iter().collect::<Vec<_>>(), Vec::new())
+        }
+        SendMessageResponse::Task(t) => {
+            let own = t.status.message.iter().flat_map(|m| m.parts.iter()).collect();
+            (t.metadata.as_ref(), own, t.artifacts.iter().flatten().collect::<Vec<_>>())
+        }
+    };
+    let signature = metadata.and_then(|m| m.get(SPECIALIST_SIGNATURE_KEY)).ok_or("unsigned_reply")?;
+    let signed: ReplySignature = serde_json::from_value(signature.clone()).map_err(|_| "bad_signature")?;
+    let c = &signed.claims;
+    let added =
+        artifacts.len().checked_sub(c.artifacts).map(|from| &artifacts[from..]).ok_or("bad_signature")?;
+    let parts = own.into_iter().chain(added.iter().flat_map(|a| a.parts.iter()));
+    if c.in_reply_to != forward || c.digest != parts_digest(parts) {
+        return Err("bad_signature");
+    }
+    keys::check(key, REPLY, c, &signed.proof, keys::now_ms()).map_err(|e| e.code())
 }
 
 /// What the Hub signs on a request to a specialist's own API (`campus-hub-signature`).
@@ -116,8 +191,9 @@ fn from_base64_url(text: &str) -> Option<Vec<u8>> {
 /// Who sent a message, as far as a specialist can tell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Caller {
-    /// The Hub, by its pinned key; `student` is the one it vouches for.
-    Hub { student: Option<String> },
+    /// The Hub, by its pinned key; `student` is the one it vouches for, `forward` the
+    /// signature's nonce (what the reply names, [`sign_reply`]).
+    Hub { student: Option<String>, forward: String },
     /// Anyone: no valid Hub signature (`reason` is a stable code: `unsigned`,
     /// `no_hub_key`, `wrong_audience`, `bad_signature`, `stale_signature`, `replayed`,
     /// `key_mismatch`).
@@ -136,7 +212,7 @@ impl Caller {
     /// The student the Hub vouches for; never one a message merely claims.
     pub fn student(&self) -> Option<&str> {
         match self {
-            Caller::Hub { student } => student.as_deref(),
+            Caller::Hub { student, .. } => student.as_deref(),
             Caller::Unverified { .. } => None,
         }
     }
@@ -284,7 +360,7 @@ impl HubTrust {
         {
             return unverified(e.code());
         }
-        Caller::Hub { student: signature.claims.student }
+        Caller::Hub { student: signature.claims.student, forward: signature.proof.nonce }
     }
 }
 
@@ -311,8 +387,8 @@ mod tests {
         let hub = AgentKey::from_seed([1; 32]);
         let library = trust("library", &hub).await;
         let mut m = question();
-        sign_forward(&hub, "library", Some("alex"), &mut m);
-        assert_eq!(library.caller(&m), Caller::Hub { student: Some("alex".into()) });
+        let nonce = sign_forward(&hub, "library", Some("alex"), &mut m);
+        assert_eq!(library.caller(&m), Caller::Hub { student: Some("alex".into()), forward: nonce });
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "replayed" }, "a replay is anyone's");
         let tutor = trust("tutor", &hub).await;
         let mut m = question();
@@ -321,9 +397,9 @@ mod tests {
         // the Hub named no conversation and the receiving layer filled one in: still the Hub's
         let mut m = question();
         m.context_id = None;
-        sign_forward(&hub, "library", None, &mut m);
+        let nonce = sign_forward(&hub, "library", None, &mut m);
         m.context_id = Some("made-by-the-layer".into());
-        assert_eq!(library.caller(&m), Caller::Hub { student: None });
+        assert_eq!(library.caller(&m), Caller::Hub { student: None, forward: nonce });
     }
 
     #[tokio::test]
@@ -352,6 +428,33 @@ mod tests {
         m.context_id = Some("ctx-2".into());
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
         assert_eq!(Caller::Unverified { reason: "x" }.student(), None);
+    }
+
+    #[test]
+    fn a_reply_counts_only_signed_by_the_specialist_for_that_forward_over_what_is_relayed() {
+        let library = AgentKey::from_seed([3; 32]);
+        let mut reply = Reply::text("Open 8-22 on Mondays.");
+        sign_reply(&library, "n-1", &mut reply);
+        let Reply::Message { message_id, parts, metadata, .. } = reply else { unreachable!() };
+        let mut m = Message::new(a2a::wire::Role::Agent, parts);
+        m.message_id = message_id;
+        m.metadata = metadata;
+        let resp = SendMessageResponse::Message(m.clone());
+        assert_eq!(check_reply(&library.public(), "n-1", &resp), Ok(()));
+        assert_eq!(check_reply(&library.public(), "n-2", &resp), Err("bad_signature"), "another forward's");
+        assert_eq!(check_reply(&AgentKey::from_seed([4; 32]).public(), "n-1", &resp), Err("key_mismatch"));
+        let mut altered = m.clone();
+        altered.parts = vec![Part::text("Closed for good.")];
+        assert_eq!(
+            check_reply(&library.public(), "n-1", &SendMessageResponse::Message(altered)),
+            Err("bad_signature")
+        );
+        let mut bare = m;
+        bare.metadata = None;
+        assert_eq!(
+            check_reply(&library.public(), "n-1", &SendMessageResponse::Message(bare)),
+            Err("unsigned_reply")
+        );
     }
 
     #[tokio::test]

@@ -162,16 +162,33 @@ pub fn caller() -> hublink::Caller {
     CALLER.try_with(Clone::clone).unwrap_or(hublink::Caller::Unverified { reason: "unsigned" })
 }
 
-/// An agent's executor behind the check of who is calling ([`caller`]).
-struct Checked<E> {
+/// An agent's executor behind the check of who is calling ([`caller`]); every reply to
+/// a forward from the Hub is signed with the agent's key for that forward
+/// (`hublink::sign_reply`), so the Hub relays nothing another program answered.
+pub struct Checked<E> {
     inner: E,
     trust: Arc<hublink::HubTrust>,
+    key: Arc<keys::AgentKey>,
+}
+
+impl<E> Checked<E> {
+    pub fn new(inner: E, trust: Arc<hublink::HubTrust>, key: Arc<keys::AgentKey>) -> Self {
+        Self { inner, trust, key }
+    }
 }
 
 impl<E: AgentExecutor> AgentExecutor for Checked<E> {
-    fn execute(&self, ctx: RequestContext) -> impl Future<Output = Result<Reply, a2a::RpcError>> + Send {
+    async fn execute(&self, ctx: RequestContext) -> Result<Reply, a2a::RpcError> {
         let caller = self.trust.caller(&ctx.message);
-        CALLER.scope(caller, self.inner.execute(ctx))
+        let forward = match &caller {
+            hublink::Caller::Hub { forward, .. } => Some(forward.clone()),
+            hublink::Caller::Unverified { .. } => None,
+        };
+        let mut reply = CALLER.scope(caller, self.inner.execute(ctx)).await?;
+        if let Some(forward) = forward {
+            hublink::sign_reply(&self.key, &forward, &mut reply);
+        }
+        Ok(reply)
     }
 
     fn canceled(&self, task: &a2a::wire::Task) -> impl Future<Output = ()> + Send {
@@ -316,8 +333,11 @@ where
     } else {
         Telemetry::without_content(agent.identity)
     };
-    let executor =
-        Checked { inner: (agent.executor)(settings.clone(), telemetry.clone(), store), trust: trust.clone() };
+    let executor = Checked::new(
+        (agent.executor)(settings.clone(), telemetry.clone(), store),
+        trust.clone(),
+        stored.key.clone(),
+    );
     let settings_api = skills::router(settings.clone())
         .layer(axum::middleware::from_fn_with_state(trust.clone(), settings_guard::hub_only_writes));
     let app =

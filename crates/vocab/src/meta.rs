@@ -22,6 +22,9 @@ pub const HUB_OPERATION_ID_KEY: &str = "hubOperationId";
 /// for, a digest of the message, the student the Hub vouches for), `hublink::HubSignature`.
 /// A specialist trusts nothing a message says about a student without it.
 pub const HUB_SIGNATURE_KEY: &str = "hubSignature";
+/// On a specialist's reply to a forward: its signature over the reply, naming the
+/// forward it answers (`hublink::sign_reply`). The Hub relays no reply without it.
+pub const SPECIALIST_SIGNATURE_KEY: &str = "specialistSignature";
 /// The HTTP header of the Hub's signature on a request it makes of a specialist's own API
 /// (a settings change through the Hub's developer proxy): `hublink::sign_request`.
 pub const HUB_SIGNATURE_HEADER: &str = "campus-hub-signature";

@@ -189,8 +189,10 @@ fn start_specialist(rt: &tokio::runtime::Runtime, port: u16, hub_url: &str) -> S
     // messages are signed with it
     let key = Arc::new(keys::AgentKey::from_seed([0x70; 32]));
     let signer: a2a::CardSigner = Arc::new(keys::card_signer(key.clone()));
-    let server =
-        A2aServer::new(Scripted(seen.clone()), CardCell::new(a2a::CardDoc::signed(card, Some(&signer))));
+    // it trusts the Hub as every specialist does, and signs its replies to the Hub's forwards
+    let trust = rt.block_on(hublink::HubTrust::open("tutor", None, None)).unwrap();
+    let executor = specialist::Checked::new(Scripted(seen.clone()), trust.clone(), key.clone());
+    let server = A2aServer::new(executor, CardCell::new(a2a::CardDoc::signed(card, Some(&signer))));
     let tasks = server.tasks().clone();
     let app = server.router();
     let listener = rt.block_on(tokio::net::TcpListener::bind(("127.0.0.1", port))).unwrap();
@@ -205,7 +207,7 @@ fn start_specialist(rt: &tokio::runtime::Runtime, port: u16, hub_url: &str) -> S
         model: None,
         heartbeat_interval: Duration::from_millis(100),
         key,
-        trust: None,
+        trust: Some(trust),
     };
     let (_changes, rx) = tokio::sync::watch::channel(0u64);
     rt.spawn(async move {

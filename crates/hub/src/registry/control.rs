@@ -141,8 +141,8 @@ impl Registry {
         ack
     }
 
-    /// The pinned key of `identity`, when it is allowlisted.
-    fn key_of(&self, identity: &str) -> Option<PublicKey> {
+    /// The pinned key of `identity`, when it is allowlisted and has one.
+    pub(crate) fn key_of(&self, identity: &str) -> Option<PublicKey> {
         self.lock().get(identity).and_then(|e| e.key)
     }
 
