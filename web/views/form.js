@@ -6,7 +6,7 @@
 import { h, replace } from "../dom.js";
 import { formStatus, sentModel, draftOf } from "../store.js";
 import { MessageProcessor, A2uiSurface, basicCatalog } from "../vendor/a2ui.js";
-import { WORKFLOW_AGENT } from "../vocab.js";
+import { FORM_VIEW, WORKFLOW_AGENT } from "../vocab.js";
 
 void A2uiSurface; // importing it defines <a2ui-surface>
 
@@ -239,7 +239,7 @@ export function formNode(formId, ctx) {
       replace(errors, errs.map((e) => h("li", { "data-field": e.field }, `${FIELD_LABELS[e.field] || e.field}: ${e.message || e.code}`)));
       errors.hidden = errs.length === 0;
       const messages = Array.isArray(next.messages) ? next.messages : [];
-      if (st.state === "superseded" && processor && drawn.surfaceId) keepDraft(next.threadId);
+      if (st.state === FORM_VIEW.superseded && processor && drawn.surfaceId) keepDraft(next.threadId);
       if (messages.length && next.surfaceId) drawSurface(messages, next.seqs, next.surfaceId);
       else teardown();
       // `inert` (while a press is on its way, or read-only) drops the focus to the body:
@@ -262,8 +262,8 @@ export function formNode(formId, ctx) {
         if (lost && refocus.isConnected) refocus.focus();
         refocus = null;
       }
-      host.setAttribute("aria-busy", st.state === "submitting" ? "true" : "false");
-      const r = next.state === "submitted" && next.receipt && typeof next.receipt === "object" ? next.receipt : null;
+      host.setAttribute("aria-busy", st.state === FORM_VIEW.submitting ? "true" : "false");
+      const r = next.state === FORM_VIEW.submitted && next.receipt && typeof next.receipt === "object" ? next.receipt : null;
       replace(receipt, r ? Object.entries(r).flatMap(([k, v]) => [h("dt", null, RECEIPT_LABELS[k] || k), h("dd", null, String(v))]) : []);
       receipt.hidden = !r;
     },

@@ -58,7 +58,7 @@ pub(crate) fn with_router(mut stored: Stored, router: &Router, calls: &[ModelCal
             mode: router.mode().as_str().into(),
             model: router.model_id().into(),
             model_calls: calls.len(),
-            call: calls.last().map(ModelCall::to_json),
+            call: calls.last().map(ModelCall::report),
         };
         let report = serde_json::to_value(report).expect("a router report serializes");
         stored.metadata.insert(vocab::meta::ROUTER_KEY.into(), report);

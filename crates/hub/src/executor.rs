@@ -127,10 +127,10 @@ impl AgentExecutor for HubExecutor {
 }
 
 impl Inner {
-    async fn control(&self, control: Result<Signed, String>) -> hublink::Ack {
+    async fn control(&self, control: Result<Signed, hublink::ControlError>) -> hublink::Ack {
         match control {
             Ok(signed) => self.registry.control(&signed).await,
-            Err(reason) => hublink::Ack::refused(ack_codes::INVALID_CONTROL, reason),
+            Err(e) => hublink::Ack::refused(ack_codes::INVALID_CONTROL, e.to_string()),
         }
     }
 

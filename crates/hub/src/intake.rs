@@ -21,7 +21,7 @@ const MAX_REQUEST_ID: usize = 256;
 #[derive(Debug)]
 pub(crate) enum Incoming {
     /// A specialist's control message (register, heartbeat, …), or why it is malformed.
-    Control(Result<Signed, String>),
+    Control(Result<Signed, hublink::ControlError>),
     /// A Student's action on one of the Hub's forms.
     Action {
         asker: Asker,

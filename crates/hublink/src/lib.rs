@@ -27,8 +27,8 @@ pub use choice::{AWAITS_FORM_CHOICE, AWAITS_KEY, OpenFormChoice, awaits_form_cho
 
 pub use link::{LinkConfig, LinkEvents, run_link};
 pub use messages::{
-    ACK, Ack, CARD_CHANGED, CONTROL_TYPES, CardChanged, Control, DEREGISTER, HEARTBEAT, Heartbeat,
-    MAX_MODE_CHARS, PROOF_FIELD, REGISTER, Register, Signed, ack_codes, ack_reply, parse_ack, parse_control,
-    valid_mode,
+    ACK, Ack, CARD_CHANGED, CONTROL_TYPES, CardChanged, Control, ControlError, DEREGISTER, HEARTBEAT,
+    Heartbeat, MAX_MODE_CHARS, PROOF_FIELD, REGISTER, Register, Signed, ack_codes, ack_reply, parse_ack,
+    parse_control, valid_mode,
 };
 pub use trust::{Caller, HUB_IDENTITY, HubTrust, check_reply, sign_forward, sign_reply, sign_request};

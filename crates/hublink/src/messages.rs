@@ -136,20 +136,43 @@ fn is_control_type(media_type: &str) -> bool {
     CONTROL_TYPES.contains(&media_type)
 }
 
+/// Why a message that claims to be a control message was not one (answered
+/// `invalid_control`); the text names the problem, never the values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ControlError {
+    #[error("{media_type} must be a data part")]
+    NotData { media_type: &'static str },
+    #[error("{media_type}: {PROOF_FIELD} is not a signature")]
+    Proof { media_type: &'static str },
+    /// The fields do not decode: `problem` is the decoder's first sentence, without any
+    /// value (at most 120 characters).
+    #[error("{media_type}: {problem}")]
+    Fields { media_type: &'static str, problem: String },
+}
+
 /// `None` when the message is not a control message; `Some(Err)` when it claims to be
-/// one but does not decode (the reason names the problem, never the values).
-pub fn parse_control(message: &Message) -> Option<Result<Signed, String>> {
+/// one but does not decode.
+pub fn parse_control(message: &Message) -> Option<Result<Signed, ControlError>> {
     let part = message.parts.iter().find(|p| p.media_type.as_deref().is_some_and(is_control_type))?;
-    let media_type = part.media_type.as_deref().unwrap_or_default();
+    let media_type = CONTROL_TYPES.into_iter().find(|t| part.media_type.as_deref() == Some(t))?;
     let PartContent::Data(data) = &part.content else {
-        return Some(Err(format!("{media_type} must be a data part")));
+        return Some(Err(ControlError::NotData { media_type }));
     };
-    fn decode<T: serde::de::DeserializeOwned>(data: &Value) -> Result<T, String> {
-        serde_json::from_value(data.clone()).map_err(|e| {
-            let msg = e.to_string();
-            msg.split(" at line").next().unwrap_or(&msg).chars().take(120).collect()
-        })
-    }
+    let decode = |data: &Value| -> Result<Control, ControlError> {
+        fn typed<T: serde::de::DeserializeOwned>(data: &Value) -> Result<T, String> {
+            serde_json::from_value(data.clone()).map_err(|e| {
+                let msg = e.to_string();
+                msg.split(" at line").next().unwrap_or(&msg).chars().take(120).collect()
+            })
+        }
+        let control = match media_type {
+            REGISTER => typed(data).map(Control::Register),
+            HEARTBEAT => typed(data).map(Control::Heartbeat),
+            DEREGISTER => typed(data).map(Control::Deregister),
+            _ => typed(data).map(Control::CardChanged),
+        };
+        control.map_err(|problem| ControlError::Fields { media_type, problem })
+    };
     let mut data = data.clone();
     let proof = match &mut data {
         Value::Object(map) => map.remove(PROOF_FIELD),
@@ -158,15 +181,9 @@ pub fn parse_control(message: &Message) -> Option<Result<Signed, String>> {
     let proof = match proof.map(serde_json::from_value::<Proof>) {
         None => None,
         Some(Ok(p)) => Some(p),
-        Some(Err(_)) => return Some(Err(format!("{media_type}: {PROOF_FIELD} is not a signature"))),
+        Some(Err(_)) => return Some(Err(ControlError::Proof { media_type })),
     };
-    let control = match media_type {
-        REGISTER => decode(&data).map(Control::Register),
-        HEARTBEAT => decode(&data).map(Control::Heartbeat),
-        DEREGISTER => decode(&data).map(Control::Deregister),
-        _ => decode(&data).map(Control::CardChanged),
-    };
-    Some(control.map(|control| Signed { control, proof }))
+    Some(decode(&data).map(|control| Signed { control, proof }))
 }
 
 /// The Hub's answer to a control message.

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::Usage;
 
@@ -129,12 +129,17 @@ impl LlmError {
     }
 
     /// `{"code", "message", "requestId"?}`: what a reply's metadata carries.
-    pub fn to_json(&self) -> Value {
-        let mut v = json!({"code": self.code.as_str(), "message": self.code.message()});
-        if let Some(id) = &self.request_id {
-            v["requestId"] = json!(id);
+    pub fn report(&self) -> vocab::meta::CallError {
+        vocab::meta::CallError {
+            code: self.code.as_str().into(),
+            message: self.code.message().into(),
+            request_id: self.request_id.clone(),
         }
-        v
+    }
+
+    /// [`LlmError::report`] as JSON, for a metadata map.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self.report()).unwrap_or_default()
     }
 }
 

@@ -146,10 +146,16 @@ pub struct Usage {
 }
 
 impl Usage {
-    /// As our agents report it in a reply's metadata: `{inputTokens, outputTokens}` (the
-    /// provider's own wire names are snake_case, which `Serialize` keeps).
+    /// As our agents report it in a reply's metadata ([`vocab::meta::TokenUsage`],
+    /// `{inputTokens, outputTokens}`; the provider's own wire names are snake_case, which
+    /// `Serialize` keeps).
+    pub fn tokens(&self) -> vocab::meta::TokenUsage {
+        vocab::meta::TokenUsage { input_tokens: self.input_tokens, output_tokens: self.output_tokens }
+    }
+
+    /// [`Usage::tokens`] as JSON, for a metadata map.
     pub fn report(&self) -> serde_json::Value {
-        serde_json::json!({"inputTokens": self.input_tokens, "outputTokens": self.output_tokens})
+        serde_json::to_value(self.tokens()).unwrap_or_default()
     }
 }
 

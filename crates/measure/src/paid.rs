@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use llm::{Model, Usage};
 use serde_json::Value;
+use vocab::meta::{CallReport, ReplyMeta, ReplyOutcome, TokenUsage};
 
 use crate::bench::agents::{ChildAgent, data_dir, free_port, wait_registered};
 
@@ -197,19 +198,25 @@ fn meta<'a>(e: &'a student::Exchange, pointer: &str) -> Option<&'a Value> {
     }
 }
 
-/// `model …, tokens in/out, latency, request id` of a call's metadata (`{model,
-/// latencyMs, usage, requestId}`), never any text.
-fn call_line(v: Option<&Value>) -> String {
-    let Some(v) = v else { return "no model call reported".into() };
-    let num = |p: &str| v.pointer(p).and_then(Value::as_u64).map_or("-".into(), |n| n.to_string());
+/// `model …, tokens in/out, latency, request id` of a call's report, never any text.
+fn call_line(call: Option<&CallReport>) -> String {
+    let Some(c) = call else { return "no model call reported".into() };
+    let tokens = |n: fn(&TokenUsage) -> u64| c.usage.as_ref().map_or("-".into(), |u| n(u).to_string());
     format!(
         "model {}, tokens {}/{} in/out, {} ms, request id {}",
-        v["model"].as_str().unwrap_or("-"),
-        num("/usage/inputTokens"),
-        num("/usage/outputTokens"),
-        num("/latencyMs"),
-        v["requestId"].as_str().unwrap_or("-"),
+        c.model,
+        tokens(|u| u.input_tokens),
+        tokens(|u| u.output_tokens),
+        c.latency_ms,
+        c.request_id.as_deref().unwrap_or("-"),
     )
+}
+
+/// A specialist's own live-mode metadata read as a call report (`model`, `latencyMs`,
+/// `usage`, `requestId` at its top level).
+fn specialist_call(e: &student::Exchange) -> Option<CallReport> {
+    let map = e.metadata.as_ref()?;
+    serde_json::from_value(Value::Object(map.clone().into_iter().collect())).ok()
 }
 
 /// One question through the Hub; whether it was routed to `want` (`tutor`, `library`) and
@@ -225,19 +232,23 @@ async fn routed_step(me: &student::Student, n: usize, question: &str, want: &str
             return false;
         }
     };
-    let outcome = e.outcome.as_deref().unwrap_or("-");
-    let served = meta(&e, "/servedBy/id").and_then(Value::as_str).unwrap_or("-");
-    let router_error = meta(&e, "/router/call/error/code").and_then(Value::as_str);
+    let hub: Option<ReplyMeta> =
+        e.metadata.as_ref().and_then(|m| ReplyMeta::read(&m.clone().into_iter().collect()));
+    let outcome = hub.as_ref().map(|m| m.outcome);
+    let served = hub.as_ref().map_or("-", |m| m.served_by.id.as_str());
+    let call = hub.as_ref().and_then(|m| m.router.as_ref()).and_then(|r| r.call.as_ref());
+    let router_error = call.and_then(|c| c.error.as_ref()).map(|e| e.code.as_str());
     let ok = router_error.is_none()
         && !e.reply_text.trim().is_empty()
         && match want {
-            "clarify" => outcome == "clarify",
-            agent => outcome == "route" && served == agent,
+            "clarify" => outcome == Some(ReplyOutcome::Clarify),
+            agent => outcome == Some(ReplyOutcome::Route) && served == agent,
         };
     println!(
-        "  {n}. {}: outcome {outcome}, served by {served}, {ms} ms end to end; router: {}{}",
+        "  {n}. {}: outcome {}, served by {served}, {ms} ms end to end; router: {}{}",
         if ok { "ok" } else { "FAILED" },
-        call_line(meta(&e, "/router/call")),
+        outcome.map_or("-", ReplyOutcome::as_str),
+        call_line(call),
         router_error.map(|c| format!(", error {c}")).unwrap_or_default(),
     );
     ok
@@ -353,9 +364,7 @@ pub async fn eval(env: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
                 println!(
                     "  {n}. {}: scope {got} (expected {want}), {ms} ms; tutor: {}",
                     if ok { "ok" } else { "WRONG" },
-                    call_line(
-                        e.metadata.as_ref().map(|m| Value::Object(m.clone().into_iter().collect())).as_ref()
-                    ),
+                    call_line(specialist_call(&e).as_ref()),
                 );
             }
             Err(e) => {

@@ -53,7 +53,42 @@ pub struct RouterReport {
     pub model_calls: usize,
     /// The last call's model, latency, tokens, request id and error code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub call: Option<Value>,
+    pub call: Option<CallReport>,
+}
+
+/// What one model call did, as a reply's metadata reports it: never the key, the
+/// question or the model's words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallReport {
+    /// The model that answered (as the provider names it), or the one asked.
+    pub model: String,
+    pub latency_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<TokenUsage>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<CallError>,
+}
+
+/// A model call's tokens (`{inputTokens, outputTokens}`), in every report of one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenUsage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// Why a model call failed: a stable code, our words for it (never the provider's), and
+/// the provider's request id when it gave one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallError {
+    pub code: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// Who answered: a specialist (by id, its card's name and the capability it serves) or

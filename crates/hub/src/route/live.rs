@@ -89,18 +89,15 @@ impl ModelCall {
         }
     }
 
-    pub fn to_json(&self) -> Value {
-        let mut v = json!({"model": self.model, "latencyMs": self.latency_ms});
-        if let Some(u) = self.usage {
-            v["usage"] = u.report();
+    /// As a reply's metadata reports it.
+    pub fn report(&self) -> vocab::meta::CallReport {
+        vocab::meta::CallReport {
+            model: self.model.clone(),
+            latency_ms: self.latency_ms,
+            usage: self.usage.map(|u| u.tokens()),
+            request_id: self.request_id.clone(),
+            error: self.error.as_ref().map(LlmError::report),
         }
-        if let Some(id) = &self.request_id {
-            v["requestId"] = json!(id);
-        }
-        if let Some(e) = &self.error {
-            v["error"] = e.to_json();
-        }
-        v
     }
 }
 
@@ -453,7 +450,7 @@ mod tests {
             assert_eq!(call.error.as_ref().map(|e| e.code), Some(code));
             assert_eq!(fake.total() - before, 1, "{code}: exactly one provider call");
             assert_eq!(d.decision, expected, "{code}: the classifier decides instead");
-            assert!(!call.to_json().to_string().contains(KEY));
+            assert!(!serde_json::to_string(&call.report()).unwrap().contains(KEY));
         }
         // a missing key: the code, and no request
         let before = fake.total();
