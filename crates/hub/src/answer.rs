@@ -14,7 +14,13 @@ use crate::route::{ModelCall, Router};
 
 fn stored(parts: Vec<Part>, meta: ReplyMeta) -> Stored {
     // the conversation is filled in when the work ends (the request's, or an assigned one)
-    Stored { message_id: new_message_id(), context_id: String::new(), parts, metadata: meta.into_map() }
+    Stored {
+        message_id: new_message_id(),
+        context_id: String::new(),
+        parts,
+        metadata: meta.into_map(),
+        recheck: None,
+    }
 }
 
 /// The Hub's own answer: served by the Hub, in its words.

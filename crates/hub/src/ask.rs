@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use a2a::wire::{Message, Role, SendMessageResponse, new_message_id};
+use a2a::wire::{Message, Role, SendMessageResponse};
 use serde_json::json;
 use vocab::events::{ForwardFailure, Forwarded, Operation};
 use vocab::meta::HUB_OPERATION_ID_KEY;
@@ -17,7 +17,7 @@ use crate::events::Emit;
 use crate::forms::{Forms, specialist};
 use crate::forward::{Forward, SendOutcome, reply_parts, text_part};
 use crate::intake::Question;
-use crate::ledger::Stored;
+use crate::ledger::{Recheck, Stored};
 use crate::memory::{Kept, Target, Turn};
 use crate::plan::Failed;
 use crate::registry::Registry;
@@ -65,7 +65,8 @@ async fn send(hub: &Ask<'_>, q: &Question, turn: &Turn, to: &Target, text: &str,
         Ok(f) => f,
         Err(status) => return fail(Failed::NotReady(status), kept),
     };
-    let operation_id = new_message_id();
+    // the same for every attempt at this request: the specialist can be asked about it
+    let operation_id = crate::ledger::operation_id(&q.key);
     let (context, new) = turn.hub_context(&to.specialist);
     if new {
         kept.new_context = Some((to.specialist.clone(), context.clone()));
@@ -108,7 +109,15 @@ async fn send(hub: &Ask<'_>, q: &Question, turn: &Turn, to: &Target, text: &str,
         SendOutcome::Unknown => {
             hub.emit
                 .report(HubEventKind::ForwardFailed, &operation(Some(ForwardFailure::OutcomeUnknown), None));
-            return fail(Failed::Unknown, kept);
+            let mut unknown = fail(Failed::Unknown, kept);
+            unknown.recheck = Some(Recheck {
+                seq: 0, // the ledger fills in the request's row
+                operation_id: operation_id.clone(),
+                specialist: Some(to.specialist.clone()),
+                skill: Some(to.skill.clone()),
+                hub_context: Some(context.clone()),
+            });
+            return unknown;
         }
     };
     kept.settled = true;

@@ -25,7 +25,7 @@ use crate::memory::{After, Memory, Target};
 use crate::plan::Plan;
 use crate::registry::Registry;
 use crate::route::Router;
-use crate::{answer, ask, decide, intake, plan};
+use crate::{answer, ask, decide, intake, plan, recheck};
 
 pub struct HubExecutor {
     inner: Arc<Inner>,
@@ -78,7 +78,9 @@ impl AgentExecutor for HubExecutor {
                     context_id: Cow::Borrowed(&ctx.context_id),
                 };
                 inner.emit.report(HubEventKind::DuplicateRequest, &ids);
-                wait(rx).await.ok_or(HubError::Work)?
+                let stored = wait(rx).await.ok_or(HubError::Work)?;
+                let hub = ask::Ask::new(&inner.config, &inner.registry, &inner.forms, &inner.emit);
+                recheck::settle(&hub, &inner.ledger, &question, stored).await
             }
             Begin::New(pending) => {
                 // the work and its ledger record on their own task: a caller that stops
@@ -116,7 +118,7 @@ impl AgentExecutor for HubExecutor {
         {
             return Ok(task_reply(form.state, stored.parts, stored.metadata));
         }
-        let Stored { message_id, context_id, parts, metadata } = stored;
+        let Stored { message_id, context_id, parts, metadata, .. } = stored;
         Ok(Reply::Message {
             message_id,
             parts,

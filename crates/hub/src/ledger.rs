@@ -14,7 +14,8 @@
 //! costs no fsync (`synchronous = NORMAL`; like every store connection, the ledger's
 //! never checkpoints: the store's checkpoint thread empties the log as it grows, see
 //! `store::checkpoint`). A request the Hub was killed while handling is answered after the
-//! restart with `outcome_unknown`, never dispatched again.
+//! restart with `outcome_unknown`, never dispatched again; a retry of it asks the
+//! specialist what became of it instead (`recheck.rs`).
 
 use std::sync::{Arc, Mutex};
 
@@ -38,6 +39,36 @@ pub(crate) struct Stored {
     pub(crate) context_id: String,
     pub(crate) parts: Vec<Part>,
     pub(crate) metadata: serde_json::Map<String, Value>,
+    /// For an answer whose outcome is unknown: how to ask the specialist again (a retry
+    /// does, see `recheck.rs`). Never sent to the student.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) recheck: Option<Recheck>,
+}
+
+/// What a retry needs to ask again about a forward whose outcome is unknown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Recheck {
+    /// The request's row on disk.
+    pub(crate) seq: i64,
+    /// The Hub's operation id of the forward ([`operation_id`] of the request's key).
+    pub(crate) operation_id: String,
+    /// Who was asked; `None` when the Hub stopped before it could record that (then every
+    /// specialist is asked).
+    pub(crate) specialist: Option<String>,
+    /// The skill the question was routed to.
+    pub(crate) skill: Option<String>,
+    /// The Hub's own conversation with that specialist.
+    pub(crate) hub_context: Option<String>,
+}
+
+/// The Hub's operation id of a request's forward: the same for every attempt at it, so
+/// the specialist can be asked about it again after a restart.
+pub(crate) fn operation_id(key: &Key) -> String {
+    let (scope, request_id, hash) = key;
+    let digest = Sha256::digest(format!("{scope}\n{request_id}\n{hash:016x}").as_bytes());
+    let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    format!("q-{hex}")
 }
 
 /// (conversation the client named, or empty; request id; hash of the question). The
@@ -57,9 +88,13 @@ pub(crate) enum Begin {
     New(Pending),
 }
 
+/// One request's answer, shared by its key and its alias (a later, better answer — a
+/// recheck's — replaces it for both).
+type Slot = Arc<watch::Sender<Option<Stored>>>;
+
 /// A request begun here and not finished yet.
 pub(crate) struct Pending {
-    tx: watch::Sender<Option<Stored>>,
+    tx: Slot,
     /// Its row on disk.
     seq: i64,
 }
@@ -72,7 +107,7 @@ pub(crate) struct Ledger {
 /// What answers lookups: every key (and a first question's alias) to its answer, and the
 /// number the next row gets.
 struct Index {
-    map: BoundedMap<Key, watch::Receiver<Option<Stored>>>,
+    map: BoundedMap<Key, Slot>,
     next_seq: i64,
 }
 
@@ -95,11 +130,11 @@ impl Ledger {
     pub(crate) fn durable(capacity: usize, loaded: Loaded) -> Result<Self, StoreError> {
         let mut map = BoundedMap::new(capacity);
         for (key, alias, stored) in loaded.rows {
-            let rx = watch::channel(Some(stored)).1;
+            let slot: Slot = Arc::new(watch::channel(Some(stored)).0);
             if let Some(alias) = alias {
-                map.insert(alias, rx.clone());
+                map.insert(alias, slot.clone());
             }
-            map.insert(key, rx);
+            map.insert(key, slot);
         }
         let disk = Disk::start(loaded.store, capacity)?;
         Ok(Self { inner: Mutex::new(Index { map, next_seq: loaded.next_seq }), disk: Some(disk) })
@@ -113,14 +148,14 @@ impl Ledger {
     pub(crate) async fn begin(&self, key: Key, alias: Option<Key>) -> Result<Begin, StoreError> {
         let pending = {
             let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(rx) = inner.map.get(&key) {
-                return Ok(Begin::Existing(rx.clone()));
+            if let Some(slot) = inner.map.get(&key) {
+                return Ok(Begin::Existing(slot.subscribe()));
             }
-            let (tx, rx) = watch::channel(None);
+            let tx: Slot = Arc::new(watch::channel(None).0);
             if let Some(alias) = &alias {
-                inner.map.insert(alias.clone(), rx.clone());
+                inner.map.insert(alias.clone(), tx.clone());
             }
-            inner.map.insert(key.clone(), rx);
+            inner.map.insert(key.clone(), tx.clone());
             let seq = inner.next_seq;
             inner.next_seq += 1;
             Pending { tx, seq }
@@ -147,6 +182,11 @@ impl Ledger {
         stored: &Stored,
         keep: bool,
     ) {
+        let mut stored = stored.clone();
+        if let Some(r) = stored.recheck.as_mut() {
+            r.seq = pending.seq;
+        }
+        let stored = &stored;
         if keep && let Some(disk) = &self.disk {
             let answer = serde_json::to_string(stored).expect("an answer serializes");
             if let Err(e) = disk.write(LedgerWrite::Answer { seq: pending.seq, answer }).await {
@@ -157,6 +197,22 @@ impl Ledger {
         pending.tx.send_replace(Some(stored.clone()));
         if !keep {
             self.forget(key, alias, pending);
+        }
+    }
+
+    /// Replaces the answer of a request found under `key` (a recheck learnt what became of
+    /// it): on disk first, then for every waiter and lookup, under its alias too.
+    pub(crate) async fn settle(&self, key: &Key, seq: i64, stored: &Stored) {
+        if let Some(disk) = &self.disk {
+            let answer = serde_json::to_string(stored).expect("an answer serializes");
+            if let Err(e) = disk.write(LedgerWrite::Answer { seq, answer }).await {
+                tracing::error!(code = e.code(), error = %e, "the ledger could not record a rechecked answer");
+                return;
+            }
+        }
+        let slot = self.inner.lock().unwrap_or_else(|p| p.into_inner()).map.get(key).cloned();
+        if let Some(slot) = slot {
+            slot.send_replace(Some(stored.clone()));
         }
     }
 
@@ -200,7 +256,7 @@ pub(crate) fn load(store: Store, capacity: usize, served_by: &ServedBy) -> Resul
         let stored = match stored {
             Some(s) => s,
             None => {
-                let s = interrupted(&row.key, row.assigned.as_deref(), served_by);
+                let s = interrupted(&row.key, row.seq, row.assigned.as_deref(), served_by);
                 let answer = serde_json::to_string(&s).expect("serializes");
                 settled.push(LedgerWrite::Answer { seq: row.seq, answer });
                 s
@@ -222,21 +278,24 @@ pub(crate) fn load(store: Store, capacity: usize, served_by: &ServedBy) -> Resul
 
 /// The answer to a request interrupted before it had one, in its conversation: the one
 /// the client named, or the one the Hub assigned to a first question.
-fn interrupted(key: &Key, assigned: Option<&str>, served_by: &ServedBy) -> Stored {
+fn interrupted(key: &Key, seq: i64, assigned: Option<&str>, served_by: &ServedBy) -> Stored {
     let (scope, request_id, _) = key;
     let context_id = match assigned {
         _ if !scope.is_empty() => scope.clone(),
         Some(ctx) => ctx.to_string(),
         None => a2a::wire::new_context_id(),
     };
-    let text = "The university stopped while handling this request, so I can't tell whether it was handled. It was not sent again.";
+    let text = "The university stopped while handling this request, so I can't tell whether it was handled. Check for the answer: the service it went to is asked what became of it, and nothing is done twice.";
     let mut meta = ReplyMeta::new(served_by.clone(), ReplyOutcome::OutcomeUnknown);
     meta.request_id = Some(request_id.clone());
+    let recheck =
+        Recheck { seq, operation_id: operation_id(key), specialist: None, skill: None, hub_context: None };
     Stored {
         message_id: new_message_id(),
         context_id,
         parts: vec![Part::text(text).with_media_type("text/plain")],
         metadata: meta.into_map(),
+        recheck: Some(recheck),
     }
 }
 
@@ -328,6 +387,7 @@ mod tests {
 
     fn answer(id: &str) -> Stored {
         Stored {
+            recheck: None,
             message_id: id.into(),
             context_id: "ctx".into(),
             parts: vec![],
@@ -454,6 +514,7 @@ mod tests {
         let ledger = open();
         // what a tutor's answer through the Hub looks like, about 1 KB of JSON
         let answer_for = |n: i64| Stored {
+            recheck: None,
             message_id: format!("msg-{n}"),
             context_id: format!("ctx-{}", n % 997),
             parts: vec![Part::text(format!(

@@ -31,6 +31,7 @@ mod ledger;
 mod memory;
 mod out_of_scope;
 mod plan;
+mod recheck;
 mod registry;
 mod route;
 #[cfg(test)]

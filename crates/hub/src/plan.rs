@@ -94,6 +94,8 @@ pub(crate) enum Failed {
     Unknown,
     /// An answer without any content.
     Empty,
+    /// Asked again after an unknown outcome, it had no answer: it never finished.
+    NeverFinished,
 }
 
 impl Failed {
@@ -120,7 +122,14 @@ impl Failed {
             Failed::Unknown => Said::new(
                 ReplyOutcome::OutcomeUnknown,
                 format!(
-                    "The {name} service did not answer properly in time, so I can't tell whether it handled your request."
+                    "The {name} service did not answer properly in time, so I can't tell whether it handled your request. Check for the answer in a moment: the service is asked what became of it, and nothing is done twice."
+                ),
+                true,
+            ),
+            Failed::NeverFinished => Said::new(
+                ReplyOutcome::Failed,
+                format!(
+                    "The {name} service never finished that question (it may have stopped meanwhile), so there is no answer to give. Ask it again: it will be handled as a new question."
                 ),
                 true,
             ),

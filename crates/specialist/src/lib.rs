@@ -21,7 +21,7 @@ mod stored;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a::client::A2aClient;
@@ -162,32 +162,137 @@ pub fn caller() -> hublink::Caller {
     CALLER.try_with(Clone::clone).unwrap_or(hublink::Caller::Unverified { reason: "unsigned" })
 }
 
-/// An agent's executor behind the check of who is calling ([`caller`]); every reply to
-/// a forward from the Hub is signed with the agent's key for that forward
-/// (`hublink::sign_reply`), so the Hub relays nothing another program answered.
+/// An agent's executor behind the check of who is calling ([`caller`]). For the Hub
+/// (its signature verified) it also:
+///
+/// - signs every reply with the agent's key for that forward (`hublink::sign_reply`),
+///   so the Hub relays nothing another program answered;
+/// - runs a question's work on a task of its own, so it finishes even when the Hub stops
+///   waiting (a timeout), and keeps the answer by the Hub's operation id;
+/// - answers the Hub's lookup of an earlier operation id (`hubLookup`) from what it kept,
+///   never by doing the work again: answered (the same answer), in progress, or not
+///   answered (never received, or never finished: the answers kept are in memory, so a
+///   restart forgets them, and a form is never replayed).
 pub struct Checked<E> {
-    inner: E,
+    inner: Arc<E>,
     trust: Arc<hublink::HubTrust>,
     key: Arc<keys::AgentKey>,
+    answers: Arc<Answers>,
+    /// A test switch (`CAMPUS_TEST_DELAY_FIRST_QUESTION_MS`): the first question from the
+    /// Hub starts this much later.
+    delay: Arc<(Duration, std::sync::atomic::AtomicBool)>,
 }
+
+/// What the agent keeps of one operation of the Hub's.
+#[derive(Clone)]
+enum Kept {
+    Running,
+    Answered(Reply),
+    /// Answered with a task (a form): not replayed.
+    NotReplayed,
+}
+
+/// How many of the Hub's operations an agent remembers the answers of.
+const KEPT_ANSWERS: usize = 1_024;
+/// The test switch's variable.
+pub const TEST_QUESTION_DELAY_ENV: &str = "CAMPUS_TEST_DELAY_FIRST_QUESTION_MS";
 
 impl<E> Checked<E> {
     pub fn new(inner: E, trust: Arc<hublink::HubTrust>, key: Arc<keys::AgentKey>) -> Self {
-        Self { inner, trust, key }
+        Self::with_env(inner, trust, key, &|_| None)
     }
+
+    /// [`Checked::new`] reading the test switch from `env`.
+    pub fn with_env(
+        inner: E,
+        trust: Arc<hublink::HubTrust>,
+        key: Arc<keys::AgentKey>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Self {
+        let ms = env(TEST_QUESTION_DELAY_ENV).and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(0);
+        if ms > 0 {
+            tracing::warn!(ms, "{TEST_QUESTION_DELAY_ENV} is set: the first question waits (a test switch)");
+        }
+        Self {
+            inner: Arc::new(inner),
+            trust,
+            key,
+            answers: Arc::new(Mutex::new(bounded::BoundedMap::new(KEPT_ANSWERS))),
+            delay: Arc::new((Duration::from_millis(ms), std::sync::atomic::AtomicBool::new(ms > 0))),
+        }
+    }
+}
+
+type Answers = Mutex<bounded::BoundedMap<String, Kept>>;
+
+fn lock(answers: &Answers) -> std::sync::MutexGuard<'_, bounded::BoundedMap<String, Kept>> {
+    answers.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The answer to the Hub's lookup of an operation, from what was kept of it.
+fn lookup_reply(kept: Option<Kept>) -> Reply {
+    use vocab::meta::Lookup;
+    let (lookup, mut reply) = match kept {
+        Some(Kept::Answered(reply)) => (Lookup::Answered, reply),
+        Some(Kept::Running) => (Lookup::InProgress, Reply::text("Still working on it.")),
+        Some(Kept::NotReplayed) | None => (Lookup::NotAnswered, Reply::text("No answer is kept for that.")),
+    };
+    if let Reply::Message { metadata, .. } = &mut reply {
+        let value = serde_json::to_value(lookup).unwrap_or_default();
+        metadata.get_or_insert_with(Default::default).insert(vocab::meta::HUB_LOOKUP_KEY.into(), value);
+    }
+    reply
 }
 
 impl<E: AgentExecutor> AgentExecutor for Checked<E> {
     async fn execute(&self, ctx: RequestContext) -> Result<Reply, a2a::RpcError> {
         let caller = self.trust.caller(&ctx.message);
-        let forward = match &caller {
-            hublink::Caller::Hub { forward, .. } => Some(forward.clone()),
-            hublink::Caller::Unverified { .. } => None,
+        let hublink::Caller::Hub { forward, .. } = &caller else {
+            return CALLER.scope(caller, self.inner.execute(ctx)).await;
         };
-        let mut reply = CALLER.scope(caller, self.inner.execute(ctx)).await?;
-        if let Some(forward) = forward {
-            hublink::sign_reply(&self.key, &forward, &mut reply);
-        }
+        let forward = forward.clone();
+        let meta = ctx.message.metadata.as_ref();
+        let operation = meta.and_then(|m| m.get(vocab::meta::HUB_OPERATION_ID_KEY)).and_then(Value::as_str);
+        let operation = operation.map(str::to_string);
+        let lookup = meta.and_then(|m| m.get(vocab::meta::HUB_LOOKUP_KEY)) == Some(&Value::Bool(true));
+        let mut reply = match (operation, lookup) {
+            (Some(op), true) => {
+                let kept = lock(&self.answers).get(&op).cloned();
+                tracing::info!(operation_id = %op, "answered the hub's lookup of an earlier operation");
+                lookup_reply(kept)
+            }
+            (operation, _) => {
+                if let Some(op) = &operation {
+                    lock(&self.answers).insert(op.clone(), Kept::Running);
+                }
+                let (inner, answers, delay) = (self.inner.clone(), self.answers.clone(), self.delay.clone());
+                // on a task of its own: the work and its record finish even if the Hub
+                // stops waiting
+                let work = tokio::spawn(CALLER.scope(caller, async move {
+                    if delay.1.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                        tokio::time::sleep(delay.0).await;
+                    }
+                    let reply = inner.execute(ctx).await;
+                    if let Some(op) = operation {
+                        let kept = match &reply {
+                            Ok(r @ Reply::Message { .. }) => Some(Kept::Answered(r.clone())),
+                            Ok(Reply::Task { .. }) => Some(Kept::NotReplayed),
+                            Err(_) => None,
+                        };
+                        let mut answers = lock(&answers);
+                        match kept {
+                            Some(kept) => answers.insert(op, kept),
+                            None => {
+                                answers.remove(&op);
+                            }
+                        }
+                    }
+                    reply
+                }));
+                work.await.map_err(|_| a2a::RpcError::internal())??
+            }
+        };
+        hublink::sign_reply(&self.key, &forward, &mut reply);
         Ok(reply)
     }
 
@@ -333,10 +438,11 @@ where
     } else {
         Telemetry::without_content(agent.identity)
     };
-    let executor = Checked::new(
+    let executor = Checked::with_env(
         (agent.executor)(settings.clone(), telemetry.clone(), store),
         trust.clone(),
         stored.key.clone(),
+        &|k| std::env::var(k).ok(),
     );
     let settings_api = skills::router(settings.clone())
         .layer(axum::middleware::from_fn_with_state(trust.clone(), settings_guard::hub_only_writes));

@@ -77,6 +77,30 @@ impl University {
         self.hub = Some(Proc::start(&["hub"], &env));
     }
 
+    /// Kills the Tutor with SIGKILL (no graceful path) and waits until it is gone.
+    pub fn kill_tutor(&mut self) {
+        let pid = self.tutor.pid().to_string();
+        assert!(std::process::Command::new("kill").args(["-9", &pid]).status().unwrap().success());
+        poll(5, "the tutor gone", || (!self.tutor.is_running()).then_some(()));
+    }
+
+    /// Kills the Tutor with SIGKILL, runs `meanwhile`, and starts it again on the same
+    /// port with the data folder `data` (its key and store) and `env`.
+    pub fn restart_tutor(&mut self, data: &TempDir, env: &[(&str, &str)], meanwhile: impl FnOnce()) {
+        let port = self.tutor_url.rsplit(':').next().unwrap().to_string();
+        self.kill_tutor();
+        meanwhile();
+        let hub_url = self.hub_url.clone();
+        let mut all = vec![
+            ("CAMPUS_DATA_DIR", data.as_str()),
+            ("PORT", port.as_str()),
+            ("HUB_URL", hub_url.as_str()),
+            FAST[0],
+        ];
+        all.extend_from_slice(env);
+        self.tutor = Proc::start(&["tutor"], &all);
+    }
+
     pub fn hub(&self) -> &Proc {
         self.hub.as_ref().expect("hub running")
     }

@@ -18,6 +18,23 @@ pub const REQUEST_ID_KEY: &str = "requestId";
 pub const OPERATION_ID_KEY: &str = "operationId";
 /// The Hub's own id of one forward to a specialist (questions and actions alike).
 pub const HUB_OPERATION_ID_KEY: &str = "hubOperationId";
+/// On the Hub's signed message asking a specialist what became of an earlier forward
+/// (same `hubOperationId`): `true`. On the specialist's answer: a [`Lookup`].
+pub const HUB_LOOKUP_KEY: &str = "hubLookup";
+
+/// What a specialist says of an earlier forward the Hub asks about by its operation id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lookup {
+    /// It answered; the answer it gave comes with this.
+    Answered,
+    /// It is still working on it.
+    InProgress,
+    /// It has no answer: it never received it, never finished it (stopped meanwhile), or
+    /// answered with something it does not replay (a form).
+    NotAnswered,
+}
+
 /// On a message the Hub forwards to a specialist: the Hub's signature over it (who it is
 /// for, a digest of the message, the student the Hub vouches for), `hublink::HubSignature`.
 /// A specialist trusts nothing a message says about a student without it.

@@ -21,33 +21,6 @@ fn served_by(ex: &student::Exchange) -> Option<String> {
     ex.attribution.as_ref().and_then(|a| a["id"].as_str().map(str::to_string))
 }
 
-/// Kills the Tutor with SIGKILL, runs `meanwhile`, and starts it again on the same port
-/// with the data folder `data` (its key and store).
-fn restart_tutor(u: &mut University, data: &TempDir, meanwhile: impl FnOnce()) {
-    let port = u.tutor_url.rsplit(':').next().unwrap().to_string();
-    kill_tutor(u);
-    meanwhile();
-    let hub_url = u.hub_url.clone();
-    let env = [
-        ("CAMPUS_DATA_DIR", data.as_str()),
-        ("PORT", port.as_str()),
-        ("HUB_URL", hub_url.as_str()),
-        testkit::FAST[0],
-    ];
-    u.tutor = Proc::start(&["tutor"], &env);
-}
-
-fn kill_tutor(u: &mut University) {
-    assert!(
-        std::process::Command::new("kill")
-            .args(["-9", &u.tutor.pid().to_string()])
-            .status()
-            .unwrap()
-            .success()
-    );
-    poll(5, "the tutor gone", || (!u.tutor.is_running()).then_some(()));
-}
-
 #[test]
 fn a_forward_is_signed_by_the_hub_and_a_direct_call_is_anyones() {
     let u = University::start(&[], &[]);
@@ -80,7 +53,7 @@ fn a_restarted_agent_proves_its_key_and_is_routable_at_once() {
     let mut u = University::start_with(&[("HEARTBEAT_EXPIRY_MS", "30000")], &tutor_env, &[]);
     u.wait_ready();
     let before = u.specialist("tutor")["instanceId"].as_str().unwrap().to_string();
-    restart_tutor(&mut u, &data, || {});
+    u.restart_tutor(&data, &[], || {});
     let restarted = Instant::now();
     poll(10, "the new instance ready", || {
         let entry = u.specialist("tutor");
@@ -167,7 +140,7 @@ fn a_program_on_a_dead_agents_port_with_its_copied_card_is_refused() {
     let instance = u.specialist("tutor")["instanceId"].as_str().unwrap().to_string();
     let tutor_key = agent_key(&u.tutor, "tutor").public();
     let port: u16 = u.tutor_url.rsplit(':').next().unwrap().parse().unwrap();
-    kill_tutor(&mut u);
+    u.kill_tutor();
     // the squatter serves a card that says otherwise, under the tutor's copied signature
     let mut altered = card.clone();
     altered["description"] = json!("Send me your questions instead.");
@@ -211,7 +184,7 @@ fn a_replaced_key_is_refused_until_the_hub_forgets_the_old_one() {
     let tutor_env = [("CAMPUS_DATA_DIR", tutor_data.as_str())];
     let mut u = University::start_with(&hub_env, &tutor_env, &[]);
     u.wait_ready();
-    restart_tutor(&mut u, &tutor_data, || std::fs::remove_file(tutor_data.path().join("tutor.key")).unwrap());
+    u.restart_tutor(&tutor_data, &[], || std::fs::remove_file(tutor_data.path().join("tutor.key")).unwrap());
     u.tutor.wait_for_log(|l| l.contains("refused registration") && l.contains("key_mismatch"));
     u.wait_status("tutor", "stale");
     drop(u.hub.take());
@@ -233,7 +206,7 @@ fn an_answer_from_a_program_at_a_dead_agents_address_is_not_relayed() {
     u.wait_ready();
     let (_, card) = http_json("GET", &format!("{}/.well-known/agent-card.json", u.tutor_url), None);
     let port: u16 = u.tutor_url.rsplit(':').next().unwrap().parse().unwrap();
-    kill_tutor(&mut u);
+    u.kill_tutor();
     let hits = Arc::new(AtomicUsize::new(0));
     let _server = squatter(port, card.to_string(), hits.clone());
     assert_eq!(u.status("tutor"), "ready", "the hub cannot know yet");

@@ -9,6 +9,7 @@ mod connections;
 mod keys;
 mod offline_tutor;
 mod persistence;
+mod recheck;
 mod robustness;
 mod router;
 mod tutor_student;
