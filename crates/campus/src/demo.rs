@@ -125,10 +125,27 @@ fn ports(specs: &[Spec]) -> Result<Vec<u16>, conf::ConfError> {
     Ok(ports)
 }
 
+/// Whether a child gets the launcher's variable `name`: the system's basics (`PATH`,
+/// `HOME`, the locale, `TMPDIR`, …), Campus's own (`CAMPUS_*`, `HUB_*`, `TUTOR_*`, …,
+/// `RUST_LOG`) and, only in `--live` mode, the provider's (`ANTHROPIC_*`, and a key
+/// variable an agent's config may name, `*_API_KEY`). Nothing else reaches a child: no
+/// `GITHUB_TOKEN`, no `DB_PASSWORD`, no variable it has no use for.
+fn passed_to_children(name: &str, models: Models) -> bool {
+    const SYSTEM: [&str; 10] =
+        ["PATH", "HOME", "USER", "LANG", "TZ", "TMPDIR", "TERM", "NO_COLOR", "SSL_CERT_FILE", "SSL_CERT_DIR"];
+    const PROXY: [&str; 6] = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"];
+    const CAMPUS: [&str; 10] =
+        ["CAMPUS_", "HUB_", "TUTOR_", "LIBRARY_", "STUDENT_", "ROUTER_", "UI_", "HEARTBEAT_", "SPECIALIST_", "RUST_"];
+    let live = models == Models::Live
+        && (name.starts_with("ANTHROPIC_") || name.ends_with("_API_KEY") || PROXY.contains(&name));
+    let campus = CAMPUS.iter().any(|p| name.starts_with(p)) && !is_credential(name);
+    SYSTEM.contains(&name) || name.starts_with("LC_") || campus || live
+}
+
 /// Whether an environment variable's name says it holds a credential (`ANTHROPIC_API_KEY`,
 /// `GITHUB_TOKEN`, `DB_PASSWORD`, …): only a child that calls the real provider gets those.
 fn is_credential(name: &str) -> bool {
-    let name = name.to_ascii_uppercase();
+    let name = name.to_ascii_uppercase().replace("PUBLIC_KEY", "");
     ["KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL"].iter().any(|w| name.contains(w))
 }
 
@@ -288,15 +305,10 @@ pub(crate) async fn run(models: Models) -> anyhow::Result<()> {
         // parent-death signal follows this thread.
         let args: &[&str] = if name == FAKE.0 { &[name, "--demo-script"] } else { &[name] };
         let mut command = Command::new(&exe);
-        if models != Models::Live {
-            // offline, or against the fake: no child needs a credential of the launcher's
-            // (the fake's agents get a placeholder key below)
-            for (var, _) in std::env::vars_os() {
-                if var.to_str().is_some_and(is_credential) {
-                    command.env_remove(&var);
-                }
-            }
-        }
+        // only what a child needs (offline or against the fake, no credential of the
+        // launcher's: the fake's agents get a placeholder key below)
+        command.env_clear();
+        command.envs(std::env::vars().filter(|(var, _)| passed_to_children(var, models)));
         let spawned = command
             .args(args)
             .envs(child_env(i, &specs, &ports, models))
@@ -543,5 +555,27 @@ pub(crate) fn fake_script() -> llm::fake::Script {
              here: a live model would work through your question step by step.",
         )),
         ..Script::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_gets_the_system_basics_and_campus_variables_and_no_credential_unless_live() {
+        for m in [Models::Default, Models::Fake, Models::Live] {
+            for var in ["PATH", "HOME", "LC_ALL", "RUST_LOG", "CAMPUS_DATA_DIR", "HUB_PUBLIC_KEY", "TUTOR_MODE"] {
+                assert!(passed_to_children(var, m), "{var} {m:?}");
+            }
+            for var in ["GITHUB_TOKEN", "DB_PASSWORD", "AWS_SECRET_ACCESS_KEY", "OLDPWD", "SSH_AUTH_SOCK", "HUB_TOKEN"] {
+                assert!(!passed_to_children(var, m), "{var} {m:?}");
+            }
+        }
+        for var in ["ANTHROPIC_API_KEY", "MY_PROVIDER_API_KEY", "ANTHROPIC_BASE_URL", "HTTPS_PROXY"] {
+            assert!(passed_to_children(var, Models::Live), "{var}");
+            assert!(!passed_to_children(var, Models::Default), "{var}");
+            assert!(!passed_to_children(var, Models::Fake), "{var}");
+        }
     }
 }

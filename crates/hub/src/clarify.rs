@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::view::words;
 
 /// A clarifying question the Hub asked and is waiting for an answer to.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Pending {
     /// The question that could not be placed (with any earlier answer appended).
     pub(crate) question: String,

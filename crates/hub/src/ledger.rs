@@ -200,6 +200,15 @@ impl Ledger {
         }
     }
 
+    /// Where the conversation memory writes its changes: queued with the ledger's writes
+    /// and committed with them, not waited for (`None` for a ledger in memory only).
+    pub(crate) fn conversation_writer(&self) -> Option<crate::memory::Persist> {
+        let disk = self.disk.clone()?;
+        Some(Box::new(move |id, state, touched| {
+            disk.send(LedgerWrite::Conversation { id, state, touched }, None);
+        }))
+    }
+
     /// Replaces the answer of a request found under `key` (a recheck learnt what became of
     /// it): on disk first, then for every waiter and lookup, under its alias too.
     pub(crate) async fn settle(&self, key: &Key, seq: i64, stored: &Stored) {

@@ -111,6 +111,8 @@ pub struct HubStore {
     key: Arc<keys::AgentKey>,
     /// The specialists' keys pinned in the store.
     pins: registry::Pins,
+    /// What the Hub remembered of its conversations when it stopped.
+    conversations: Vec<(String, String, i64)>,
 }
 
 /// Why the Hub's store or key could not be opened.
@@ -137,7 +139,8 @@ pub async fn open_store(config: &Config) -> Result<HubStore, OpenError> {
     let ledger = store.run(move |_| ledger::load(reading, LEDGER_CAPACITY, &served_by)).await?;
     let key = Arc::new(keys::AgentKey::load_or_create(&config.data_dir, "hub")?);
     let pins = registry::Pins::load(store.clone()).await?;
-    Ok(HubStore { store, ledger, key, pins })
+    let conversations = store.run(|s| s.load_conversations(memory::CONVERSATIONS)).await?;
+    Ok(HubStore { store, ledger, key, pins, conversations })
 }
 
 /// The running Hub's parts, for tests and the binary.
@@ -185,9 +188,14 @@ pub fn build(
         tokio::spawn(retrain_on_changes(Arc::downgrade(&router), Arc::downgrade(&registry)));
     }
     let forms = forms::Forms::new(data.store, config.form_ttl, config.forward_timeout, emit.clone());
+    let ledger = ledger::Ledger::durable(LEDGER_CAPACITY, data.ledger)?;
+    let memory = match ledger.conversation_writer() {
+        Some(persist) => memory::Memory::restored(memory::CONVERSATIONS, data.conversations, persist),
+        None => memory::Memory::new(memory::CONVERSATIONS),
+    };
     let inner = executor::Inner {
-        ledger: ledger::Ledger::durable(LEDGER_CAPACITY, data.ledger)?,
-        memory: memory::Memory::new(memory::CONVERSATIONS),
+        ledger,
+        memory,
         forms,
         config: config.clone(),
         registry: registry.clone(),

@@ -4,15 +4,23 @@
 //! "continue or replace" question. A question reads it once when it starts
 //! ([`Memory::begin`]) and writes it once when it ends ([`Memory::end`]).
 //!
+//! Kept in the Hub's store too, and read back at start: a restarted Hub still knows where
+//! a conversation's follow-up goes, its open clarifying question, its awaited choice and
+//! its own contexts with the specialists. Each change is queued with the ledger's writes
+//! (not waited for) before the request's answer is, so it is committed no later than the
+//! answer the student gets; the 4,096 conversations touched last are kept.
+//!
 //! Two requests of one conversation that overlap (the page sends one at a time; another
 //! client may not) each read the memory as it was when they started: a new context with a
 //! specialist made by both is kept from the first to end, and what one opened is never
 //! erased by the other's end.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use a2a::wire::new_context_id;
 use bounded::BoundedMap;
+use serde::{Deserialize, Serialize};
 
 use crate::clarify::Pending;
 
@@ -20,13 +28,14 @@ use crate::clarify::Pending;
 pub(crate) const CONVERSATIONS: usize = 4_096;
 
 /// A specialist and one of its skills.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Target {
     pub(crate) specialist: String,
     pub(crate) skill: String,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Conversation {
     /// Specialist → the Hub's own context with it (one per specialist: a handful).
     hub_contexts: Vec<(String, String)>,
@@ -93,15 +102,39 @@ impl After {
     }
 }
 
-pub(crate) struct Memory(Mutex<BoundedMap<String, Conversation>>);
+/// Where a changed conversation is written: (id, its state as JSON, the change's number).
+pub(crate) type Persist = Box<dyn Fn(String, String, i64) + Send + Sync>;
+
+pub(crate) struct Memory {
+    map: Mutex<BoundedMap<String, Conversation>>,
+    persist: Option<Persist>,
+    /// The number the next written change gets (after the newest one read at start).
+    touched: AtomicI64,
+}
 
 impl Memory {
+    /// A memory kept in this process only.
     pub(crate) fn new(capacity: usize) -> Self {
-        Self(Mutex::new(BoundedMap::new(capacity)))
+        Self { map: Mutex::new(BoundedMap::new(capacity)), persist: None, touched: AtomicI64::new(1) }
+    }
+
+    /// The memory `rows` (id, state, touched; oldest first) held when the Hub stopped,
+    /// writing every change through `persist`. A row that does not read is skipped.
+    pub(crate) fn restored(capacity: usize, rows: Vec<(String, String, i64)>, persist: Persist) -> Self {
+        let mut map = BoundedMap::new(capacity);
+        let mut newest = 0;
+        for (id, state, touched) in rows {
+            newest = newest.max(touched);
+            match serde_json::from_str::<Conversation>(&state) {
+                Ok(c) => map.insert(id, c),
+                Err(_) => tracing::warn!("a remembered conversation does not read; it starts afresh"),
+            }
+        }
+        Self { map: Mutex::new(map), persist: Some(persist), touched: AtomicI64::new(newest + 1) }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BoundedMap<String, Conversation>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.map.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Takes the conversation's open question and awaited choice, and reads the rest.
@@ -146,6 +179,11 @@ impl Memory {
         let restore = !after.settled;
         keep(&mut c.clarifying, after.clarifying, turn.clarifying.filter(|_| restore));
         keep(&mut c.awaiting_choice, after.awaiting_choice, turn.awaiting_choice.filter(|_| restore));
+        if let Some(persist) = &self.persist
+            && let Ok(state) = serde_json::to_string(&*c)
+        {
+            persist(key, state, self.touched.fetch_add(1, Ordering::Relaxed));
+        }
     }
 }
 
@@ -168,6 +206,33 @@ mod tests {
 
     fn target(s: &str) -> Target {
         Target { specialist: s.into(), skill: format!("{s}-skill") }
+    }
+
+    #[test]
+    fn a_restored_memory_has_what_was_written_and_numbers_changes_after_it() {
+        let written: std::sync::Arc<Mutex<Vec<(String, String, i64)>>> = Default::default();
+        let sink = written.clone();
+        let persist: Persist = Box::new(move |id, state, n| sink.lock().unwrap().push((id, state, n)));
+        let m = Memory::restored(8, vec![], persist);
+        let after = After {
+            clarifying: Some(pending("q")),
+            new_context: Some(("tutor".into(), "h-1".into())),
+            route: Some(target("tutor")),
+            settled: true,
+            ..After::default()
+        };
+        m.end("c", Turn::default(), after);
+        let rows = written.lock().unwrap().clone();
+        assert_eq!(rows.len(), 1);
+        // a restart: the rows as the store gives them back
+        let again = Memory::restored(8, rows.clone(), Box::new(|_, _, _| {}));
+        let turn = again.begin("c");
+        assert_eq!(turn.clarifying, Some(pending("q")));
+        assert_eq!(turn.last_route, Some(target("tutor")));
+        assert_eq!(turn.hub_context("tutor"), ("h-1".to_string(), false));
+        assert_eq!(again.touched.load(Ordering::Relaxed), rows[0].2 + 1);
+        let broken = Memory::restored(8, vec![("d".into(), "not json".into(), 9)], Box::new(|_, _, _| {}));
+        assert_eq!(broken.begin("d"), Turn::default(), "an unreadable row starts afresh");
     }
 
     #[test]

@@ -29,6 +29,9 @@ pub enum LedgerWrite {
     Answer { seq: i64, answer: String },
     /// Forget the request (nothing was dispatched: a retry may decide again).
     Forget { seq: i64 },
+    /// What the Hub remembers of a conversation now (`touched`: the writer's increasing
+    /// number; conversations not touched in the last `keep` of them are pruned).
+    Conversation { id: String, state: String, touched: i64 },
 }
 
 /// A row as loaded.
@@ -61,6 +64,13 @@ impl Store {
             let mut answer =
                 t.prepare_cached("UPDATE request_ledger SET answer = ?2 WHERE seq = ?1").map_err(err)?;
             let mut forget = t.prepare_cached("DELETE FROM request_ledger WHERE seq = ?1").map_err(err)?;
+            let mut remember = t
+                .prepare_cached(
+                    "INSERT INTO hub_conversations (id, state, touched) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (id) DO UPDATE SET state = ?2, touched = ?3",
+                )
+                .map_err(err)?;
+            let mut touched_most = None;
             for w in writes {
                 match w {
                     LedgerWrite::Begin { seq, key: (s, r, h), assigned } => {
@@ -68,8 +78,24 @@ impl Store {
                     }
                     LedgerWrite::Answer { seq, answer: a } => answer.execute(params![seq, a]),
                     LedgerWrite::Forget { seq } => forget.execute([seq]),
+                    LedgerWrite::Conversation { id, state, touched } => {
+                        touched_most = Some(*touched);
+                        remember.execute(params![id, state, touched])
+                    }
                 }
                 .map_err(err)?;
+            }
+            // conversations not touched in the last `keep` (+ an eighth, in chunks) go
+            if let Some(newest) = touched_most {
+                let keep = keep as i64;
+                let oldest: Option<i64> = t
+                    .prepare_cached("SELECT min(touched) FROM hub_conversations")
+                    .and_then(|mut s| s.query_row([], |r| r.get(0)))
+                    .map_err(err)?;
+                if oldest.is_some_and(|o| newest - o >= keep + keep / 8) {
+                    t.execute("DELETE FROM hub_conversations WHERE touched <= ?1", [newest - keep])
+                        .map_err(err)?;
+                }
             }
             // in chunks (an eighth of `keep` at a time): a delete in every batch would
             // rewrite the oldest pages on every commit
@@ -89,6 +115,13 @@ impl Store {
             // the oldest row is young unless the Hub is quiet: one lookup, nothing deleted
             tx.prune_past_age("request_ledger", "seq", MAX_AGE_MS, now_ms, None)
         })
+    }
+
+    /// The `limit` conversations touched last, as (id, state, touched), oldest first.
+    pub fn load_conversations(&self, limit: usize) -> Result<Vec<(String, String, i64)>, StoreError> {
+        let sql = "SELECT id, state, touched FROM
+                   (SELECT * FROM hub_conversations ORDER BY touched DESC LIMIT ?1) ORDER BY touched";
+        self.select(sql, [limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
     }
 
     /// The newest `limit` rows, oldest first (rows older than [`MAX_AGE_MS`] are deleted
@@ -129,6 +162,30 @@ mod tests {
             assigned: assigned.map(str::to_string),
             answer: answer.map(str::to_string),
         }
+    }
+
+    #[test]
+    fn conversations_are_kept_by_their_last_touch_and_the_untouched_pruned() {
+        let tmp = TempDir::new();
+        let path = file_for(tmp.path(), "hub");
+        let conv = |id: &str, touched: i64| LedgerWrite::Conversation {
+            id: id.into(),
+            state: format!("{{\"n\":{touched}}}"),
+            touched,
+        };
+        {
+            let store = Store::open(&path).unwrap();
+            store.write_ledger(&[conv("a", 1), conv("b", 2), conv("a", 3)], 8).unwrap();
+            let writes: Vec<LedgerWrite> = (4..14).map(|n| conv(&format!("c{n}"), n)).collect();
+            store.write_ledger(&writes, 8).unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let kept = store.load_conversations(100).unwrap();
+        let ids: Vec<&str> = kept.iter().map(|(id, _, _)| id.as_str()).collect();
+        // 13 touches, keep 8: "b" (2), "a" (3, its second), c4 and c5 were not among the last 8
+        assert_eq!(ids, ["c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13"]);
+        assert_eq!(store.load_conversations(2).unwrap().len(), 2, "the newest only");
+        assert_eq!(kept.last().unwrap().1, r#"{"n":13}"#);
     }
 
     #[test]

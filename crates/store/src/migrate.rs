@@ -153,6 +153,14 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         public_key TEXT NOT NULL,
         pinned_at_ms INTEGER NOT NULL
     ) STRICT;",
+    // 12: what the Hub remembers of each Student conversation (opaque JSON), so a restart
+    // keeps follow-ups and open questions; `touched` orders them for pruning
+    "CREATE TABLE hub_conversations (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        touched INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX hub_conversations_by_touched ON hub_conversations (touched);",
 ];
 
 /// The schema version this build writes and understands.

@@ -278,6 +278,40 @@ fn nobody_without_the_key_can_speak_for_an_agent() {
     assert_eq!((ex.outcome.as_deref(), served.as_deref()), (Some("route"), Some("tutor")));
 }
 
+/// The Hub killed (SIGKILL) and started again keeps what it knew of a conversation: a
+/// follow-up still goes where the last question went, in the Hub's same conversation with
+/// the Tutor (which still knows the function), and an open clarifying question still takes
+/// its answer.
+#[test]
+fn a_hub_restart_keeps_follow_ups_and_open_questions() {
+    let mut u = University::start(&[("ROUTER_MODE", "mock")], &[]);
+    u.wait_ready();
+    let rt = rt();
+    let me = Student::new(A2aClient::default(), &u.hub_url);
+    let first = rt.block_on(me.ask("derivative of x^2")).unwrap();
+    assert_eq!(first.outcome.as_deref(), Some("route"), "{}", first.reply_text);
+    let other = Student::new(A2aClient::default(), &u.hub_url);
+    let asked = rt.block_on(other.ask("times?")).unwrap();
+    assert_eq!(asked.outcome.as_deref(), Some("clarify"), "{}", asked.reply_text);
+    drop(u.hub.take()); // SIGKILL
+    u.start_hub();
+    u.wait_ready();
+    // the same conversations, from clients with fresh connections (the old ones died with
+    // the Hub)
+    let (me, other) = (Student::new(A2aClient::default(), &u.hub_url), {
+        let s = Student::new(A2aClient::default(), &u.hub_url);
+        s.set_conversation(Some(asked.context_id.clone()));
+        s
+    });
+    me.set_conversation(Some(first.context_id.clone()));
+    let then = rt.block_on(me.ask("what about at x=3?")).unwrap();
+    assert_eq!(then.outcome.as_deref(), Some("route"), "{}", then.reply_text);
+    assert!(then.reply_text.contains("f'(3) = 6"), "{}", then.reply_text);
+    let answered = rt.block_on(other.ask("the library")).unwrap();
+    assert_eq!(answered.outcome.as_deref(), Some("route"), "{}", answered.reply_text);
+    assert!(answered.served_by.as_deref().unwrap_or("").contains("Library"), "{:?}", answered.served_by);
+}
+
 #[test]
 fn specialists_register_again_after_a_hub_restart() {
     let mut u = University::start(&[], &[]);

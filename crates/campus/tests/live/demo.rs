@@ -28,6 +28,7 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
             .env("UI_PORT", ui.to_string())
             .env("FAKE_ANTHROPIC_PORT", fake.to_string())
             .env("ANTHROPIC_API_KEY", REAL_LOOKING_KEY)
+            .env("SOME_UNRELATED_SETTING", "not-for-the-children")
             .env("HEARTBEAT_INTERVAL_MS", "100")
             .env("RUST_LOG", "info"),
     );
@@ -45,7 +46,8 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
         .and_then(|s| s.parse().ok())
         .unwrap();
 
-    // no child was given the launcher's key: not the fake, not the agents (a placeholder)
+    // no child was given the launcher's key (not the fake, not the agents: a placeholder),
+    // nor anything else it does not need
     let pids: Vec<u32> =
         ready.split("(pid ").skip(1).filter_map(|s| s.split(')').next()?.parse().ok()).collect();
     assert_eq!(pids.len(), 5, "{ready}");
@@ -53,6 +55,8 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
         let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
         let environ = String::from_utf8_lossy(&environ);
         assert!(!environ.contains(REAL_LOOKING_KEY), "process {pid} has the exported key");
+        assert!(!environ.contains("not-for-the-children"), "process {pid} has a variable it does not need");
+        assert!(environ.contains("CAMPUS_DATA_DIR="), "process {pid} lost its own variables");
     }
 
     // every agent with a live mode says so, with its model
