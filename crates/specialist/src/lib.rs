@@ -265,6 +265,7 @@ impl<E: AgentExecutor> AgentExecutor for Checked<E> {
                 if let Some(op) = &operation {
                     lock(&self.answers).insert(op.clone(), Kept::Running);
                 }
+                let running = operation.clone();
                 let (inner, answers, delay) = (self.inner.clone(), self.answers.clone(), self.delay.clone());
                 // on a task of its own: the work and its record finish even if the Hub
                 // stops waiting
@@ -289,7 +290,16 @@ impl<E: AgentExecutor> AgentExecutor for Checked<E> {
                     }
                     reply
                 }));
-                work.await.map_err(|_| a2a::RpcError::internal())??
+                match work.await {
+                    Ok(reply) => reply?,
+                    Err(_) => {
+                        // the work panicked: nothing is kept as running for good
+                        if let Some(op) = running {
+                            lock(&self.answers).remove(&op);
+                        }
+                        return Err(a2a::RpcError::internal());
+                    }
+                }
             }
         };
         hublink::sign_reply(&self.key, &forward, &mut reply);
