@@ -134,8 +134,18 @@ fn passed_to_children(name: &str, models: Models) -> bool {
     const SYSTEM: [&str; 10] =
         ["PATH", "HOME", "USER", "LANG", "TZ", "TMPDIR", "TERM", "NO_COLOR", "SSL_CERT_FILE", "SSL_CERT_DIR"];
     const PROXY: [&str; 6] = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"];
-    const CAMPUS: [&str; 10] =
-        ["CAMPUS_", "HUB_", "TUTOR_", "LIBRARY_", "STUDENT_", "ROUTER_", "UI_", "HEARTBEAT_", "SPECIALIST_", "RUST_"];
+    const CAMPUS: [&str; 10] = [
+        "CAMPUS_",
+        "HUB_",
+        "TUTOR_",
+        "LIBRARY_",
+        "STUDENT_",
+        "ROUTER_",
+        "UI_",
+        "HEARTBEAT_",
+        "SPECIALIST_",
+        "RUST_",
+    ];
     let live = models == Models::Live
         && (name.starts_with("ANTHROPIC_") || name.ends_with("_API_KEY") || PROXY.contains(&name));
     let campus = CAMPUS.iter().any(|p| name.starts_with(p)) && !is_credential(name);
@@ -565,10 +575,19 @@ mod tests {
     #[test]
     fn a_child_gets_the_system_basics_and_campus_variables_and_no_credential_unless_live() {
         for m in [Models::Default, Models::Fake, Models::Live] {
-            for var in ["PATH", "HOME", "LC_ALL", "RUST_LOG", "CAMPUS_DATA_DIR", "HUB_PUBLIC_KEY", "TUTOR_MODE"] {
+            for var in
+                ["PATH", "HOME", "LC_ALL", "RUST_LOG", "CAMPUS_DATA_DIR", "HUB_PUBLIC_KEY", "TUTOR_MODE"]
+            {
                 assert!(passed_to_children(var, m), "{var} {m:?}");
             }
-            for var in ["GITHUB_TOKEN", "DB_PASSWORD", "AWS_SECRET_ACCESS_KEY", "OLDPWD", "SSH_AUTH_SOCK", "HUB_TOKEN"] {
+            for var in [
+                "GITHUB_TOKEN",
+                "DB_PASSWORD",
+                "AWS_SECRET_ACCESS_KEY",
+                "OLDPWD",
+                "SSH_AUTH_SOCK",
+                "HUB_TOKEN",
+            ] {
                 assert!(!passed_to_children(var, m), "{var} {m:?}");
             }
         }

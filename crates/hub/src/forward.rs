@@ -4,8 +4,9 @@
 //! the connection was refused or never made, or the address or card was unusable). Only
 //! then is a specialist marked unreachable; a timeout or a broken answer is unknown.
 //!
-//! Every forward is signed by the Hub for its specialist, and an answer counts only when
-//! the specialist's pinned key signed it for that forward: an answer from any other
+//! Every forward is authenticated by the Hub for its specialist (with the key the two
+//! share, `keys::SharedKey`), and an answer counts only when authenticated with it for that
+//! forward: an answer from any other
 //! program at its address is discarded, and to the student the specialist was not reached.
 
 use std::sync::Arc;
@@ -61,13 +62,17 @@ impl<'a> Forward<'a> {
         extensions: &[String],
         timeout: Duration,
     ) -> SendOutcome {
-        // signed last, for this specialist only: it can tell the Hub from any other caller
-        let nonce = hublink::sign_forward(self.registry.key(), self.specialist, None, &mut message);
+        // authenticated last, for this specialist only (with the key the two share): it
+        // can tell the Hub from any other caller
+        let Some(shared) = self.registry.shared_of(self.specialist) else {
+            tracing::warn!(specialist = %self.specialist, "no key shared with this specialist; nothing sent");
+            return SendOutcome::NotSent;
+        };
+        let nonce = hublink::sign_forward(&shared, self.specialist, None, &mut message);
         let sent = match tokio::time::timeout(timeout, self.handle.send_message(message, extensions)).await {
             Ok(Ok(response)) => {
                 // the answer of whoever holds the specialist's key, to this very forward
-                let checked = (self.registry.key_of(self.specialist).ok_or("no_key"))
-                    .and_then(|key| hublink::check_reply(&key, &nonce, &response));
+                let checked = hublink::check_reply(&shared, &nonce, &response);
                 match checked {
                     Ok(()) => SendOutcome::Answered(Box::new(response)),
                     Err(reason) => {

@@ -50,6 +50,9 @@ struct Entry {
     /// The key this identity is known by: configured, or pinned on first use. Every
     /// control message and card must be signed with it.
     key: Option<PublicKey>,
+    /// The key the Hub shares with it (from the Hub's own key and `key`): its forwards
+    /// and their replies are authenticated with it.
+    shared: Option<Arc<keys::SharedKey>>,
     card: Option<GoodCard>,
     card_error: Option<String>,
     unreachable: bool,
@@ -100,12 +103,15 @@ impl Registry {
                     fallback,
                     instance: None,
                     key: c.public_key.or_else(|| pins.get(&c.id)),
+                    shared: None,
                     card: None,
                     card_error: None,
                     unreachable: false,
                     refresh: Arc::new(Notify::new()),
                     refreshes: 0,
                 };
+                let mut entry = entry;
+                entry.shared = entry.key.and_then(|k| key.shared_with(&k)).map(Arc::new);
                 (c.id.clone(), entry)
             })
             .collect();

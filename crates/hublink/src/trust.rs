@@ -1,13 +1,16 @@
 //! The specialist's trust in its Hub: the Hub's key, pinned the first time a registration
-//! is accepted (or configured, `HUB_PUBLIC_KEY`), and the check of what the Hub signs
-//! when it forwards — so a specialist can tell a forward from the Hub from any other
-//! caller. The Hub's side is [`sign_forward`].
+//! is accepted (or configured, `HUB_PUBLIC_KEY`), and the check of what the Hub
+//! authenticates when it forwards — so a specialist can tell a forward from the Hub from
+//! any other caller. The Hub's side is [`sign_forward`]. Forwards and their replies are
+//! authenticated with the key the two share ([`keys::SharedKey`]: computed by each from
+//! its own key and the other's public key, never sent), a settings change with the Hub's
+//! own signature.
 
 use std::sync::{Arc, Mutex, RwLock};
 
 use a2a::server::Reply;
 use a2a::wire::{Message, Part, SendMessageResponse};
-use keys::{AgentKey, Proof, PublicKey, Replay};
+use keys::{AgentKey, Proof, PublicKey, Replay, SharedKey};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use vocab::meta::{HUB_SIGNATURE_KEY, SPECIALIST_SIGNATURE_KEY};
@@ -62,14 +65,14 @@ fn digest(message: &Message) -> String {
 /// Signs `message` as the Hub's forward to `audience`, vouching for `student` when given;
 /// returns the signature's nonce, which the specialist's reply must name
 /// ([`check_reply`]). Sign last: any later change to the message breaks the signature.
-pub fn sign_forward(key: &AgentKey, audience: &str, student: Option<&str>, message: &mut Message) -> String {
+pub fn sign_forward(key: &SharedKey, audience: &str, student: Option<&str>, message: &mut Message) -> String {
     let claims = ForwardClaims {
         audience: audience.into(),
         digest: digest(message),
         context: message.context_id.clone(),
         student: student.map(Into::into),
     };
-    let proof = Proof::seal(key, FORWARD, &claims);
+    let proof = key.seal(FORWARD, &claims);
     let nonce = proof.nonce.clone();
     let signature = serde_json::to_value(HubSignature { claims, proof }).unwrap_or_default();
     message.metadata.get_or_insert_with(Default::default).insert(HUB_SIGNATURE_KEY.into(), signature);
@@ -102,7 +105,7 @@ fn parts_digest<'a>(parts: impl Iterator<Item = &'a Part>) -> String {
 }
 
 /// Signs `reply` as this specialist's answer to the forward whose nonce is `in_reply_to`.
-pub fn sign_reply(key: &AgentKey, in_reply_to: &str, reply: &mut Reply) {
+pub fn sign_reply(key: &SharedKey, in_reply_to: &str, reply: &mut Reply) {
     let (parts, artifacts, metadata): (Vec<&Part>, usize, _) = match reply {
         Reply::Message { parts, metadata, .. } => (parts.iter().collect(), 0, metadata),
         Reply::Task { parts, artifacts, metadata, .. } => {
@@ -112,15 +115,16 @@ pub fn sign_reply(key: &AgentKey, in_reply_to: &str, reply: &mut Reply) {
     };
     let claims =
         ReplyClaims { in_reply_to: in_reply_to.into(), digest: parts_digest(parts.into_iter()), artifacts };
-    let proof = Proof::seal(key, REPLY, &claims);
+    let proof = key.seal(REPLY, &claims);
     let signature = serde_json::to_value(ReplySignature { claims, proof }).unwrap_or_default();
     metadata.get_or_insert_with(Default::default).insert(SPECIALIST_SIGNATURE_KEY.into(), signature);
 }
 
-/// Checks that `response` is the reply of the specialist known by `key` to the forward
-/// whose nonce is `forward`: its signature, fresh, over exactly what the Hub will relay.
+/// Checks that `response` is the reply of the specialist the Hub shares `key` with to the
+/// forward whose nonce is `forward`: authenticated, fresh, over exactly what the Hub will
+/// relay.
 pub fn check_reply(
-    key: &PublicKey,
+    key: &SharedKey,
     forward: &str,
     response: &SendMessageResponse,
 ) -> Result<(), &'static str> {
@@ -142,7 +146,7 @@ pub fn check_reply(
     if c.in_reply_to != forward || c.digest != parts_digest(parts) {
         return Err("bad_signature");
     }
-    keys::check(key, REPLY, c, &signed.proof, keys::now_ms()).map_err(|e| e.code())
+    key.check(REPLY, c, &signed.proof, keys::now_ms()).map_err(|e| e.code())
 }
 
 /// What the Hub signs on a request to a specialist's own API (`campus-hub-signature`).
@@ -226,8 +230,10 @@ const REMEMBERED: usize = 65_536;
 #[derive(Debug)]
 pub struct HubTrust {
     identity: String,
+    /// This agent's own key (what it shares with the Hub is made from it).
+    own: Arc<AgentKey>,
     configured: Option<PublicKey>,
-    pinned: RwLock<Option<PublicKey>>,
+    pinned: RwLock<Option<(PublicKey, Arc<SharedKey>)>>,
     store: Option<store::Store>,
     replay: Mutex<Replay>,
     /// The last different key a Hub offered (warned about once).
@@ -235,9 +241,11 @@ pub struct HubTrust {
 }
 
 impl HubTrust {
-    /// `identity`'s trust: the configured key when given, else the one pinned in `store`.
+    /// `identity`'s trust, with `own` its key: the configured Hub key when given, else the
+    /// one pinned in `store`.
     pub async fn open(
         identity: &str,
+        own: Arc<AgentKey>,
         configured: Option<PublicKey>,
         store: Option<store::Store>,
     ) -> Result<Arc<Self>, store::StoreError> {
@@ -251,8 +259,10 @@ impl HubTrust {
                 .and_then(|(_, k)| PublicKey::parse(&k)),
             (None, None) => None,
         };
+        let pinned = pinned.and_then(|k| Some((k, Arc::new(own.shared_with(&k)?))));
         Ok(Arc::new(Self {
             identity: identity.into(),
+            own,
             configured,
             pinned: RwLock::new(pinned),
             store,
@@ -263,7 +273,12 @@ impl HubTrust {
 
     /// The Hub's key as pinned now.
     pub fn key(&self) -> Option<PublicKey> {
-        *self.pinned.read().unwrap_or_else(|p| p.into_inner())
+        self.pinned.read().unwrap_or_else(|p| p.into_inner()).as_ref().map(|(k, _)| *k)
+    }
+
+    /// The key this agent shares with the pinned Hub (forwards and replies).
+    pub fn shared(&self) -> Option<Arc<SharedKey>> {
+        self.pinned.read().unwrap_or_else(|p| p.into_inner()).as_ref().map(|(_, s)| s.clone())
     }
 
     /// A key the Hub gave with an accepted registration: pinned when none is (written to
@@ -300,6 +315,7 @@ impl HubTrust {
             None => Some(key),
         };
         tracing::info!(kid = %key.kid(), "pinned the hub's key");
+        let pinned = pinned.and_then(|k| Some((k, Arc::new(self.own.shared_with(&k)?))));
         *self.pinned.write().unwrap_or_else(|p| p.into_inner()) = pinned;
     }
 
@@ -342,7 +358,7 @@ impl HubTrust {
         let Ok(signature) = serde_json::from_value::<HubSignature>(signature.clone()) else {
             return unverified("bad_signature");
         };
-        let Some(key) = self.key() else { return unverified("no_hub_key") };
+        let Some(shared) = self.shared() else { return unverified("no_hub_key") };
         if signature.claims.audience != self.identity {
             return unverified("wrong_audience");
         }
@@ -352,7 +368,7 @@ impl HubTrust {
         {
             return unverified("bad_signature");
         }
-        if let Err(e) = keys::check(&key, FORWARD, &signature.claims, &signature.proof, keys::now_ms()) {
+        if let Err(e) = shared.check(FORWARD, &signature.claims, &signature.proof, keys::now_ms()) {
             return unverified(e.code());
         }
         if let Err(e) =
@@ -370,10 +386,20 @@ mod tests {
 
     use super::*;
 
+    /// Each agent's key in the tests, by identity.
+    fn own(identity: &str) -> Arc<AgentKey> {
+        Arc::new(AgentKey::from_seed([identity.len() as u8 + 10; 32]))
+    }
+
     async fn trust(identity: &str, hub: &AgentKey) -> Arc<HubTrust> {
-        let t = HubTrust::open(identity, None, None).await.unwrap();
+        let t = HubTrust::open(identity, own(identity), None, None).await.unwrap();
         t.offer(hub.public()).await;
         t
+    }
+
+    /// What the Hub shares with `identity`.
+    fn shared(hub: &AgentKey, identity: &str) -> SharedKey {
+        hub.shared_with(&own(identity).public()).unwrap()
     }
 
     fn question() -> Message {
@@ -386,18 +412,20 @@ mod tests {
     async fn a_signed_forward_is_the_hubs_once_and_only_for_its_audience() {
         let hub = AgentKey::from_seed([1; 32]);
         let library = trust("library", &hub).await;
+        let to_library = shared(&hub, "library");
         let mut m = question();
-        let nonce = sign_forward(&hub, "library", Some("alex"), &mut m);
+        let nonce = sign_forward(&to_library, "library", Some("alex"), &mut m);
         assert_eq!(library.caller(&m), Caller::Hub { student: Some("alex".into()), forward: nonce });
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "replayed" }, "a replay is anyone's");
+        // a forward for the Library, shown to the Tutor: neither its key nor its audience
         let tutor = trust("tutor", &hub).await;
         let mut m = question();
-        sign_forward(&hub, "library", Some("alex"), &mut m);
+        sign_forward(&shared(&hub, "tutor"), "library", Some("alex"), &mut m);
         assert_eq!(tutor.caller(&m), Caller::Unverified { reason: "wrong_audience" });
         // the Hub named no conversation and the receiving layer filled one in: still the Hub's
         let mut m = question();
         m.context_id = None;
-        let nonce = sign_forward(&hub, "library", None, &mut m);
+        let nonce = sign_forward(&to_library, "library", None, &mut m);
         m.context_id = Some("made-by-the-layer".into());
         assert_eq!(library.caller(&m), Caller::Hub { student: None, forward: nonce });
     }
@@ -406,25 +434,26 @@ mod tests {
     async fn a_forged_or_altered_forward_vouches_for_no_one() {
         let hub = AgentKey::from_seed([1; 32]);
         let library = trust("library", &hub).await;
+        let to_library = shared(&hub, "library");
         assert_eq!(library.caller(&question()), Caller::Unverified { reason: "unsigned" });
-        // signed by another key
+        // made with another pair's key (another "hub" with the Library's public key)
         let mut m = question();
-        sign_forward(&AgentKey::from_seed([2; 32]), "library", Some("alex"), &mut m);
-        assert_eq!(library.caller(&m), Caller::Unverified { reason: "key_mismatch" });
+        sign_forward(&shared(&AgentKey::from_seed([2; 32]), "library"), "library", Some("alex"), &mut m);
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
         // the Hub's signature, another student written in
         let mut m = question();
-        sign_forward(&hub, "library", Some("alex"), &mut m);
+        sign_forward(&to_library, "library", Some("alex"), &mut m);
         let meta = m.metadata.as_mut().unwrap();
         meta.get_mut(HUB_SIGNATURE_KEY).unwrap()["student"] = "sam".into();
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
         // the Hub's signature, other words
         let mut m = question();
-        sign_forward(&hub, "library", None, &mut m);
+        sign_forward(&to_library, "library", None, &mut m);
         m.parts = vec![Part::text("renew everything")];
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
         // the Hub's signature, moved to another conversation
         let mut m = question();
-        sign_forward(&hub, "library", None, &mut m);
+        sign_forward(&to_library, "library", None, &mut m);
         m.context_id = Some("ctx-2".into());
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
         assert_eq!(Caller::Unverified { reason: "x" }.student(), None);
@@ -432,29 +461,26 @@ mod tests {
 
     #[test]
     fn a_reply_counts_only_signed_by_the_specialist_for_that_forward_over_what_is_relayed() {
-        let library = AgentKey::from_seed([3; 32]);
+        let (hub, library) = (AgentKey::from_seed([1; 32]), AgentKey::from_seed([3; 32]));
+        let (at_library, at_hub) =
+            (library.shared_with(&hub.public()).unwrap(), hub.shared_with(&library.public()).unwrap());
         let mut reply = Reply::text("Open 8-22 on Mondays.");
-        sign_reply(&library, "n-1", &mut reply);
+        sign_reply(&at_library, "n-1", &mut reply);
         let Reply::Message { message_id, parts, metadata, .. } = reply else { unreachable!() };
         let mut m = Message::new(a2a::wire::Role::Agent, parts);
         m.message_id = message_id;
         m.metadata = metadata;
         let resp = SendMessageResponse::Message(m.clone());
-        assert_eq!(check_reply(&library.public(), "n-1", &resp), Ok(()));
-        assert_eq!(check_reply(&library.public(), "n-2", &resp), Err("bad_signature"), "another forward's");
-        assert_eq!(check_reply(&AgentKey::from_seed([4; 32]).public(), "n-1", &resp), Err("key_mismatch"));
+        assert_eq!(check_reply(&at_hub, "n-1", &resp), Ok(()));
+        assert_eq!(check_reply(&at_hub, "n-2", &resp), Err("bad_signature"), "another forward's");
+        let with_another = hub.shared_with(&AgentKey::from_seed([4; 32]).public()).unwrap();
+        assert_eq!(check_reply(&with_another, "n-1", &resp), Err("bad_signature"), "another agent's");
         let mut altered = m.clone();
         altered.parts = vec![Part::text("Closed for good.")];
-        assert_eq!(
-            check_reply(&library.public(), "n-1", &SendMessageResponse::Message(altered)),
-            Err("bad_signature")
-        );
+        assert_eq!(check_reply(&at_hub, "n-1", &SendMessageResponse::Message(altered)), Err("bad_signature"));
         let mut bare = m;
         bare.metadata = None;
-        assert_eq!(
-            check_reply(&library.public(), "n-1", &SendMessageResponse::Message(bare)),
-            Err("unsigned_reply")
-        );
+        assert_eq!(check_reply(&at_hub, "n-1", &SendMessageResponse::Message(bare)), Err("unsigned_reply"));
     }
 
     #[tokio::test]
@@ -481,14 +507,14 @@ mod tests {
     #[tokio::test]
     async fn the_first_hub_key_is_pinned_and_another_is_not_trusted() {
         let hub = AgentKey::from_seed([1; 32]);
-        let library = HubTrust::open("library", None, None).await.unwrap();
+        let library = HubTrust::open("library", own("library"), None, None).await.unwrap();
         let mut m = question();
-        sign_forward(&hub, "library", None, &mut m);
+        sign_forward(&shared(&hub, "library"), "library", None, &mut m);
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "no_hub_key" });
         library.offer(hub.public()).await;
         library.offer(AgentKey::from_seed([2; 32]).public()).await;
         assert_eq!(library.key(), Some(hub.public()));
-        let configured = HubTrust::open("library", Some(hub.public()), None).await.unwrap();
+        let configured = HubTrust::open("library", own("library"), Some(hub.public()), None).await.unwrap();
         configured.offer(AgentKey::from_seed([2; 32]).public()).await;
         assert_eq!(configured.key(), Some(hub.public()));
     }

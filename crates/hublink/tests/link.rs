@@ -109,7 +109,7 @@ async fn start(script: Vec<Answer>) -> Running {
     let app = A2aServer::new(hub.clone(), card).router();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
 
-    let trust = hublink::HubTrust::open("tutor", None, None).await.unwrap();
+    let trust = hublink::HubTrust::open("tutor", std::sync::Arc::new(link_key()), None, None).await.unwrap();
     let events: Arc<Mutex<Vec<Value>>> = Arc::default();
     let sink = events.clone();
     let on_event: LinkEvents = Arc::new(move |kind, data: Value| {

@@ -122,6 +122,11 @@ impl AgentKey {
     pub(crate) fn sign(&self, message: &[u8]) -> Signature {
         self.signing.sign(message)
     }
+
+    /// The X25519 secret of this key ([`crate::SharedKey`]).
+    pub(crate) fn scalar_bytes(&self) -> [u8; 32] {
+        self.signing.to_scalar_bytes()
+    }
 }
 
 /// An Ed25519 public key, written as base64url (43 characters): the 32 bytes of a point
@@ -135,6 +140,10 @@ impl PublicKey {
         let bytes = <[u8; 32]>::try_from(unb64(text.trim())?).ok()?;
         let key = VerifyingKey::from_bytes(&bytes).ok()?;
         (!key.is_weak()).then_some(Self(bytes))
+    }
+
+    pub(crate) fn bytes(&self) -> [u8; 32] {
+        self.0
     }
 
     /// The key id: its RFC 7638 JWK thumbprint (SHA-256 of the canonical JWK, base64url).

@@ -5,7 +5,9 @@
 //!   `ssh` refuses one. Its [`PublicKey`] is what other agents pin.
 //! - [`Proof`]: a signature over a purpose, a time, a nonce and the RFC 8785 canonical
 //!   form of a claim; [`check`] verifies it with a pinned key within a freshness window,
-//!   and [`Replay`] refuses a nonce seen before.
+//!   and [`Replay`] refuses a nonce seen before. [`SharedKey`]: the same proofs made
+//!   with a key two agents compute from their own (X25519), never sent, for the request
+//!   path (HMAC-SHA-256).
 //! - [`sign_card`] / [`verify_card`]: A2A 1.0 Agent Card `signatures`, a JWS whose
 //!   payload is the canonical card without its `signatures` (RFC 7515 + RFC 8785).
 //!
@@ -16,10 +18,12 @@ mod card;
 pub mod jcs;
 mod key;
 mod proof;
+mod shared;
 
 pub use card::{CardSignatureError, card_signer, sign_card, verify_card};
 pub use key::{AgentKey, KeyError, PublicKey};
 pub use proof::{MAX_SKEW_MS, Proof, ProofError, Replay, check, now_ms};
+pub use shared::{SHARED_KID, SharedKey};
 
 /// The SHA-256 of `value`'s canonical form, base64url: what a signature covers when the
 /// signed thing travels beside it (a message's content).

@@ -52,7 +52,7 @@ pub fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
-fn input(purpose: &str, issued_at_ms: u64, nonce: &str, claims: &serde_json::Value) -> String {
+pub(crate) fn input(purpose: &str, issued_at_ms: u64, nonce: &str, claims: &serde_json::Value) -> String {
     format!("campus-proof-v1\n{purpose}\n{issued_at_ms}\n{nonce}\n{}", canonical(claims))
 }
 
@@ -60,18 +60,23 @@ impl Proof {
     /// Signs `claims` for `purpose`, now, with a fresh nonce.
     pub fn seal(key: &AgentKey, purpose: &str, claims: &impl Serialize) -> Proof {
         let claims = serde_json::to_value(claims).unwrap_or_default();
-        let mut nonce = [0u8; 16];
-        if getrandom::fill(&mut nonce).is_err() {
-            // no randomness: the time and a counter still keep nonces apart
-            static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-            let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            nonce[..8].copy_from_slice(&n.to_le_bytes());
-            nonce[8..].copy_from_slice(&now_ms().to_le_bytes());
-        }
-        let (issued_at_ms, nonce) = (now_ms(), b64(&nonce));
+        let (issued_at_ms, nonce) = (now_ms(), nonce());
         let signature = key.sign(input(purpose, issued_at_ms, &nonce, &claims).as_bytes());
         Proof { kid: key.public().kid(), issued_at_ms, nonce, signature: b64(&signature.to_bytes()) }
     }
+}
+
+/// 16 random bytes, base64url (without randomness, the time and a counter still keep
+/// nonces apart).
+pub(crate) fn nonce() -> String {
+    let mut nonce = [0u8; 16];
+    if getrandom::fill(&mut nonce).is_err() {
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        nonce[..8].copy_from_slice(&n.to_le_bytes());
+        nonce[8..].copy_from_slice(&now_ms().to_le_bytes());
+    }
+    b64(&nonce)
 }
 
 /// Verifies `proof` over `claims` for `purpose` with the key the signer is known by, at

@@ -165,8 +165,8 @@ pub fn caller() -> hublink::Caller {
 /// An agent's executor behind the check of who is calling ([`caller`]). For the Hub
 /// (its signature verified) it also:
 ///
-/// - signs every reply with the agent's key for that forward (`hublink::sign_reply`),
-///   so the Hub relays nothing another program answered;
+/// - authenticates every reply for that forward with the key it shares with the Hub
+///   (`hublink::sign_reply`), so the Hub relays nothing another program answered;
 /// - runs a question's work on a task of its own, so it finishes even when the Hub stops
 ///   waiting (a timeout), and keeps the answer by the Hub's operation id;
 /// - answers the Hub's lookup of an earlier operation id (`hubLookup`) from what it kept,
@@ -176,7 +176,6 @@ pub fn caller() -> hublink::Caller {
 pub struct Checked<E> {
     inner: Arc<E>,
     trust: Arc<hublink::HubTrust>,
-    key: Arc<keys::AgentKey>,
     answers: Arc<Answers>,
     /// A test switch (`CAMPUS_TEST_DELAY_FIRST_QUESTION_MS`): the first question from the
     /// Hub starts this much later.
@@ -198,17 +197,12 @@ const KEPT_ANSWERS: usize = 1_024;
 pub const TEST_QUESTION_DELAY_ENV: &str = "CAMPUS_TEST_DELAY_FIRST_QUESTION_MS";
 
 impl<E> Checked<E> {
-    pub fn new(inner: E, trust: Arc<hublink::HubTrust>, key: Arc<keys::AgentKey>) -> Self {
-        Self::with_env(inner, trust, key, &|_| None)
+    pub fn new(inner: E, trust: Arc<hublink::HubTrust>) -> Self {
+        Self::with_env(inner, trust, &|_| None)
     }
 
     /// [`Checked::new`] reading the test switch from `env`.
-    pub fn with_env(
-        inner: E,
-        trust: Arc<hublink::HubTrust>,
-        key: Arc<keys::AgentKey>,
-        env: &dyn Fn(&str) -> Option<String>,
-    ) -> Self {
+    pub fn with_env(inner: E, trust: Arc<hublink::HubTrust>, env: &dyn Fn(&str) -> Option<String>) -> Self {
         let ms = env(TEST_QUESTION_DELAY_ENV).and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(0);
         if ms > 0 {
             tracing::warn!(ms, "{TEST_QUESTION_DELAY_ENV} is set: the first question waits (a test switch)");
@@ -216,7 +210,6 @@ impl<E> Checked<E> {
         Self {
             inner: Arc::new(inner),
             trust,
-            key,
             answers: Arc::new(Mutex::new(bounded::BoundedMap::new(KEPT_ANSWERS))),
             delay: Arc::new((Duration::from_millis(ms), std::sync::atomic::AtomicBool::new(ms > 0))),
         }
@@ -302,7 +295,9 @@ impl<E: AgentExecutor> AgentExecutor for Checked<E> {
                 }
             }
         };
-        hublink::sign_reply(&self.key, &forward, &mut reply);
+        if let Some(shared) = self.trust.shared() {
+            hublink::sign_reply(&shared, &forward, &mut reply);
+        }
         Ok(reply)
     }
 
@@ -422,9 +417,14 @@ where
         None => (1, config.skills.clone().unwrap_or_else(|| agent.default_skills.clone())),
     };
     let store = stored.store.clone();
-    let trust = hublink::HubTrust::open(agent.identity, config.hub_public_key, Some(store.clone()))
-        .await
-        .map_err(std::io::Error::other)?;
+    let trust = hublink::HubTrust::open(
+        agent.identity,
+        stored.key.clone(),
+        config.hub_public_key,
+        Some(store.clone()),
+    )
+    .await
+    .map_err(std::io::Error::other)?;
     let persist: Box<dyn skills::Persist> = Box::new(stored::StorePersist(stored.store));
     let signer: a2a::CardSigner = Arc::new(keys::card_signer(stored.key.clone()));
     let settings = Settings::resume(
@@ -451,7 +451,6 @@ where
     let executor = Checked::with_env(
         (agent.executor)(settings.clone(), telemetry.clone(), store),
         trust.clone(),
-        stored.key.clone(),
         &|k| std::env::var(k).ok(),
     );
     let settings_api = skills::router(settings.clone())

@@ -190,8 +190,8 @@ fn start_specialist(rt: &tokio::runtime::Runtime, port: u16, hub_url: &str) -> S
     let key = Arc::new(keys::AgentKey::from_seed([0x70; 32]));
     let signer: a2a::CardSigner = Arc::new(keys::card_signer(key.clone()));
     // it trusts the Hub as every specialist does, and signs its replies to the Hub's forwards
-    let trust = rt.block_on(hublink::HubTrust::open("tutor", None, None)).unwrap();
-    let executor = specialist::Checked::new(Scripted(seen.clone()), trust.clone(), key.clone());
+    let trust = rt.block_on(hublink::HubTrust::open("tutor", key.clone(), None, None)).unwrap();
+    let executor = specialist::Checked::new(Scripted(seen.clone()), trust.clone());
     let server = A2aServer::new(executor, CardCell::new(a2a::CardDoc::signed(card, Some(&signer))));
     let tasks = server.tasks().clone();
     let app = server.router();

@@ -111,6 +111,9 @@ impl Registry {
         if entry.key.is_some_and(|k| k != r.public_key) {
             return refused(ProofError::WrongKey);
         }
+        if entry.key != Some(r.public_key) || entry.shared.is_none() {
+            entry.shared = self.key.shared_with(&r.public_key).map(std::sync::Arc::new);
+        }
         entry.key = Some(r.public_key);
         if let Some(before) = entry.instance.as_ref().filter(|i| i.id != r.instance_id) {
             tracing::info!(identity = %r.identity, replaced = %before.id, "a new instance proved the key; it replaces the one before it");
@@ -139,6 +142,11 @@ impl Registry {
         ack.heartbeat_interval_ms = Some(self.interval.as_millis() as u64);
         ack.hub_key = Some(self.key.public());
         ack
+    }
+
+    /// The key the Hub shares with `identity`, once its key is known.
+    pub(crate) fn shared_of(&self, identity: &str) -> Option<std::sync::Arc<keys::SharedKey>> {
+        self.lock().get(identity).and_then(|e| e.shared.clone())
     }
 
     /// The pinned key of `identity`, when it is allowlisted and has one.
