@@ -192,7 +192,7 @@ fi
 if PORT=0 TUTOR_MODE=fixed CAMPUS_DATA_DIR="$WORK/data" start tutor "tutor listening on" "$CAMPUS_BIN" tutor; then
   TUTOR_URL_BASE="$URL"
   peer_checks "js sdk client" 3 node "$JS_DIR/client.mjs" "$TUTOR_URL_BASE" "$TUTOR_REPLY"
-  peer_checks "python sdk client" 3 "$PY" "$PY_DIR/client.py" "$TUTOR_URL_BASE" "$TUTOR_REPLY"
+  peer_checks "python sdk client" 4 "$PY" "$PY_DIR/client.py" "$TUTOR_URL_BASE" "$TUTOR_REPLY"
   stop "$LAST_PID"
 else
   for side in "js sdk client" "python sdk client"; do
