@@ -41,12 +41,13 @@ struct ForwardClaims {
     student: Option<String>,
 }
 
-/// `hubSignature` in a forward's metadata.
+/// Claims and the proof over them, side by side: `hubSignature` in a forward's metadata
+/// (`Sealed<ForwardClaims>`), `specialistSignature` in a reply's (`Sealed<ReplyClaims>`),
+/// the `campus-hub-signature` header (`Sealed<RequestClaims>`, base64url).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct HubSignature {
+struct Sealed<C> {
     #[serde(flatten)]
-    claims: ForwardClaims,
+    claims: C,
     proof: Proof,
 }
 
@@ -74,7 +75,7 @@ pub fn sign_forward(key: &SharedKey, audience: &str, student: Option<&str>, mess
     };
     let proof = key.seal(FORWARD, &claims);
     let nonce = proof.nonce.clone();
-    let signature = serde_json::to_value(HubSignature { claims, proof }).unwrap_or_default();
+    let signature = serde_json::to_value(Sealed { claims, proof }).unwrap_or_default();
     message.metadata.get_or_insert_with(Default::default).insert(HUB_SIGNATURE_KEY.into(), signature);
     nonce
 }
@@ -90,13 +91,6 @@ struct ReplyClaims {
     digest: String,
     /// How many artifacts this reply added (a task's artifacts accumulate; these are its last).
     artifacts: usize,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct ReplySignature {
-    #[serde(flatten)]
-    claims: ReplyClaims,
-    proof: Proof,
 }
 
 fn parts_digest<'a>(parts: impl Iterator<Item = &'a Part>) -> String {
@@ -116,7 +110,7 @@ pub fn sign_reply(key: &SharedKey, in_reply_to: &str, reply: &mut Reply) {
     let claims =
         ReplyClaims { in_reply_to: in_reply_to.into(), digest: parts_digest(parts.into_iter()), artifacts };
     let proof = key.seal(REPLY, &claims);
-    let signature = serde_json::to_value(ReplySignature { claims, proof }).unwrap_or_default();
+    let signature = serde_json::to_value(Sealed { claims, proof }).unwrap_or_default();
     metadata.get_or_insert_with(Default::default).insert(SPECIALIST_SIGNATURE_KEY.into(), signature);
 }
 
@@ -138,7 +132,8 @@ pub fn check_reply(
         }
     };
     let signature = metadata.and_then(|m| m.get(SPECIALIST_SIGNATURE_KEY)).ok_or("unsigned_reply")?;
-    let signed: ReplySignature = serde_json::from_value(signature.clone()).map_err(|_| "bad_signature")?;
+    let signed: Sealed<ReplyClaims> =
+        serde_json::from_value(signature.clone()).map_err(|_| "bad_signature")?;
     let c = &signed.claims;
     let added =
         artifacts.len().checked_sub(c.artifacts).map(|from| &artifacts[from..]).ok_or("bad_signature")?;
@@ -161,13 +156,6 @@ struct RequestClaims {
     body: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct SignedRequest {
-    #[serde(flatten)]
-    claims: RequestClaims,
-    proof: Proof,
-}
-
 /// The `campus-hub-signature` header value for the Hub's `method` request of `path` with
 /// `body` to `audience`.
 pub fn sign_request(key: &AgentKey, audience: &str, method: &str, path: &str, body: &[u8]) -> String {
@@ -178,18 +166,7 @@ pub fn sign_request(key: &AgentKey, audience: &str, method: &str, path: &str, bo
         body: keys::digest_bytes(body),
     };
     let proof = Proof::seal(key, REQUEST, &claims);
-    let json = serde_json::to_vec(&SignedRequest { claims, proof }).unwrap_or_default();
-    base64_url(&json)
-}
-
-fn base64_url(bytes: &[u8]) -> String {
-    use base64::Engine;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-}
-
-fn from_base64_url(text: &str) -> Option<Vec<u8>> {
-    use base64::Engine;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(text).ok()
+    keys::b64(&serde_json::to_vec(&Sealed { claims, proof }).unwrap_or_default())
 }
 
 /// Who sent a message, as far as a specialist can tell.
@@ -330,8 +307,8 @@ impl HubTrust {
         header: Option<&str>,
     ) -> Result<(), &'static str> {
         let header = header.ok_or("unsigned")?;
-        let signed: SignedRequest =
-            from_base64_url(header).and_then(|b| serde_json::from_slice(&b).ok()).ok_or("bad_signature")?;
+        let signed: Sealed<RequestClaims> =
+            keys::unb64(header).and_then(|b| serde_json::from_slice(&b).ok()).ok_or("bad_signature")?;
         let key = self.key().ok_or("no_hub_key")?;
         let c = &signed.claims;
         if c.audience != self.identity {
@@ -355,7 +332,7 @@ impl HubTrust {
         let Some(signature) = message.metadata.as_ref().and_then(|m| m.get(HUB_SIGNATURE_KEY)) else {
             return unverified("unsigned");
         };
-        let Ok(signature) = serde_json::from_value::<HubSignature>(signature.clone()) else {
+        let Ok(signature) = serde_json::from_value::<Sealed<ForwardClaims>>(signature.clone()) else {
             return unverified("bad_signature");
         };
         let Some(shared) = self.shared() else { return unverified("no_hub_key") };

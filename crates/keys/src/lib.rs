@@ -37,13 +37,15 @@ pub fn digest_bytes(bytes: &[u8]) -> String {
     b64(&sha2::Sha256::digest(bytes))
 }
 
-/// base64url without padding, the encoding of every key, signature and JWS segment here.
-pub(crate) fn b64(bytes: &[u8]) -> String {
+/// base64url without padding, the encoding of every key, signature and JWS segment here
+/// (and of a signed header's value).
+pub fn b64(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
-pub(crate) fn unb64(text: &str) -> Option<Vec<u8>> {
+/// The bytes of a [`b64`] text; `None` for anything else.
+pub fn unb64(text: &str) -> Option<Vec<u8>> {
     use base64::Engine;
     base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(text).ok()
 }
