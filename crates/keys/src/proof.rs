@@ -88,15 +88,27 @@ pub fn check(
     proof: &Proof,
     now_ms: u64,
 ) -> Result<(), ProofError> {
-    if proof.kid != key.kid() {
+    let message = signed_input(&key.kid(), purpose, claims, proof, now_ms)?;
+    if key.verify(message.as_bytes(), &proof.signature) { Ok(()) } else { Err(ProofError::BadSignature) }
+}
+
+/// What `proof` must have been made over, once its key id (`kid`) and time (at `now_ms`)
+/// are right: the steps every check of a proof shares before its signature or MAC.
+pub(crate) fn signed_input(
+    kid: &str,
+    purpose: &str,
+    claims: &impl Serialize,
+    proof: &Proof,
+    now_ms: u64,
+) -> Result<String, ProofError> {
+    if proof.kid != kid {
         return Err(ProofError::WrongKey);
     }
     if proof.issued_at_ms.abs_diff(now_ms) > MAX_SKEW_MS {
         return Err(ProofError::Stale);
     }
     let claims = serde_json::to_value(claims).map_err(|_| ProofError::BadSignature)?;
-    let message = input(purpose, proof.issued_at_ms, &proof.nonce, &claims);
-    if key.verify(message.as_bytes(), &proof.signature) { Ok(()) } else { Err(ProofError::BadSignature) }
+    Ok(input(purpose, proof.issued_at_ms, &proof.nonce, &claims))
 }
 
 /// The nonces of proofs accepted within the freshness window: a proof is taken once.

@@ -9,7 +9,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::proof::{MAX_SKEW_MS, input, nonce};
+use crate::proof::{input, nonce, signed_input};
 use crate::{AgentKey, Proof, ProofError, PublicKey, b64, unb64};
 
 /// The key id a shared key's proofs carry.
@@ -69,15 +69,8 @@ impl SharedKey {
         proof: &Proof,
         now_ms: u64,
     ) -> Result<(), ProofError> {
-        if proof.kid != SHARED_KID {
-            return Err(ProofError::WrongKey);
-        }
-        if proof.issued_at_ms.abs_diff(now_ms) > MAX_SKEW_MS {
-            return Err(ProofError::Stale);
-        }
-        let claims = serde_json::to_value(claims).map_err(|_| ProofError::BadSignature)?;
+        let message = signed_input(SHARED_KID, purpose, claims, proof, now_ms)?;
         let tag = unb64(&proof.signature).ok_or(ProofError::BadSignature)?;
-        let message = input(purpose, proof.issued_at_ms, &proof.nonce, &claims);
         self.mac(message.as_bytes()).verify_slice(&tag).map_err(|_| ProofError::BadSignature)
     }
 }
@@ -106,7 +99,10 @@ mod tests {
             at_tutor.check("forward", &json!({"audience": "library"}), &proof, now),
             Err(ProofError::BadSignature)
         );
-        assert_eq!(at_tutor.check("forward", &claims, &proof, now + MAX_SKEW_MS + 1), Err(ProofError::Stale));
+        assert_eq!(
+            at_tutor.check("forward", &claims, &proof, now + crate::MAX_SKEW_MS + 1),
+            Err(ProofError::Stale)
+        );
         let signed = Proof::seal(&hub, "forward", &claims);
         assert_eq!(at_tutor.check("forward", &claims, &signed, now), Err(ProofError::WrongKey));
         assert_eq!(format!("{at_hub:?}"), "SharedKey(…)");
