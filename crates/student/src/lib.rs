@@ -112,6 +112,13 @@ pub struct Exchange {
     pub metadata: Option<std::collections::HashMap<String, Value>>,
 }
 
+impl Exchange {
+    /// The id of who answered (`servedBy.id`: `tutor`, `hub`, …), when the Hub said.
+    pub fn served_by_id(&self) -> Option<&str> {
+        self.attribution.as_ref().and_then(vocab::ServedBy::id_of)
+    }
+}
+
 /// What the Student did with a question: sent it, or answered it itself.
 #[derive(Debug)]
 #[expect(clippy::large_enum_variant, reason = "one per question, returned once and never stored")]

@@ -1,15 +1,17 @@
-//! Agents nobody else can speak for, with real processes: the Hub signs what it forwards
-//! (a specialist tells it from any other caller), a restarted agent that proves its key
-//! replaces its dead instance at once, and a program that takes a dead agent's port with
-//! a copy of its card is refused.
+//! Agents nobody else can speak for, with real processes: registration checked against
+//! the allowlist and the pinned key (forged, replayed and unsigned control messages
+//! refused), the Hub signs what it forwards (a specialist tells it from any other caller),
+//! a restarted agent that proves its key replaces its dead instance at once, and a
+//! program that takes a dead agent's port with a copy of its card is refused.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use hublink::{Control, Register};
+use a2a::client::A2aClient;
+use hublink::{Control, Heartbeat, Register, parse_ack};
 use serde_json::json;
-use testkit::{Proc, TempDir, University, agent_key, ask, control, http_json, poll, rpc, stranger_key};
+use testkit::{Proc, TempDir, University, agent_key, ask, control, http_json, poll, rpc, rt, stranger_key};
 
 /// The log lines in which `p` recorded a received message as from `caller`.
 fn received_from(p: &Proc, caller: &str) -> usize {
@@ -17,16 +19,12 @@ fn received_from(p: &Proc, caller: &str) -> usize {
     p.stderr().iter().filter(|l| l.contains("received message") && l.contains(&field)).count()
 }
 
-fn served_by(ex: &student::Exchange) -> Option<String> {
-    ex.attribution.as_ref().and_then(|a| a["id"].as_str().map(str::to_string))
-}
-
 #[test]
 fn a_forward_is_signed_by_the_hub_and_a_direct_call_is_anyones() {
     let u = University::start(&[], &[]);
     u.wait_ready();
     let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
-    assert_eq!(served_by(&ex).as_deref(), Some("tutor"));
+    assert_eq!(ex.served_by_id(), Some("tutor"));
     poll(5, "the tutor's record of a forward from the hub", || {
         (received_from(&u.tutor, "hub") == 1).then_some(())
     });
@@ -61,7 +59,7 @@ fn a_restarted_agent_proves_its_key_and_is_routable_at_once() {
     });
     eprintln!("routable {} ms after the restarted tutor's ready line", restarted.elapsed().as_millis());
     let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
-    assert_eq!((ex.outcome.as_deref(), served_by(&ex).as_deref()), (Some("route"), Some("tutor")));
+    assert_eq!((ex.outcome.as_deref(), ex.served_by_id()), (Some("route"), Some("tutor")));
 }
 
 /// One whole request from `stream` (its head, and its body by `content-length`).
@@ -193,7 +191,7 @@ fn a_replaced_key_is_refused_until_the_hub_forgets_the_old_one() {
     u.start_hub();
     u.wait_status("tutor", "ready");
     let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
-    assert_eq!(served_by(&ex).as_deref(), Some("tutor"));
+    assert_eq!(ex.served_by_id(), Some("tutor"));
 }
 
 /// Between a specialist's death and the end of its heartbeat's expiry the Hub still counts
@@ -214,10 +212,85 @@ fn an_answer_from_a_program_at_a_dead_agents_address_is_not_relayed() {
     assert_eq!(hits.load(Ordering::SeqCst), 1, "the forward reached the address");
     assert!(!ex.reply_text.contains("password"), "the squatter's words were relayed: {}", ex.reply_text);
     // the Hub says the Tutor was not reached, in its own name
-    assert_eq!(
-        (ex.outcome.as_deref(), served_by(&ex).as_deref()),
-        (Some("unavailable"), Some("hub")),
-        "{ex:?}"
-    );
+    assert_eq!((ex.outcome.as_deref(), ex.served_by_id()), (Some("unavailable"), Some("hub")), "{ex:?}");
     assert_eq!(u.status("tutor"), "unreachable", "{}", u.specialist("tutor"));
+}
+
+/// A registration of `identity` at `endpoint` offering `key`.
+fn registration(identity: &str, endpoint: &str, key: &keys::AgentKey) -> Register {
+    Register {
+        identity: identity.into(),
+        instance_id: "intruder".into(),
+        endpoint: endpoint.into(),
+        card_url: format!("{endpoint}/.well-known/agent-card.json"),
+        enabled: true,
+        public_key: key.public(),
+        mode: None,
+        model: None,
+    }
+}
+
+#[test]
+fn registration_is_checked_against_the_allowlist() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let tutor = agent_key(&u.tutor, "tutor");
+    let elsewhere =
+        control(&u, &tutor, Control::Register(registration("tutor", "http://127.0.0.1:1", &tutor)));
+    assert_eq!(elsewhere.code.as_deref(), Some("endpoint_mismatch"));
+    let stranger = control(&u, &tutor, Control::Register(registration("plumber", &u.tutor_url, &tutor)));
+    assert_eq!(stranger.code.as_deref(), Some("not_allowlisted"));
+    let odd = Register { mode: Some("<b>live</b>".into()), ..registration("tutor", &u.tutor_url, &tutor) };
+    let odd_mode = control(&u, &tutor, Control::Register(odd));
+    assert_eq!(odd_mode.code.as_deref(), Some("invalid_control"), "{odd_mode:?}");
+    let ghost = Heartbeat { identity: "tutor".into(), instance_id: "ghost".into() };
+    assert_eq!(control(&u, &tutor, Control::Heartbeat(ghost)).code.as_deref(), Some("not_registered"));
+    assert_eq!(u.status("tutor"), "ready", "the live instance keeps its place");
+}
+
+/// Another local program reads the Tutor's instance id from `/dev/registry` and speaks
+/// for it: a disabling registration, heartbeats, a sign-out, a card-change notice. With
+/// the id and without the Tutor's key, every one is refused and the Tutor keeps serving.
+#[test]
+fn nobody_without_the_key_can_speak_for_an_agent() {
+    let u = University::start(&[], &[]);
+    u.wait_ready();
+    let instance = u.specialist("tutor")["instanceId"].as_str().unwrap().to_string();
+    let me = stranger_key();
+    let code = |ack: hublink::Ack| ack.code.unwrap_or_default();
+    let disable = Register {
+        instance_id: instance.clone(),
+        enabled: false,
+        ..registration("tutor", &u.tutor_url, &me)
+    };
+    assert_eq!(code(control(&u, &me, Control::Register(disable.clone()))), "key_mismatch");
+    // the Tutor's public key offered, signed by another: refused just the same
+    let claimed = Register { public_key: agent_key(&u.tutor, "tutor").public(), ..disable };
+    assert_eq!(code(control(&u, &me, Control::Register(claimed))), "key_mismatch");
+    let beat = || Heartbeat { identity: "tutor".into(), instance_id: instance.clone() };
+    assert_eq!(code(control(&u, &me, Control::Heartbeat(beat()))), "key_mismatch");
+    assert_eq!(code(control(&u, &me, Control::Deregister(beat()))), "key_mismatch");
+    let notice = hublink::CardChanged {
+        identity: "tutor".into(),
+        instance_id: instance.clone(),
+        notice_id: "n".into(),
+        revision: None,
+    };
+    assert_eq!(code(control(&u, &me, Control::CardChanged(notice))), "key_mismatch");
+    // a replay of a signed message (as if captured): the Hub takes each one once
+    let signed = Control::Heartbeat(beat()).to_message(&agent_key(&u.tutor, "tutor"));
+    let replies: Vec<_> = (0..2)
+        .map(|_| {
+            rt().block_on(async {
+                let hub = A2aClient::default().connect(&u.hub_url).await.unwrap();
+                parse_ack(&hub.send_message(signed.clone(), &[]).await.unwrap()).unwrap()
+            })
+        })
+        .collect();
+    assert!(replies[0].ok, "{:?}", replies[0]);
+    assert_eq!(replies[1].code.as_deref(), Some("replayed"));
+    assert_eq!(u.status("tutor"), "ready");
+    assert_eq!(u.specialist("tutor")["instanceId"], instance.as_str());
+    let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
+    assert_eq!((ex.outcome.as_deref(), ex.served_by_id()), (Some("route"), Some("tutor")));
 }

@@ -8,10 +8,6 @@ use testkit::{TempDir, University, poll, received, rt};
 
 const QUESTION: &str = "How do I find the derivative of x^2?";
 
-fn served_by(ex: &student::Exchange) -> Option<String> {
-    ex.attribution.as_ref().and_then(|a| a["id"].as_str().map(str::to_string))
-}
-
 /// The question with request id `request_id` in the conversation `context` (the same
 /// Student conversation each time, as "Check for answer" sends it).
 fn ask_as(hub_url: &str, context: Option<&str>, request_id: &str) -> student::Exchange {
@@ -43,7 +39,7 @@ fn after_a_hub_timeout_a_retry_gets_the_tutors_answer_and_the_work_ran_once() {
     assert_eq!(first.outcome.as_deref(), Some("outcome_unknown"), "{first:?} {:?}", u.tutor.stderr());
     assert!(first.reply_text.contains("Check for the answer"), "{}", first.reply_text);
     let settled = until_settled(&u.hub_url, &first.context_id, "r-timeout");
-    assert_eq!((settled.outcome.as_deref(), served_by(&settled).as_deref()), (Some("route"), Some("tutor")));
+    assert_eq!((settled.outcome.as_deref(), settled.served_by_id()), (Some("route"), Some("tutor")));
     assert!(
         settled.reply_text.contains("2x") || settled.reply_text.contains("2*x"),
         "{}",
@@ -75,7 +71,7 @@ fn after_the_hub_is_killed_mid_forward_a_retry_asks_and_gets_the_answer() {
         let ex = ask_as(&u.hub_url, None, "r-killed");
         (ex.outcome.as_deref() != Some("outcome_unknown")).then_some(ex)
     });
-    assert_eq!((settled.outcome.as_deref(), served_by(&settled).as_deref()), (Some("route"), Some("tutor")));
+    assert_eq!((settled.outcome.as_deref(), settled.served_by_id()), (Some("route"), Some("tutor")));
     assert_eq!(received(&u.tutor), 1, "the tutor did the work once");
 }
 
@@ -99,5 +95,5 @@ fn a_question_the_tutor_never_finished_is_reported_not_answered_and_can_be_asked
     assert_eq!(received(&u.tutor), 0, "nothing ran twice: the new tutor did no work");
     // asked anew (a new request id), it is answered
     let anew = ask_as(&u.hub_url, Some(&first.context_id), "r-lost-2");
-    assert_eq!((anew.outcome.as_deref(), served_by(&anew).as_deref()), (Some("route"), Some("tutor")));
+    assert_eq!((anew.outcome.as_deref(), anew.served_by_id()), (Some("route"), Some("tutor")));
 }

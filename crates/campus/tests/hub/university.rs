@@ -3,13 +3,9 @@
 //! offers, the registry's life cycle, the ledger and conversation contexts.
 
 use a2a::client::A2aClient;
-use hublink::{Control, Heartbeat, Register, parse_ack};
 use serde_json::{Value, json};
 use student::Student;
-use testkit::{
-    Proc, University, agent_key, ask, control, feed_events, http_json, poll, received, rt, settings,
-    stranger_key,
-};
+use testkit::{Proc, University, ask, feed_events, http_json, poll, received, rt, settings};
 
 fn card_examples(url: &str) -> Vec<String> {
     let (_, card) = http_json("GET", &format!("{url}/.well-known/agent-card.json"), None);
@@ -196,86 +192,6 @@ fn a_disabled_specialist_gets_no_work() {
     let ex = ask(&u.hub_url, "What are the library hours on Monday?");
     assert_eq!(ex.outcome.as_deref(), Some("unavailable"));
     assert_eq!(received(&u.library), l0);
-}
-
-/// A registration of `identity` at `endpoint` offering `key`.
-fn registration(identity: &str, endpoint: &str, key: &keys::AgentKey) -> Register {
-    Register {
-        identity: identity.into(),
-        instance_id: "intruder".into(),
-        endpoint: endpoint.into(),
-        card_url: format!("{endpoint}/.well-known/agent-card.json"),
-        enabled: true,
-        public_key: key.public(),
-        mode: None,
-        model: None,
-    }
-}
-
-#[test]
-fn registration_is_checked_against_the_allowlist() {
-    let u = University::start(&[], &[]);
-    u.wait_ready();
-    let tutor = agent_key(&u.tutor, "tutor");
-    let elsewhere =
-        control(&u, &tutor, Control::Register(registration("tutor", "http://127.0.0.1:1", &tutor)));
-    assert_eq!(elsewhere.code.as_deref(), Some("endpoint_mismatch"));
-    let stranger = control(&u, &tutor, Control::Register(registration("plumber", &u.tutor_url, &tutor)));
-    assert_eq!(stranger.code.as_deref(), Some("not_allowlisted"));
-    let odd = Register { mode: Some("<b>live</b>".into()), ..registration("tutor", &u.tutor_url, &tutor) };
-    let odd_mode = control(&u, &tutor, Control::Register(odd));
-    assert_eq!(odd_mode.code.as_deref(), Some("invalid_control"), "{odd_mode:?}");
-    let ghost = Heartbeat { identity: "tutor".into(), instance_id: "ghost".into() };
-    assert_eq!(control(&u, &tutor, Control::Heartbeat(ghost)).code.as_deref(), Some("not_registered"));
-    assert_eq!(u.status("tutor"), "ready", "the live instance keeps its place");
-}
-
-/// Another local program reads the Tutor's instance id from `/dev/registry` and speaks
-/// for it: a disabling registration, heartbeats, a sign-out, a card-change notice. With
-/// the id and without the Tutor's key, every one is refused and the Tutor keeps serving.
-#[test]
-fn nobody_without_the_key_can_speak_for_an_agent() {
-    let u = University::start(&[], &[]);
-    u.wait_ready();
-    let instance = u.specialist("tutor")["instanceId"].as_str().unwrap().to_string();
-    let me = stranger_key();
-    let code = |ack: hublink::Ack| ack.code.unwrap_or_default();
-    let disable = Register {
-        instance_id: instance.clone(),
-        enabled: false,
-        ..registration("tutor", &u.tutor_url, &me)
-    };
-    assert_eq!(code(control(&u, &me, Control::Register(disable.clone()))), "key_mismatch");
-    // the Tutor's public key offered, signed by another: refused just the same
-    let claimed = Register { public_key: agent_key(&u.tutor, "tutor").public(), ..disable };
-    assert_eq!(code(control(&u, &me, Control::Register(claimed))), "key_mismatch");
-    let beat = || Heartbeat { identity: "tutor".into(), instance_id: instance.clone() };
-    assert_eq!(code(control(&u, &me, Control::Heartbeat(beat()))), "key_mismatch");
-    assert_eq!(code(control(&u, &me, Control::Deregister(beat()))), "key_mismatch");
-    let notice = hublink::CardChanged {
-        identity: "tutor".into(),
-        instance_id: instance.clone(),
-        notice_id: "n".into(),
-        revision: None,
-    };
-    assert_eq!(code(control(&u, &me, Control::CardChanged(notice))), "key_mismatch");
-    // a replay of a signed message (as if captured): the Hub takes each one once
-    let signed = Control::Heartbeat(beat()).to_message(&agent_key(&u.tutor, "tutor"));
-    let replies: Vec<_> = (0..2)
-        .map(|_| {
-            rt().block_on(async {
-                let hub = A2aClient::default().connect(&u.hub_url).await.unwrap();
-                parse_ack(&hub.send_message(signed.clone(), &[]).await.unwrap()).unwrap()
-            })
-        })
-        .collect();
-    assert!(replies[0].ok, "{:?}", replies[0]);
-    assert_eq!(replies[1].code.as_deref(), Some("replayed"));
-    assert_eq!(u.status("tutor"), "ready");
-    assert_eq!(u.specialist("tutor")["instanceId"], instance.as_str());
-    let ex = ask(&u.hub_url, "How do I find the derivative of x^2?");
-    let served = ex.attribution.as_ref().and_then(|a| a["id"].as_str().map(str::to_string));
-    assert_eq!((ex.outcome.as_deref(), served.as_deref()), (Some("route"), Some("tutor")));
 }
 
 /// The Hub killed (SIGKILL) and started again keeps what it knew of a conversation: a
