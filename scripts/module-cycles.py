@@ -193,44 +193,38 @@ def check(root: pathlib.Path) -> int:
     return 0
 
 
+# The self-test's cases, applied in order to one planted crate: the files each case
+# (re)writes, the result `check` must give, and what it means when it does not.
+ROUTE = "mod live;\npub fn f() { live::g() }\n"
+SELF_TEST_CASES = [
+    ({"b.rs": "pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a::A;\n}\n"}, 0,
+     "a test module's import or a parent-to-child edge counted as a cycle"),
+    ({"b.rs": "use crate::{route, a::{A}};\npub struct B;\n"}, 1, "the planted cycle a -> b -> a was not found"),
+    ({"b.rs": "pub struct B;\n", "route/live.rs": "pub fn g() { super::f() }\n"}, 1,
+     "the planted cycle route -> route::live -> route was not found"),
+    ({"route.rs": "mod live;\nuse self::live::g;\npub fn f() { g() }\n"}, 1,
+     "the planted cycle route -> route::live (as self::live) -> route was not found"),
+    ({"route.rs": ROUTE, "route/live.rs": "pub fn g() {}\n", "b.rs": "use crate::A as Other;\npub struct B;\n"}, 1,
+     "the cycle a -> b -> a through the root's `pub use a::A` was not found"),
+    ({"b.rs": "pub struct B;\n#[cfg(test)]\nmod tests {\n    fn t() { let _ = 1; }\n}\nuse crate::a::A;\n"}, 1,
+     "an import after the test module was not counted"),
+]
+
+
 def self_test() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         src = pathlib.Path(tmp, "crates", "planted", "src")
         (src / "route").mkdir(parents=True)
         (src / "lib.rs").write_text("mod a;\nmod b;\nmod route;\npub use a::A;\n")
         (src / "a.rs").write_text("use crate::b::B;\npub struct A;\n")
-        (src / "route.rs").write_text("mod live;\npub fn f() { live::g() }\n")
+        (src / "route.rs").write_text(ROUTE)
         (src / "route" / "live.rs").write_text("pub fn g() {}\n")
-        (src / "b.rs").write_text("pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a::A;\n}\n")
-        if check(pathlib.Path(tmp)) != 0:
-            print("self-test: a test module's import or a parent-to-child edge counted as a cycle")
-            return 1
-        (src / "b.rs").write_text("use crate::{route, a::{A}};\npub struct B;\n")
-        if check(pathlib.Path(tmp)) != 1:
-            print("self-test: the planted cycle a -> b -> a was not found")
-            return 1
-        (src / "b.rs").write_text("pub struct B;\n")
-        (src / "route" / "live.rs").write_text("pub fn g() { super::f() }\n")
-        if check(pathlib.Path(tmp)) != 1:
-            print("self-test: the planted cycle route -> route::live -> route was not found")
-            return 1
-        # a parent naming its child as `self::child`
-        (src / "route.rs").write_text("mod live;\nuse self::live::g;\npub fn f() { g() }\n")
-        if check(pathlib.Path(tmp)) != 1:
-            print("self-test: the planted cycle route -> route::live (as self::live) -> route was not found")
-            return 1
-        (src / "route.rs").write_text("mod live;\npub fn f() { live::g() }\n")
-        (src / "route" / "live.rs").write_text("pub fn g() {}\n")
-        # through the root's re-export: `crate::A` is a::A
-        (src / "b.rs").write_text("use crate::A as Other;\npub struct B;\n")
-        if check(pathlib.Path(tmp)) != 1:
-            print("self-test: the cycle a -> b -> a through the root's `pub use a::A` was not found")
-            return 1
-        # after the test module: still code
-        (src / "b.rs").write_text("pub struct B;\n#[cfg(test)]\nmod tests {\n    fn t() { let _ = 1; }\n}\nuse crate::a::A;\n")
-        if check(pathlib.Path(tmp)) != 1:
-            print("self-test: an import after the test module was not counted")
-            return 1
+        for files, want, problem in SELF_TEST_CASES:
+            for name, text in files.items():
+                (src / name).write_text(text)
+            if check(pathlib.Path(tmp)) != want:
+                print(f"self-test: {problem}")
+                return 1
     print("self-test: planted cycles found, clean tree passes")
     return 0
 
