@@ -14,15 +14,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// mimalloc instead of glibc's allocator: an agent's request path is many small, short-lived
-/// allocations (JSON, headers, ids), and glibc's malloc and free were over a quarter of the
-/// Hub's CPU time per routed question (perf). Built with `no_thp`, so mimalloc does not ask
-/// the kernel for transparent huge pages (`madvise(MADV_HUGEPAGE)`): where THP is set to
-/// `madvise` (this machine), that request doubled each process's idle resident memory. A
-/// kernel set to `always` uses huge pages unless a process opts out, which this build does
-/// not do. Figures in the README, Performance.
+/// mimalloc instead of glibc's allocator, without transparent huge pages: why, in the `heap`
+/// crate. Figures in docs/performance.md.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: heap::Allocator = heap::Allocator;
 
 #[derive(Parser)]
 #[command(name = "campus", version, about = "A multi-agent university over A2A, on 127.0.0.1")]
@@ -116,6 +111,21 @@ Examples:
 
 A question is at most 2000 characters; an empty or longer one is not sent (exit code 2).";
 
+impl Command {
+    /// Whether the command runs until stopped (an agent, the UI server, a launcher).
+    fn serves(&self) -> bool {
+        matches!(
+            self,
+            Command::Demo { .. }
+                | Command::Hub
+                | Command::Tutor
+                | Command::Library
+                | Command::Ui
+                | Command::FakeAnthropic { .. }
+        )
+    }
+}
+
 fn env(key: &str) -> Option<String> {
     std::env::var(key).ok().filter(|v| !v.is_empty())
 }
@@ -205,6 +215,10 @@ fn main() -> ExitCode {
     // Launchers spawn their children here, in the future block_on polls on this (main)
     // thread: a child's parent-death signal follows the thread that spawned it.
     let result = runtime.block_on(async {
+        if cli.command.serves() {
+            // a server that goes quiet hands back what its busy moments left (see heap)
+            tokio::spawn(heap::hand_back_when_quiet());
+        }
         match cli.command {
             Command::Demo { live, fake_model } => {
                 let models = match (live, fake_model) {

@@ -115,32 +115,36 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     }
 
     let me = std::process::id();
-    say!("\nresident memory, idle (before the load / after it)");
-    let mut total_before = 0;
-    let mut total_after = 0;
-    for (name, pid) in pids.iter().copied().chain(std::iter::once(("bench client", me))) {
+    let after_load: Vec<Option<u64>> = pids.iter().map(|(_, p)| rss_kib(*p)).collect();
+    let client_after = rss_kib(me);
+    // every server hands back what the load freed within one period of going quiet (heap)
+    let quiet = heap::PERIOD * 2 + Duration::from_secs(1);
+    tokio::time::sleep(quiet).await;
+    let quiet = quiet.as_secs();
+    say!(
+        "\nresident memory: RSS idle before the load / right after it / {quiet} s after it; PSS {quiet} s after"
+    );
+    say!(
+        "(RSS counts the binary's resident code in every process; PSS divides each shared page among the processes mapping it)"
+    );
+    let (mut totals, mut pss_total) = ([0u64; 3], 0u64);
+    for ((name, pid), after) in pids.iter().copied().zip(&after_load) {
         let before = idle_before.iter().find(|(n, _)| *n == name).and_then(|(_, k)| *k);
-        let after = rss_kib(pid);
-        total_before += before.unwrap_or(0);
-        total_after += after.unwrap_or(0);
-        say!("{name:>13} {:>9} / {:>9}", mb(before), mb(after));
+        let (later, pss) = (rss_kib(pid), pss_kib(pid));
+        for (t, v) in totals.iter_mut().zip([before, *after, later]) {
+            *t += v.unwrap_or(0);
+        }
+        pss_total += pss.unwrap_or(0);
+        say!("{name:>13} {:>9} / {:>9} / {:>9}   PSS {:>9}", mb(before), mb(*after), mb(later), mb(pss));
     }
     say!(
-        "{:>13} {:>9} / {:>9}  (hub, tutor, library, ui; the bench client is not idle before)",
+        "{:>13} {:>9} / {:>9} / {:>9}   PSS {:>9}  (hub, tutor, library, ui)",
         "agents total",
-        mb(Some(total_before)),
-        mb(Some(total_after - rss_kib(me).unwrap_or(0)))
+        mb(Some(totals[0])),
+        mb(Some(totals[1])),
+        mb(Some(totals[2])),
+        mb(Some(pss_total))
     );
-    say!(
-        "{:>13} {:>9}  (five processes: hub, tutor, library, ui and the client)",
-        "all five",
-        mb(Some(total_after))
-    );
-    let pss: Option<u64> = pids.iter().map(|(_, p)| *p).chain(std::iter::once(me)).map(pss_kib).sum();
-    say!(
-        "{:>13} {:>9}  (PSS: the same five, each shared page counted once, not once per process)",
-        "all five PSS",
-        mb(pss)
-    );
+    say!("{:>13} {:>9} right after the load, {} later", "bench client", mb(client_after), mb(rss_kib(me)));
     Ok(())
 }
