@@ -257,6 +257,7 @@ impl<E: AgentExecutor> AgentExecutor for Checked<E> {
             (operation, _) => {
                 if let Some(op) = &operation {
                     lock(&self.answers).insert(op.clone(), Kept::Running);
+                    tracing::info!(operation_id = %op, "working on an operation of the hub's");
                 }
                 let running = operation.clone();
                 let (inner, answers, delay) = (self.inner.clone(), self.answers.clone(), self.delay.clone());
