@@ -167,8 +167,30 @@ fn runtime(bench: bool) -> anyhow::Result<tokio::runtime::Runtime> {
 
 /// How every server here takes connections (`guard::Limits`: head and body timeouts, the
 /// connection cap), with the environment's overrides.
+///
+/// Without `CAMPUS_MAX_CONNECTIONS`, the cap is [`CONNECTIONS`], or what the process's
+/// open-file limit leaves room for: the soft limit is first raised to the hard one (at
+/// most 65,536), and 256 files are kept for the agent's own clients, store and logs.
 fn limits() -> Result<guard::Limits, conf::ConfError> {
-    guard::Limits::from_env(&env)
+    let mut limits = guard::Limits::from_env(&env)?;
+    if env("CAMPUS_MAX_CONNECTIONS").is_none() {
+        limits.max_connections = CONNECTIONS.min(open_files().saturating_sub(256)).max(64);
+    }
+    Ok(limits)
+}
+
+/// The connections a server takes at once by default, where open files allow.
+const CONNECTIONS: usize = 4096;
+
+/// Raises the soft open-file limit to the hard one (at most 65,536); the soft limit after.
+fn open_files() -> usize {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else { return 1024 };
+    let want = hard.min(65_536);
+    if want > soft && setrlimit(Resource::RLIMIT_NOFILE, want, hard).is_ok() {
+        return want as usize;
+    }
+    soft as usize
 }
 
 /// Exit code for a configuration error (like `EX_CONFIG`).
