@@ -213,7 +213,10 @@ fn exit_code(e: &anyhow::Error) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(
-        if matches!(cli.command, Command::Student { .. } | Command::SmokeLive | Command::EvalLive) {
+        if matches!(
+            cli.command,
+            Command::Student { .. } | Command::SmokeLive | Command::EvalLive | Command::Bench(_)
+        ) {
             "warn"
         } else {
             "info"

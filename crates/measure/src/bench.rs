@@ -16,6 +16,7 @@ use anyhow::{Context, bail};
 pub(crate) mod agents;
 mod args;
 mod browser;
+mod faults;
 mod load;
 mod system;
 
@@ -63,6 +64,9 @@ async fn bench_all(args: Args) -> anyhow::Result<()> {
     let url = |p: u16| format!("http://127.0.0.1:{p}");
     if args.tutor_only {
         return tutor_only(&args, tutor_port, url(hub_port)).await;
+    }
+    if args.faults {
+        return faults::run(&args).await;
     }
     let system = System::start(&args, (hub_port, tutor_port, library_port)).await?;
     if args.browser {

@@ -3,6 +3,7 @@
 //! (CPU time, resident memory), with the wait for the agents to go idle.
 
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -19,6 +20,41 @@ pub(crate) fn fixed_mode() -> (&'static str, String) {
     ("TUTOR_MODE", "fixed".into())
 }
 
+/// The Hub's operations a specialist began, read from its log (`working on an operation
+/// of the hub's operation_id=…`): how many times each, across restarts.
+#[derive(Default)]
+pub(crate) struct Ops {
+    seen: std::sync::Mutex<std::collections::HashMap<String, u32>>,
+    total: std::sync::atomic::AtomicU64,
+}
+
+impl Ops {
+    fn saw(&self, line: &str) {
+        let Some(rest) = line.split("operation_id=").nth(1) else { return };
+        if !line.contains("working on an operation") {
+            return;
+        }
+        let id = rest.split_whitespace().next().unwrap_or_default().trim_matches('"').to_string();
+        *self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).entry(id).or_default() += 1;
+        self.total.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Operations begun, counting each time.
+    pub(crate) fn total(&self) -> u64 {
+        self.total.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Operations begun more than once.
+    pub(crate) fn repeated(&self) -> usize {
+        self.seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .values()
+            .filter(|n| **n > 1)
+            .count()
+    }
+}
+
 /// A child `campus` process, killed on drop.
 pub(crate) struct ChildAgent {
     child: Child,
@@ -28,6 +64,24 @@ pub(crate) struct ChildAgent {
 impl ChildAgent {
     /// Starts `campus <subcommand>` with `env` and waits for its ready line.
     pub(crate) async fn start(subcommand: &str, log: &str, env: &[(&str, String)]) -> anyhow::Result<Self> {
+        Self::spawn(subcommand, log, env, None).await
+    }
+
+    /// [`ChildAgent::start`] at log level info, its log read into `ops`.
+    pub(crate) async fn start_watched(
+        subcommand: &str,
+        env: &[(&str, String)],
+        ops: Arc<Ops>,
+    ) -> anyhow::Result<Self> {
+        Self::spawn(subcommand, "info", env, Some(ops)).await
+    }
+
+    async fn spawn(
+        subcommand: &str,
+        log: &str,
+        env: &[(&str, String)],
+        ops: Option<Arc<Ops>>,
+    ) -> anyhow::Result<Self> {
         let exe = std::env::current_exe().context("could not find the campus binary")?;
         let mut child = Command::new(exe)
             .arg(subcommand)
@@ -41,10 +95,18 @@ impl ChildAgent {
             .env("CAMPUS_DATA_DIR", data_dir())
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if ops.is_some() { Stdio::piped() } else { Stdio::null() })
             .kill_on_drop(true)
             .spawn()
             .with_context(|| format!("could not start campus {subcommand}"))?;
+        if let (Some(ops), Some(stderr)) = (ops, child.stderr.take()) {
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(stderr).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    ops.saw(&line);
+                }
+            });
+        }
         let stdout = child.stdout.take().context("no stdout")?;
         let mut lines = BufReader::new(stdout).lines();
         let ready = tokio::time::timeout(Duration::from_secs(20), async {

@@ -24,4 +24,21 @@ pub struct Args {
     /// With --browser: how long each view is loaded, in seconds
     #[arg(long, default_value_t = 10)]
     pub(crate) seconds: u64,
+    /// The fault suite instead: load, soak, slow clients, forged control messages, a cut
+    /// network (as root, in a network namespace of its own) and kill -9 of the Tutor and
+    /// the Hub, against real processes, with one table
+    #[arg(long)]
+    pub(crate) faults: bool,
+    /// With --faults: the load scenario's sizes (questions at once), comma-separated
+    #[arg(long, default_value = "1000,3000", value_delimiter = ',')]
+    pub(crate) load: Vec<usize>,
+    /// With --faults: how long the soak runs, in seconds
+    #[arg(long, default_value_t = 60)]
+    pub(crate) soak_seconds: u64,
+    /// With --faults: the soak's questions a second
+    #[arg(long, default_value_t = 100)]
+    pub(crate) soak_rate: u64,
+    /// With --faults: connections holding half a request line
+    #[arg(long, default_value_t = 1100)]
+    pub(crate) slow_clients: usize,
 }
