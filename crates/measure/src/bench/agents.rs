@@ -3,6 +3,7 @@
 //! (CPU time, resident memory), with the wait for the agents to go idle.
 
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -23,14 +24,30 @@ pub(crate) fn fixed_mode() -> (&'static str, String) {
 pub(crate) struct ChildAgent {
     child: Child,
     pub(crate) url: String,
+    /// Its standard error's lines, when [`ChildAgent::launch`] was asked to keep them.
+    stderr: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl ChildAgent {
     /// Starts `campus <subcommand>` with `env` and waits for its ready line.
     pub(crate) async fn start(subcommand: &str, log: &str, env: &[(&str, String)]) -> anyhow::Result<Self> {
+        Self::launch(&[subcommand], log, env, &data_dir(), None).await
+    }
+
+    /// Starts `campus <args>` with `env` in the data folder `data` and waits for its
+    /// ready line; with `keep_stderr`, the lines of its standard error that it accepts
+    /// are kept for [`ChildAgent::stderr_lines`].
+    pub(crate) async fn launch(
+        args: &[&str],
+        log: &str,
+        env: &[(&str, String)],
+        data: &std::path::Path,
+        keep_stderr: Option<fn(&str) -> bool>,
+    ) -> anyhow::Result<Self> {
+        let subcommand = args.first().copied().unwrap_or_default();
         let exe = std::env::current_exe().context("could not find the campus binary")?;
         let mut child = Command::new(exe)
-            .arg(subcommand)
+            .args(args)
             .env("PORT", "0")
             .env("RUST_LOG", log)
             // stopped by the kernel if the benchmark is killed (see the campus binary's
@@ -38,13 +55,26 @@ impl ChildAgent {
             // thread, as that requires
             .env(PARENT_PID_VAR, std::process::id().to_string())
             // built-in settings, whatever was saved under the user's data/ folder
-            .env("CAMPUS_DATA_DIR", data_dir())
+            .env("CAMPUS_DATA_DIR", data)
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if keep_stderr.is_some() { Stdio::piped() } else { Stdio::null() })
             .kill_on_drop(true)
             .spawn()
             .with_context(|| format!("could not start campus {subcommand}"))?;
+        let stderr = child.stderr.take().zip(keep_stderr).map(|(pipe, keep)| {
+            let kept = Arc::new(Mutex::new(Vec::new()));
+            let into = kept.clone();
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(pipe).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    if keep(&line) {
+                        into.lock().unwrap_or_else(|p| p.into_inner()).push(line);
+                    }
+                }
+            });
+            kept
+        });
         let stdout = child.stdout.take().context("no stdout")?;
         let mut lines = BufReader::new(stdout).lines();
         let ready = tokio::time::timeout(Duration::from_secs(20), async {
@@ -57,11 +87,21 @@ impl ChildAgent {
         })
         .await;
         match ready {
-            Ok(Ok(Some(url))) => Ok(Self { child, url }),
+            Ok(Ok(Some(url))) => Ok(Self { child, url, stderr }),
             Ok(Ok(None)) => bail!("campus {subcommand} exited before it was ready"),
             Ok(Err(e)) => bail!("reading campus {subcommand} output failed: {e}"),
             Err(_) => bail!("campus {subcommand} was not ready within 20 s"),
         }
+    }
+
+    /// The lines of its standard error kept so far (none unless launched to keep some).
+    pub(crate) fn stderr_lines(&self) -> Vec<String> {
+        self.stderr.as_ref().map(|k| k.lock().unwrap_or_else(|p| p.into_inner()).clone()).unwrap_or_default()
+    }
+
+    /// How it ended, if it has.
+    pub(crate) fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 
     pub(crate) fn pid(&self) -> Option<u32> {
