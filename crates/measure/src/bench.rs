@@ -16,7 +16,7 @@ use anyhow::{Context, bail};
 pub(crate) mod agents;
 mod args;
 mod browser;
-mod load;
+pub(crate) mod load;
 mod system;
 
 pub use args::Args;
