@@ -11,7 +11,6 @@ const MARKERS: &[&str] = &[
     "stack backtrace",
     "rust_backtrace",
     "/src/",
-    ".rs:",
     "/.cargo/registry",
     "sqlite",
     "no such table",
@@ -77,6 +76,14 @@ pub(crate) fn check(
             found.push(Finding::Leak((*marker).to_string()));
         }
     }
+    // a source location (`mod.rs:12`), not a field path a server names after the body's
+    // own key (`rules[0].rs: unknown field`)
+    let location = answer
+        .match_indices(".rs:")
+        .any(|(at, _)| answer[at + 4..].starts_with(|c: char| c.is_ascii_digit()));
+    if location && !request.contains(".rs:") {
+        found.push(Finding::Leak(".rs:<line>".to_string()));
+    }
     for secret in secrets {
         let value = secret.value.to_lowercase();
         if !value.is_empty() && answer.contains(&value) {
@@ -129,6 +136,11 @@ mod tests {
 
     #[test]
     fn what_the_request_carried_may_come_back() {
+        // a field path named after the body's own key is no source location
+        let field = b"{\"message\":\"script: field rules[0].rs: unknown field `rs`\"}";
+        assert_eq!(check(400, field, b"{\"rules\":[{\"rs\":1}]}", false, &[], &[]), vec![]);
+        let located = check(500, b"at crates/llm/src/fake.rs:120:9", b"{}", false, &[500], &[]);
+        assert!(located.contains(&Finding::Leak(".rs:<line>".into())), "{located:?}");
         let echoed = b"{\"message\":\"unknown field `/src/x.rs:1`\"}";
         assert_eq!(check(400, echoed, b"{\"/src/x.rs:1\":1}", false, &[], &[]), vec![]);
         // a secret never may
