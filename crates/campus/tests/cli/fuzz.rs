@@ -9,7 +9,8 @@ fn a_short_fuzz_of_every_endpoint_finds_nothing() {
     assert!(ok, "campus fuzz failed:\n{out}\n{err}");
     let summary = out.lines().last().unwrap_or_default();
     assert!(summary.contains(": 0 findings; every agent still answers normally"), "{out}");
-    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with(['h', 't', 'l', 'u', 'f']) && l.contains(" /")).collect();
+    let rows: Vec<&str> =
+        out.lines().filter(|l| l.starts_with(['h', 't', 'l', 'u', 'f']) && l.contains(" /")).collect();
     // the Hub's, the specialists', the UI server's and the fake model's endpoints, each fuzzed in full
     for server in ["hub", "tutor", "library", "ui", "fake"] {
         assert!(rows.iter().any(|r| r.starts_with(&format!("{server} "))), "no {server} endpoint in:\n{out}");
