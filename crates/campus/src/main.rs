@@ -66,6 +66,8 @@ enum Command {
     },
     /// Measure A2A round trips (direct and through the Hub) with agents in child processes
     Bench(measure::bench::Args),
+    /// Send generated requests to every HTTP endpoint of every agent (child processes); non-zero on any finding
+    Fuzz(measure::fuzz::Args),
     /// Measure the Hub's router on a labelled set (JSON lines) against the default cards
     #[command(name = "eval-router")]
     EvalRouter(measure::eval::Args),
@@ -260,6 +262,7 @@ fn main() -> ExitCode {
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::ForgetKey { agent, identity } => forget_key(&agent, &identity).await,
             Command::Bench(args) => measure::bench::run(args).await,
+            Command::Fuzz(args) => measure::fuzz::run(args).await,
             Command::EvalRouter(args) => measure::eval::run(args, &env).await,
             Command::SmokeLive => measure::paid::smoke(&env).await,
             Command::EvalLive => measure::paid::eval(&env).await,

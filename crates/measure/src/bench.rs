@@ -17,7 +17,7 @@ pub(crate) mod agents;
 mod args;
 mod browser;
 mod faults;
-mod load;
+pub(crate) mod load;
 mod system;
 
 pub use args::Args;

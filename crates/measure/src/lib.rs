@@ -1,6 +1,7 @@
 //! Measuring Campus from outside, for the `campus` binary's measuring subcommands: `bench`
 //! (A2A round trips with every agent in a child process, and `--browser`, the page in
-//! headless chromium under load), `eval-router` (the Hub's router on a labelled set) and
+//! headless chromium under load), `fuzz` (generated requests to every endpoint of every
+//! process), `eval-router` (the Hub's router on a labelled set) and
 //! the paid, opt-in live checks `smoke-live` and `eval-live`. Nothing here serves or runs
 //! an agent: the agents are child processes of the running executable (the `campus`
 //! binary that calls in here), started, read and stopped from outside.
@@ -22,6 +23,7 @@ pub mod bench;
 pub mod chromium;
 mod decisions;
 pub mod eval;
+pub mod fuzz;
 pub mod paid;
 mod webdriver;
 

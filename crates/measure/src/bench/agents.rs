@@ -3,7 +3,7 @@
 //! (CPU time, resident memory), with the wait for the agents to go idle.
 
 use std::process::Stdio;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -55,16 +55,26 @@ impl Ops {
     }
 }
 
+/// What becomes of a child's standard error: nothing (not read), the lines a filter
+/// accepts kept for [`ChildAgent::stderr_lines`], or every line read into [`Ops`].
+pub(crate) enum Stderr {
+    Ignored,
+    Keep(fn(&str) -> bool),
+    Ops(Arc<Ops>),
+}
+
 /// A child `campus` process, killed on drop.
 pub(crate) struct ChildAgent {
     child: Child,
     pub(crate) url: String,
+    /// Its standard error's lines, when [`ChildAgent::launch`] was asked to keep them.
+    stderr: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl ChildAgent {
     /// Starts `campus <subcommand>` with `env` and waits for its ready line.
     pub(crate) async fn start(subcommand: &str, log: &str, env: &[(&str, String)]) -> anyhow::Result<Self> {
-        Self::spawn(subcommand, log, env, None).await
+        Self::launch(&[subcommand], log, env, &data_dir(), Stderr::Ignored).await
     }
 
     /// [`ChildAgent::start`] at log level info, its log read into `ops`.
@@ -73,18 +83,22 @@ impl ChildAgent {
         env: &[(&str, String)],
         ops: Arc<Ops>,
     ) -> anyhow::Result<Self> {
-        Self::spawn(subcommand, "info", env, Some(ops)).await
+        Self::launch(&[subcommand], "info", env, &data_dir(), Stderr::Ops(ops)).await
     }
 
-    async fn spawn(
-        subcommand: &str,
+    /// Starts `campus <args>` with `env` in the data folder `data` and waits for its
+    /// ready line; its standard error goes where `stderr` says.
+    pub(crate) async fn launch(
+        args: &[&str],
         log: &str,
         env: &[(&str, String)],
-        ops: Option<Arc<Ops>>,
+        data: &std::path::Path,
+        stderr: Stderr,
     ) -> anyhow::Result<Self> {
+        let subcommand = args.first().copied().unwrap_or_default();
         let exe = std::env::current_exe().context("could not find the campus binary")?;
         let mut child = Command::new(exe)
-            .arg(subcommand)
+            .args(args)
             .env("PORT", "0")
             .env("RUST_LOG", log)
             // stopped by the kernel if the benchmark is killed (see the campus binary's
@@ -92,21 +106,31 @@ impl ChildAgent {
             // thread, as that requires
             .env(PARENT_PID_VAR, std::process::id().to_string())
             // built-in settings, whatever was saved under the user's data/ folder
-            .env("CAMPUS_DATA_DIR", data_dir())
+            .env("CAMPUS_DATA_DIR", data)
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .stdout(Stdio::piped())
-            .stderr(if ops.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stderr(if matches!(stderr, Stderr::Ignored) { Stdio::null() } else { Stdio::piped() })
             .kill_on_drop(true)
             .spawn()
             .with_context(|| format!("could not start campus {subcommand}"))?;
-        if let (Some(ops), Some(stderr)) = (ops, child.stderr.take()) {
+        let pipe = child.stderr.take();
+        let kept = matches!(stderr, Stderr::Keep(_)).then(|| Arc::new(Mutex::new(Vec::new())));
+        if let Some(pipe) = pipe {
+            let into = kept.clone();
             tokio::spawn(async move {
-                let mut lines = BufReader::new(stderr).lines();
+                let mut lines = BufReader::new(pipe).lines();
                 while let Ok(Some(line)) = lines.next_line().await {
-                    ops.saw(&line);
+                    match (&stderr, &into) {
+                        (Stderr::Keep(keep), Some(into)) if keep(&line) => {
+                            into.lock().unwrap_or_else(|p| p.into_inner()).push(line)
+                        }
+                        (Stderr::Ops(ops), _) => ops.saw(&line),
+                        _ => {}
+                    }
                 }
             });
         }
+        let stderr = kept;
         let stdout = child.stdout.take().context("no stdout")?;
         let mut lines = BufReader::new(stdout).lines();
         let ready = tokio::time::timeout(Duration::from_secs(20), async {
@@ -119,11 +143,21 @@ impl ChildAgent {
         })
         .await;
         match ready {
-            Ok(Ok(Some(url))) => Ok(Self { child, url }),
+            Ok(Ok(Some(url))) => Ok(Self { child, url, stderr }),
             Ok(Ok(None)) => bail!("campus {subcommand} exited before it was ready"),
             Ok(Err(e)) => bail!("reading campus {subcommand} output failed: {e}"),
             Err(_) => bail!("campus {subcommand} was not ready within 20 s"),
         }
+    }
+
+    /// The lines of its standard error kept so far (none unless launched to keep some).
+    pub(crate) fn stderr_lines(&self) -> Vec<String> {
+        self.stderr.as_ref().map(|k| k.lock().unwrap_or_else(|p| p.into_inner()).clone()).unwrap_or_default()
+    }
+
+    /// How it ended, if it has.
+    pub(crate) fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 
     pub(crate) fn pid(&self) -> Option<u32> {
