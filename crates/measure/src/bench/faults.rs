@@ -251,6 +251,14 @@ impl Campus {
     fn pss(&self) -> u64 {
         self.pids().into_iter().filter_map(pss_kib).sum()
     }
+
+    /// Each agent's resident memory, as words.
+    fn each(&self) -> String {
+        let named = |n: &str, pid: Option<u32>| format!("{n} {}", mb(pid.and_then(rss_kib)));
+        let hub = lock(&self.hub).as_ref().and_then(ChildAgent::pid);
+        let tutor = lock(&self.tutor).as_ref().and_then(ChildAgent::pid);
+        [named("hub", hub), named("tutor", tutor), named("library", self.library.pid())].join(", ")
+    }
 }
 
 /// The Hub's data file and its write-ahead log, bytes.
@@ -281,10 +289,13 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
             Err(why) => format!(" (no network namespace: {why}; the cut scenario is skipped)"),
         }
     );
-    let idle = (campus.memory(), campus.pss());
+    // idle: once every agent has handed back what starting (and the Hub's training) freed
+    tokio::time::sleep(heap::PERIOD * 2 + Duration::from_secs(1)).await;
+    let idle = (campus.memory(), campus.pss(), campus.each());
     let mut rows = Vec::new();
     for level in &args.load {
         rows.push(scenarios::load(&campus, *level).await);
+        say!("after {level} at once: {}", campus.each());
     }
     rows.push(scenarios::soak(&campus, args.soak_seconds, args.soak_rate).await);
     rows.push(scenarios::slow_clients(&campus, args.slow_clients).await);
@@ -316,11 +327,13 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         }
     );
     say!(
-        "\nthe agents' memory: idle at the start {} (PSS {}); at the end {} (PSS {})",
+        "\nthe agents' memory: idle at the start {} (PSS {}: {}); at the end {} (PSS {}: {})",
         mb(Some(idle.0)),
         mb(Some(idle.1)),
+        idle.2,
         mb(Some(campus.memory())),
-        mb(Some(campus.pss()))
+        mb(Some(campus.pss())),
+        campus.each()
     );
     if broken.is_empty() {
         Ok(())
