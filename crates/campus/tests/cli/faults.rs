@@ -26,12 +26,20 @@ fn a_short_fault_suite_loses_nothing_and_does_nothing_twice() {
     let row = |name: &str| {
         out.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} row in:\n{out}"))
     };
-    // scenario, then asked, answered, refused, unknown, lost, duplicated, …
+    // the scenario's name in 34 columns, then asked, answered, refused, unknown, lost,
+    // duplicated, …
     let figures = |name: &str| -> Vec<u64> {
-        row(name).split_whitespace().filter_map(|w| w.parse().ok()).take(6).collect::<Vec<_>>()
+        let line = row(name);
+        line.get(34..).unwrap_or_default().split_whitespace().take(6).map(|w| w.parse().unwrap()).collect()
     };
     let load = figures("load: 80 at once");
     assert_eq!(load[..2], [80, 80], "every question of the load answered: {}", row("load"));
+    for name in ["load", "soak", "slow", "imperson", "kill"] {
+        for line in out.lines().filter(|l| l.starts_with(name)) {
+            let f = figures(&line[..20]);
+            assert_eq!((f[3], f[4], f[5]), (0, 0, 0), "unknown, lost or done twice: {line}");
+        }
+    }
     let slow = figures("slow clients: 40 half-sent");
     assert_eq!(
         (slow[1], slow[2]),
