@@ -32,5 +32,5 @@ pub use process::{Lines, Proc, TempDir, bin, field, free_port, poll, run};
 pub use rpc::rpc;
 #[cfg(feature = "campus")]
 pub use university::{
-    FAST, University, agent_key, ask, control, received, settings, stranger_key, tutoring_requests,
+    FAST, University, agent_key, ask, ask_as, control, received, settings, stranger_key, tutoring_requests,
 };

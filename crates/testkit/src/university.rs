@@ -151,6 +151,17 @@ pub fn received(p: &Proc) -> usize {
     p.stderr().iter().filter(|l| l.contains("received message")).count()
 }
 
+/// Asks `text` with the request id `request_id` in the conversation `context` (the same
+/// Student conversation each time, as "Check for answer" sends it).
+pub fn ask_as(url: &str, context: Option<&str>, request_id: &str, text: &str) -> Exchange {
+    rt().block_on(async {
+        let s = Student::new(A2aClient::default(), url);
+        s.set_conversation(context.map(str::to_string));
+        s.ask_with_request_id(text, request_id).await
+    })
+    .expect("the hub answers")
+}
+
 pub fn ask(url: &str, text: &str) -> Exchange {
     rt().block_on(async { Student::new(A2aClient::default(), url).ask(text).await }).expect("ask")
 }

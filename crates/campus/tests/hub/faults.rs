@@ -9,18 +9,9 @@ use std::process::Command;
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
-use testkit::{University, poll, received, rt};
+use testkit::{University, ask_as, poll, received};
 
 const QUESTION: &str = "How do I find the derivative of x^2?";
-
-fn ask_as(hub_url: &str, context: Option<&str>, request_id: &str, text: &str) -> student::Exchange {
-    rt().block_on(async {
-        let s = student::Student::new(a2a::client::A2aClient::default(), hub_url);
-        s.set_conversation(context.map(str::to_string));
-        s.ask_with_request_id(text, request_id).await
-    })
-    .expect("the hub answers")
-}
 
 /// The Hub gives up on the Tutor after this long; the Tutor's first question takes
 /// [`TUTOR_DELAY_MS`], well within it: the answer would arrive in time but for the fault.

@@ -4,25 +4,14 @@
 //! done twice — after a Hub timeout, a Hub killed mid-forward, and a Tutor killed
 //! mid-question.
 
-use testkit::{TempDir, University, poll, received, rt};
+use testkit::{TempDir, University, ask_as, poll, received, rt};
 
 const QUESTION: &str = "How do I find the derivative of x^2?";
-
-/// The question with request id `request_id` in the conversation `context` (the same
-/// Student conversation each time, as "Check for answer" sends it).
-fn ask_as(hub_url: &str, context: Option<&str>, request_id: &str) -> student::Exchange {
-    rt().block_on(async {
-        let s = student::Student::new(a2a::client::A2aClient::default(), hub_url);
-        s.set_conversation(context.map(str::to_string));
-        s.ask_with_request_id(QUESTION, request_id).await
-    })
-    .expect("the hub answers")
-}
 
 /// Asks again until the outcome is no longer unknown; the exchange that settled it.
 fn until_settled(hub_url: &str, context: &str, request_id: &str) -> student::Exchange {
     poll(20, "the outcome settled", || {
-        let ex = ask_as(hub_url, Some(context), request_id);
+        let ex = ask_as(hub_url, Some(context), request_id, QUESTION);
         (ex.outcome.as_deref() != Some("outcome_unknown")).then_some(ex)
     })
 }
@@ -35,7 +24,7 @@ fn after_a_hub_timeout_a_retry_gets_the_tutors_answer_and_the_work_ran_once() {
         &[],
     );
     u.wait_ready();
-    let first = ask_as(&u.hub_url, None, "r-timeout");
+    let first = ask_as(&u.hub_url, None, "r-timeout", QUESTION);
     assert_eq!(first.outcome.as_deref(), Some("outcome_unknown"), "{first:?} {:?}", u.tutor.stderr());
     assert!(first.reply_text.contains("Check for the answer"), "{}", first.reply_text);
     let settled = until_settled(&u.hub_url, &first.context_id, "r-timeout");
@@ -46,7 +35,7 @@ fn after_a_hub_timeout_a_retry_gets_the_tutors_answer_and_the_work_ran_once() {
         settled.reply_text
     );
     // settled for good: the next retry is answered from the ledger, the same answer
-    let again = ask_as(&u.hub_url, Some(&first.context_id), "r-timeout");
+    let again = ask_as(&u.hub_url, Some(&first.context_id), "r-timeout", QUESTION);
     assert_eq!(again.reply_text, settled.reply_text);
     assert_eq!(received(&u.tutor), 1, "the tutor did the work once");
 }
@@ -68,7 +57,7 @@ fn after_the_hub_is_killed_mid_forward_a_retry_asks_and_gets_the_answer() {
     // a first question: its conversation is the one the Hub assigned, found under the
     // request id alone
     let settled = poll(20, "the outcome settled", || {
-        let ex = ask_as(&u.hub_url, None, "r-killed");
+        let ex = ask_as(&u.hub_url, None, "r-killed", QUESTION);
         (ex.outcome.as_deref() != Some("outcome_unknown")).then_some(ex)
     });
     assert_eq!((settled.outcome.as_deref(), settled.served_by_id()), (Some("route"), Some("tutor")));
@@ -84,7 +73,7 @@ fn a_question_the_tutor_never_finished_is_reported_not_answered_and_can_be_asked
         &[],
     );
     u.wait_ready();
-    let first = ask_as(&u.hub_url, None, "r-lost");
+    let first = ask_as(&u.hub_url, None, "r-lost", QUESTION);
     assert_eq!(first.outcome.as_deref(), Some("outcome_unknown"));
     // the Tutor dies mid-question and comes back
     u.restart_tutor(&data, &[], || {});
@@ -94,6 +83,6 @@ fn a_question_the_tutor_never_finished_is_reported_not_answered_and_can_be_asked
     assert!(settled.reply_text.contains("never finished"), "{}", settled.reply_text);
     assert_eq!(received(&u.tutor), 0, "nothing ran twice: the new tutor did no work");
     // asked anew (a new request id), it is answered
-    let anew = ask_as(&u.hub_url, Some(&first.context_id), "r-lost-2");
+    let anew = ask_as(&u.hub_url, Some(&first.context_id), "r-lost-2", QUESTION);
     assert_eq!((anew.outcome.as_deref(), anew.served_by_id()), (Some("route"), Some("tutor")));
 }
