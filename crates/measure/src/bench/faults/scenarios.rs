@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use tokio::io::AsyncReadExt;
 
-use super::{Campus, Question, Row, half_requests, hub_disk, integrity, questions, row, twice};
+use super::campus::{Campus, Question, Row, half_requests, hub_disk, integrity, lock, questions, row, twice};
 
 /// Moves this thread (the benchmark's only one: every child and socket is made from it)
 /// into a new network namespace with only a loopback; why not, when it can't.
@@ -88,8 +88,8 @@ pub(super) async fn slow_clients(campus: &Arc<Campus>, n: usize) -> Row {
         let opened = held.len();
         let asked = campus.ask_all(questions("slow", 50)).await;
         // every held connection is closed by the Hub's head timeout
-        let deadline =
-            Instant::now() + Duration::from_millis(super::HEAD_TIMEOUT_MS.parse().unwrap_or(2000) + 5000);
+        let deadline = Instant::now()
+            + Duration::from_millis(super::campus::HEAD_TIMEOUT_MS.parse().unwrap_or(2000) + 5000);
         let mut closed = 0;
         for s in &mut held {
             let mut buf = [0u8; 512];
@@ -200,7 +200,7 @@ pub(super) async fn kill(campus: &Arc<Campus>, victim: Victim) -> Row {
             Victim::Tutor => &campus.tutor,
             Victim::Hub => &campus.hub,
         };
-        let agent = super::lock(slot).take();
+        let agent = lock(slot).take();
         let pid = agent.as_ref().and_then(|a| a.pid());
         kill9(pid);
         drop(agent);
@@ -214,7 +214,7 @@ pub(super) async fn kill(campus: &Arc<Campus>, victim: Victim) -> Row {
         let restarted = match victim {
             Victim::Tutor => match Campus::start_tutor(campus.ports, &campus.ops).await {
                 Ok(t) => {
-                    *super::lock(&campus.tutor) = Some(t);
+                    *lock(&campus.tutor) = Some(t);
                     campus.wait_routable().await
                 }
                 Err(e) => Err(e),
