@@ -66,8 +66,8 @@ impl Store {
             let mut forget = t.prepare_cached("DELETE FROM request_ledger WHERE seq = ?1").map_err(err)?;
             let mut remember = t
                 .prepare_cached(
-                    "INSERT INTO hub_conversations (id, state, touched) VALUES (?1, ?2, ?3)
-                     ON CONFLICT (id) DO UPDATE SET state = ?2, touched = ?3",
+                    "INSERT INTO hub_conversations (id, state, touched, created_at_ms) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (id) DO UPDATE SET state = ?2, touched = ?3, created_at_ms = ?4",
                 )
                 .map_err(err)?;
             let mut touched_most = None;
@@ -80,7 +80,7 @@ impl Store {
                     LedgerWrite::Forget { seq } => forget.execute([seq]),
                     LedgerWrite::Conversation { id, state, touched } => {
                         touched_most = Some(*touched);
-                        remember.execute(params![id, state, touched])
+                        remember.execute(params![id, state, touched, now_ms])
                     }
                 }
                 .map_err(err)?;
@@ -96,6 +96,8 @@ impl Store {
                     t.execute("DELETE FROM hub_conversations WHERE touched <= ?1", [newest - keep])
                         .map_err(err)?;
                 }
+                // and none untouched for longer than the ledger keeps a row
+                tx.prune_past_age("hub_conversations", "touched", MAX_AGE_MS, now_ms, None)?;
             }
             // in chunks (an eighth of `keep` at a time): a delete in every batch would
             // rewrite the oldest pages on every commit
@@ -117,8 +119,12 @@ impl Store {
         })
     }
 
-    /// The `limit` conversations touched last, as (id, state, touched), oldest first.
+    /// The `limit` conversations touched last, as (id, state, touched), oldest first (those
+    /// untouched for longer than [`MAX_AGE_MS`] are deleted first).
     pub fn load_conversations(&self, limit: usize) -> Result<Vec<(String, String, i64)>, StoreError> {
+        self.write(|tx| {
+            tx.prune_past_age("hub_conversations", "touched", MAX_AGE_MS, crate::now_ms(), None)
+        })?;
         let sql = "SELECT id, state, touched FROM
                    (SELECT * FROM hub_conversations ORDER BY touched DESC LIMIT ?1) ORDER BY touched";
         self.select(sql, [limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -186,6 +192,28 @@ mod tests {
         assert_eq!(ids, ["c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13"]);
         assert_eq!(store.load_conversations(2).unwrap().len(), 2, "the newest only");
         assert_eq!(kept.last().unwrap().1, r#"{"n":13}"#);
+        // one untouched for longer than MAX_AGE_MS goes at the next batch, the rest at start
+        let old = crate::now_ms() - MAX_AGE_MS - 60_000;
+        let age = |id: &str| {
+            store
+                .conn()
+                .execute("UPDATE hub_conversations SET created_at_ms = ?1 WHERE id = ?2", (old, id))
+                .unwrap();
+        };
+        age("c6");
+        store.write_ledger(&[conv("c7", 14)], 8).unwrap();
+        let ids: Vec<String> =
+            store.load_conversations(100).unwrap().into_iter().map(|(id, _, _)| id).collect();
+        assert_eq!(ids, ["c8", "c9", "c10", "c11", "c12", "c13", "c7"]);
+        for id in &ids {
+            age(id);
+        }
+        drop(store);
+        assert_eq!(
+            Store::open(&path).unwrap().load_conversations(100).unwrap(),
+            vec![],
+            "a Hub quiet for a month"
+        );
     }
 
     #[test]

@@ -161,6 +161,10 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         touched INTEGER NOT NULL
     ) STRICT;
     CREATE INDEX hub_conversations_by_touched ON hub_conversations (touched);",
+    // 13: when each conversation was last written, so one untouched for 30 days goes
+    // (`created_at_ms`, the column the age prune reads); those kept so far count from now
+    "ALTER TABLE hub_conversations ADD COLUMN created_at_ms INTEGER NOT NULL DEFAULT 0;
+    UPDATE hub_conversations SET created_at_ms = CAST(strftime('%s', 'now') AS INTEGER) * 1000;",
 ];
 
 /// The schema version this build writes and understands.

@@ -52,7 +52,8 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let broken: Vec<String> = rows
         .iter()
         .filter(|r| {
-            r.count(Fate::Lost) > 0
+            r.failed
+                || r.count(Fate::Lost) > 0
                 || r.duplicated > 0
                 || r.count(Fate::Unknown) > 0
                 || r.note.contains("integrity_check") && !r.note.contains("integrity_check: ok")
@@ -64,7 +65,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     say!(
         "\nverdict: {}",
         if broken.is_empty() {
-            "every question answered or clearly refused; none lost, none unknown, none done twice; every file intact".to_string()
+            "every question answered or clearly refused; none lost, none unknown, none done twice; every slow connection closed, every forgery refused, every file intact".to_string()
         } else {
             format!("broken in {}", broken.join(", "))
         }

@@ -62,6 +62,9 @@ pub(super) struct Row {
     pub(super) memory: (u64, u64),
     pub(super) disk: (u64, u64),
     pub(super) note: String,
+    /// A check of the scenario's own failed (a slow connection left open, a forgery
+    /// accepted): the verdict counts it.
+    pub(super) failed: bool,
 }
 
 impl Row {

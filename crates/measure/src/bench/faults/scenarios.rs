@@ -101,6 +101,7 @@ pub(super) async fn slow_clients(campus: &Arc<Campus>, n: usize) -> Row {
         }
         let mut row = row(format!("slow clients: {n} half-sent"), asked);
         row.refused_extra = closed;
+        row.failed = closed < opened;
         row.note = format!("{opened} half-sent requests held; {closed} closed by the hub's head timeout");
         row
     })
@@ -140,6 +141,7 @@ pub(super) async fn impersonation(campus: &Arc<Campus>) -> Row {
         campus.settle(&mut asked).await;
         let mut row = row("impersonation: forged control".into(), asked);
         row.refused_extra = refused;
+        row.failed = refused < sent || sent == 0;
         row.note =
             format!("{sent} forged heartbeats and sign-outs with the tutor's instance id: {refused} refused");
         row
