@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use a2a::wire::{Message, Role, SendMessageResponse};
 use serde_json::json;
 use vocab::events::{ForwardFailure, Forwarded, Operation};
-use vocab::meta::HUB_OPERATION_ID_KEY;
+use vocab::meta::{HUB_OPERATION_ID_KEY, HUB_SKILL_KEY};
 use vocab::{HubEventKind, ServedBy};
 
 use crate::answer;
@@ -73,7 +73,11 @@ async fn send(hub: &Ask<'_>, q: &Question, turn: &Turn, to: &Target, text: &str,
     }
     let mut message = Message::new(Role::User, vec![text_part(text)]);
     message.context_id = Some(context.clone());
-    let mut metadata = HashMap::from([(HUB_OPERATION_ID_KEY.to_string(), json!(operation_id))]);
+    // the skill the Hub chose travels as data: the specialist answers from it
+    let mut metadata = HashMap::from([
+        (HUB_OPERATION_ID_KEY.to_string(), json!(operation_id)),
+        (HUB_SKILL_KEY.to_string(), json!(to.skill)),
+    ]);
     q.asker.describe(&mut metadata);
     message.metadata = Some(metadata);
     let sent_id = message.message_id.clone();

@@ -18,6 +18,10 @@ pub const REQUEST_ID_KEY: &str = "requestId";
 pub const OPERATION_ID_KEY: &str = "operationId";
 /// The Hub's own id of one forward to a specialist (questions and actions alike).
 pub const HUB_OPERATION_ID_KEY: &str = "hubOperationId";
+/// On a question the Hub forwards: the id of the specialist's skill the Hub chose for it
+/// (covered by the Hub's signature, so a specialist reads it only from a forward the Hub
+/// signed; a direct caller's message has none and the specialist picks on its own).
+pub const HUB_SKILL_KEY: &str = "hubSkillId";
 /// On the Hub's signed message asking a specialist what became of an earlier forward
 /// (same `hubOperationId`): `true`. On the specialist's answer: a [`Lookup`].
 pub const HUB_LOOKUP_KEY: &str = "hubLookup";
