@@ -71,18 +71,79 @@ pub(crate) fn unsupported(names: &[String], all_up: bool) -> String {
     }
 }
 
+/// Words that open a follow-up: "and at x=2?", "what about Sunday?", "why?".
+const OPENERS: &[&str] = &[
+    "and",
+    "also",
+    "now",
+    "then",
+    "so",
+    "but",
+    "or",
+    "at",
+    "for",
+    "with",
+    "why",
+    "how come",
+    "what about",
+    "how about",
+    "what if",
+    "y",
+    "et",
+    "und",
+    "aur",
+    "por que",
+    "porque",
+    "pourquoi",
+    "warum",
+    "kyun",
+    "kyon",
+    "kyu",
+];
+/// Words that refer back to the last question, or ask for more of it.
+const BACK: &[&str] = &[
+    "it",
+    "that",
+    "this",
+    "them",
+    "again",
+    "instead",
+    "another",
+    "more",
+    "else",
+    "example",
+    "examples",
+    "elaborate",
+    "explain",
+    "detail",
+    "details",
+    "otro",
+    "otra",
+    "ejemplo",
+    "autre",
+    "exemple",
+    "nochmal",
+    "noch",
+    "beispiel",
+    "ek aur",
+    "aur ek",
+    "dobara",
+    "phir se",
+];
+
 /// Whether a question reads as a follow-up to the conversation's last one: it opens with
-/// "and", "also", "now", "then", "so", "what about" or "how about", or refers back ("it",
-/// "that", "this", "them", "again", "instead").
+/// one of [`OPENERS`] ("and", "what about", "why", "y", "und", "aur"…), or refers back to
+/// it or asks for more of it ([`BACK`]: "it", "that", "again", "another", "example"…), in
+/// English, Spanish, French, German or Hindi/Hinglish.
 pub(crate) fn reads_as_follow_up(text: &str) -> bool {
     let words: Vec<String> =
         text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
-    let opens = match words.as_slice() {
-        [first, second, ..] if (first == "what" || first == "how") && second == "about" => true,
-        [first, ..] => ["and", "also", "now", "then", "so"].contains(&first.as_str()),
-        [] => false,
+    let phrase_at = |at: usize, phrase: &str| {
+        let parts: Vec<&str> = phrase.split(' ').collect();
+        words.len() >= at + parts.len() && words[at..at + parts.len()].iter().zip(&parts).all(|(w, p)| w == p)
     };
-    opens || words.iter().any(|w| ["it", "that", "this", "them", "again", "instead"].contains(&w.as_str()))
+    let opens = OPENERS.iter().any(|p| phrase_at(0, p));
+    opens || (0..words.len()).any(|at| BACK.iter().any(|p| phrase_at(at, p)))
 }
 
 #[cfg(test)]
@@ -135,6 +196,15 @@ mod tests {
             "is that right?",
             "do it again",
             "now the third one",
+            "another example please",
+            "can you give me another example",
+            "why?",
+            "and at x=2?",
+            "one more",
+            "otro ejemplo por favor",
+            "noch ein Beispiel",
+            "ek aur example do",
+            "pourquoi ?",
         ] {
             assert!(reads_as_follow_up(q), "{q}");
         }

@@ -25,6 +25,9 @@ pub enum Decision {
     Unsupported {
         reason: String,
     },
+    /// Small talk the Hub answers itself (decided by the Hub's conversation rules, never
+    /// a router).
+    Courtesy(vocab::events::Courtesy),
 }
 
 impl Decision {
@@ -34,7 +37,7 @@ impl Decision {
         match self {
             Decision::Unsupported { .. } => true,
             Decision::Clarify { options, .. } => options.is_empty(),
-            Decision::Route { .. } => false,
+            Decision::Route { .. } | Decision::Courtesy(_) => false,
         }
     }
 }
@@ -65,6 +68,9 @@ pub enum Outcome {
         specialist: String,
         status: Status,
     },
+    Courtesy {
+        courtesy: vocab::events::Courtesy,
+    },
 }
 
 impl Outcome {
@@ -74,6 +80,7 @@ impl Outcome {
             Outcome::Clarify { .. } => "clarify",
             Outcome::Unsupported { .. } => "unsupported",
             Outcome::Unavailable { .. } => "unavailable",
+            Outcome::Courtesy { .. } => "courtesy",
         }
     }
 
@@ -84,6 +91,7 @@ impl Outcome {
             Outcome::Clarify { .. } => vocab::ReplyOutcome::Clarify,
             Outcome::Unsupported { .. } => vocab::ReplyOutcome::Unsupported,
             Outcome::Unavailable { .. } => vocab::ReplyOutcome::Unavailable,
+            Outcome::Courtesy { .. } => vocab::ReplyOutcome::Courtesy,
         }
     }
 }
@@ -111,6 +119,7 @@ pub fn validate(decision: Decision, view: &[SpecialistView]) -> Outcome {
             Outcome::Clarify { tie: tie && options.len() > 1, options, question }
         }
         Decision::Unsupported { reason } => Outcome::Unsupported { reason },
+        Decision::Courtesy(courtesy) => Outcome::Courtesy { courtesy },
         Decision::Route { specialist, skill, reason } => {
             let Some(s) = view.iter().find(|s| s.id == specialist) else {
                 return Outcome::Unsupported {

@@ -89,6 +89,10 @@ mod tests {
                 Outcome::Unavailable { specialist: "library".into(), status: Status::Stale },
                 RoutedDecision::Unavailable { specialist: "library".into(), status: Status::Stale },
             ),
+            (
+                Outcome::Courtesy { courtesy: vocab::events::Courtesy::Thanks },
+                RoutedDecision::Courtesy { courtesy: vocab::events::Courtesy::Thanks },
+            ),
         ];
         for (outcome, read) in outcomes {
             let routed = Routed { request_id: "r", context_id: "c", decision: &outcome };

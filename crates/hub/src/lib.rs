@@ -18,6 +18,7 @@ mod ask;
 mod asker;
 mod clarify;
 mod config;
+mod courtesy;
 mod decide;
 mod decision;
 mod dev;

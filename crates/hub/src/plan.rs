@@ -57,6 +57,10 @@ pub(crate) fn plan(outcome: &Outcome, question: &str, view: &[SpecialistView], c
             let all_up = view.iter().all(|s| s.routable());
             Said::new(ReplyOutcome::Unsupported, clarify::unsupported(&routable, all_up), true)
         }
+        Outcome::Courtesy { courtesy } => {
+            let routable = names(&mut view.iter().filter(|s| s.routable()).map(|s| &s.id));
+            Said::new(ReplyOutcome::Courtesy, crate::courtesy::reply(*courtesy, &routable), true)
+        }
         Outcome::Unavailable { specialist, status } => {
             let text = format!(
                 "The {} service is unavailable right now ({}). Your question was not sent anywhere else; please try again shortly.",

@@ -110,6 +110,17 @@ pub enum RoutedDecision {
     Unsupported { reason: String },
     /// Supported, but `specialist` is not ready (`status`).
     Unavailable { specialist: String, status: crate::registry::Status },
+    /// Small talk (a greeting, thanks, a goodbye): the Hub answers it itself.
+    Courtesy { courtesy: Courtesy },
+}
+
+/// Which small talk a message was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Courtesy {
+    Greeting,
+    Thanks,
+    Goodbye,
 }
 
 impl RoutedDecision {
@@ -125,6 +136,7 @@ impl RoutedDecision {
             RoutedDecision::Clarify { .. } => crate::ReplyOutcome::Clarify,
             RoutedDecision::Unsupported { .. } => crate::ReplyOutcome::Unsupported,
             RoutedDecision::Unavailable { .. } => crate::ReplyOutcome::Unavailable,
+            RoutedDecision::Courtesy { .. } => crate::ReplyOutcome::Courtesy,
         }
     }
 

@@ -154,10 +154,12 @@ pub enum ReplyOutcome {
     Failed,
     /// No answer in time, or a broken one: it may or may not have been handled.
     OutcomeUnknown,
+    /// The Hub answered small talk (a greeting, thanks, a goodbye) itself.
+    Courtesy,
 }
 
 impl ReplyOutcome {
-    pub const ALL: [ReplyOutcome; 8] = [
+    pub const ALL: [ReplyOutcome; 9] = [
         ReplyOutcome::Route,
         ReplyOutcome::Clarify,
         ReplyOutcome::Unsupported,
@@ -166,6 +168,7 @@ impl ReplyOutcome {
         ReplyOutcome::InvalidAnswer,
         ReplyOutcome::Failed,
         ReplyOutcome::OutcomeUnknown,
+        ReplyOutcome::Courtesy,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -178,6 +181,7 @@ impl ReplyOutcome {
             ReplyOutcome::InvalidAnswer => "invalid_answer",
             ReplyOutcome::Failed => "failed",
             ReplyOutcome::OutcomeUnknown => "outcome_unknown",
+            ReplyOutcome::Courtesy => "courtesy",
         }
     }
 

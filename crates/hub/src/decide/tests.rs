@@ -124,7 +124,7 @@ const LIBRARY: &[&str] = &["library"];
 
 fn rows() -> Vec<Row> {
     use Mode::{Direct, Mock};
-    use ReplyOutcome::{Clarify, Unavailable, Unsupported};
+    use ReplyOutcome::{Clarify, Courtesy, Unavailable, Unsupported};
     use Want::{Forward, Say};
     let tie = || clarifying("the price of a limit", BOTH, true);
     let vague = || clarifying("hi", BOTH, false);
@@ -167,7 +167,7 @@ fn rows() -> Vec<Row> {
             ),
         ),
         row(
-            "hi",
+            "hmm",
             fresh(),
             all_ready,
             Mock,
@@ -177,6 +177,58 @@ fn rows() -> Vec<Row> {
                 true,
                 Some(BOTH),
             ),
+        ),
+        // small talk is answered, never a clarifying question; the thread is kept
+        row(
+            "hi",
+            fresh(),
+            all_ready,
+            Mock,
+            Say(
+                Courtesy,
+                "Hello! I can help with Tutoring and Library. What would you like to ask?",
+                true,
+                None,
+            ),
+        ),
+        row(
+            "thanks!",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Say(Courtesy, "You're welcome", true, None),
+        ),
+        row("Thank you so much, bye", fresh(), all_ready, Mock, Say(Courtesy, "Goodbye", true, None)),
+        row("gracias", fresh(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
+        // a bare follow-up goes where the conversation's last question went
+        row(
+            "another example please",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Forward("tutor", "calculus-help", None),
+        ),
+        row(
+            "why?",
+            after_route("library", "opening-hours"),
+            all_ready,
+            Mock,
+            Forward("library", "opening-hours", None),
+        ),
+        row(
+            "otro ejemplo por favor",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Forward("tutor", "calculus-help", None),
+        ),
+        // with no conversation to follow, it is not offered, and what is offered is named
+        row(
+            "another example please",
+            fresh(),
+            all_ready,
+            Mock,
+            Say(Unsupported, "I can help with: Tutoring, Library.", true, None),
         ),
         row(
             "the price of a limit",
@@ -239,11 +291,18 @@ fn rows() -> Vec<Row> {
             ),
         ),
         row(
-            "hi",
+            "hmm",
             fresh(),
             |v| v.iter_mut().for_each(|s| s.status = Status::Stale),
             Mock,
             Say(Clarify, "No service is available right now", true, None),
+        ),
+        row(
+            "hello",
+            fresh(),
+            |v| v.iter_mut().for_each(|s| s.status = Status::Stale),
+            Mock,
+            Say(Courtesy, "Hello! No service is available right now", true, None),
         ),
         row(
             "fix my kitchen sink please",
@@ -306,7 +365,7 @@ fn rows() -> Vec<Row> {
             Say(Unsupported, "That isn't something", true, None),
         ),
         row(
-            "hi",
+            "hmm",
             after_route("tutor", "calculus-help"),
             all_ready,
             Mock,

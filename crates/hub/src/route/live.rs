@@ -218,8 +218,10 @@ pub fn stand_in() -> llm::Mock {
                 "skill": skill, "question": "", "reason": "mock keyword heuristic"}),
             Decision::Clarify { .. } => json!({"decision": "clarify", "agent": "", "skill": "",
                 "question": "", "reason": "mock keyword heuristic"}),
-            Decision::Unsupported { .. } => json!({"decision": "unsupported", "agent": "", "skill": "",
-                "question": "", "reason": "mock keyword heuristic"}),
+            Decision::Unsupported { .. } | Decision::Courtesy(_) => {
+                json!({"decision": "unsupported", "agent": "", "skill": "",
+                "question": "", "reason": "mock keyword heuristic"})
+            }
         };
         llm::MockReply::Json(answer)
     })

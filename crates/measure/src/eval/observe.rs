@@ -87,6 +87,7 @@ pub(crate) fn observed(
         }
         Outcome::Clarify { .. } => ("clarify".to_string(), false),
         Outcome::Unsupported { .. } => ("unsupported".to_string(), false),
+        Outcome::Courtesy { .. } => ("courtesy".to_string(), false),
     };
     Observed {
         expected: effective(&item.expected, config, view),

@@ -1,0 +1,210 @@
+//! Small talk: a message that is only a greeting, thanks or a goodbye gets a short
+//! courteous reply in the Hub's own words, never a clarifying question. Read only when
+//! the router placed the message nowhere, so "thanks, and what is the derivative of x^2?"
+//! is still a question.
+//!
+//! A message is small talk when every word in it is a courtesy word or a filler ("so
+//! much", "a lot", "again") and at least one is a courtesy word. English, Spanish,
+//! French, German and Hindi/Hinglish are read.
+
+use vocab::events::Courtesy;
+
+/// Greetings, by words (each entry's words all present, in any order).
+const GREETING: &[&str] = &[
+    "hi",
+    "hello",
+    "hey",
+    "hiya",
+    "howdy",
+    "yo",
+    "greetings",
+    "good morning",
+    "good afternoon",
+    "good evening",
+    "morning",
+    "hola",
+    "buenos dias",
+    "buenas tardes",
+    "buenas",
+    "bonjour",
+    "salut",
+    "bonsoir",
+    "hallo",
+    "guten tag",
+    "guten morgen",
+    "moin",
+    "servus",
+    "namaste",
+    "namaskar",
+];
+/// Thanks.
+const THANKS: &[&str] = &[
+    "thanks",
+    "thank",
+    "thx",
+    "thanx",
+    "ty",
+    "tysm",
+    "cheers",
+    "appreciated",
+    "appreciate",
+    "gracias",
+    "merci",
+    "danke",
+    "dankeschön",
+    "dankeschon",
+    "vielen dank",
+    "shukriya",
+    "shukria",
+    "dhanyavaad",
+    "dhanyavad",
+    "dhanyawad",
+];
+/// Goodbyes.
+const GOODBYE: &[&str] = &[
+    "bye",
+    "goodbye",
+    "byebye",
+    "cya",
+    "see you",
+    "see ya",
+    "later",
+    "good night",
+    "goodnight",
+    "adios",
+    "adiós",
+    "hasta luego",
+    "chao",
+    "ciao",
+    "au revoir",
+    "tschüss",
+    "tschuss",
+    "tschüs",
+    "auf wiedersehen",
+    "alvida",
+    "phir milenge",
+];
+/// Words that may stand around a courtesy word without making the message a question.
+const FILLER: &[&str] = &[
+    "so", "much", "very", "a", "lot", "you", "u", "for", "the", "help", "your", "all", "ok", "okay", "great",
+    "cool", "nice", "perfect", "awesome", "again", "there", "everyone", "muchas", "mucho", "beaucoup",
+    "bien", "sehr", "schön", "schon", "bahut", "ji", "dear", "and", "really", "that", "s", "it", "now",
+    "then", "for now", "oh", "ah", "well", "got", "super", "tutor", "hub", "campus", "bot", "mate", "buddy",
+    "to", "all", "y", "tout", "le", "monde", "thats", "was", "helpful", "gut", "good",
+];
+
+/// Whether `text` is only small talk, and which.
+pub(crate) fn read(text: &str) -> Option<Courtesy> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect();
+    if words.is_empty() || words.len() > 12 {
+        return None;
+    }
+    let mut covered = vec![false; words.len()];
+    let mut found = None;
+    // goodbyes before greetings: "good night" is not "good morning"'s "good"
+    for (kind, phrases) in
+        [(Courtesy::Goodbye, GOODBYE), (Courtesy::Thanks, THANKS), (Courtesy::Greeting, GREETING)]
+    {
+        if mark(&words, phrases, &mut covered) && found.is_none() {
+            found = Some(kind);
+        }
+    }
+    let found = found?;
+    mark(&words, FILLER, &mut covered);
+    covered.iter().all(|c| *c).then_some(found)
+}
+
+/// Marks every run of `words` that spells one of `phrases`; whether any did.
+fn mark(words: &[String], phrases: &[&str], covered: &mut [bool]) -> bool {
+    let mut any = false;
+    for phrase in phrases {
+        let parts: Vec<&str> = phrase.split(' ').collect();
+        for start in 0..words.len().saturating_sub(parts.len() - 1) {
+            let run = &words[start..start + parts.len()];
+            if run.iter().zip(&parts).all(|(w, p)| w == p)
+                && !covered[start..start + parts.len()].iter().all(|c| *c)
+            {
+                covered[start..start + parts.len()].iter_mut().for_each(|c| *c = true);
+                any = true;
+            }
+        }
+    }
+    any
+}
+
+/// The Hub's reply to `kind`, naming `names`, what is offered right now.
+pub(crate) fn reply(kind: Courtesy, names: &[String]) -> String {
+    let offered = match names {
+        [] => String::new(),
+        [one] => format!(" I can help with {one}."),
+        [.., last] => format!(" I can help with {} and {last}.", names[..names.len() - 1].join(", ")),
+    };
+    match kind {
+        Courtesy::Greeting if names.is_empty() => {
+            "Hello! No service is available right now, so please try again shortly.".into()
+        }
+        Courtesy::Greeting => format!("Hello!{offered} What would you like to ask?"),
+        Courtesy::Thanks => "You're welcome! Ask me anything else whenever you like.".into(),
+        Courtesy::Goodbye => "Goodbye, and good luck with your studies!".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_talk_is_told_from_questions() {
+        for (text, kind) in [
+            ("thanks!", Courtesy::Thanks),
+            ("Thank you so much", Courtesy::Thanks),
+            ("ok thanks, that was helpful", Courtesy::Thanks),
+            ("gracias", Courtesy::Thanks),
+            ("merci beaucoup", Courtesy::Thanks),
+            ("Danke schön", Courtesy::Thanks),
+            ("bahut shukriya", Courtesy::Thanks),
+            ("hi", Courtesy::Greeting),
+            ("Hello there!", Courtesy::Greeting),
+            ("good morning", Courtesy::Greeting),
+            ("hola", Courtesy::Greeting),
+            ("namaste ji", Courtesy::Greeting),
+            ("bye", Courtesy::Goodbye),
+            ("good night", Courtesy::Goodbye),
+            ("thanks, bye!", Courtesy::Goodbye),
+            ("tschüss", Courtesy::Goodbye),
+            ("see you later", Courtesy::Goodbye),
+        ] {
+            assert_eq!(read(text), Some(kind), "{text}");
+        }
+        for text in [
+            "thanks, what is the derivative of x^2?",
+            "hi, when is the library open?",
+            "hello can you fix my sink",
+            "",
+            "?!",
+            "good",
+            "another example please",
+            "thanksgiving hours",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_greeting_names_what_is_offered_and_thanks_ask_nothing() {
+        let names = ["Tutoring".to_string(), "Library".to_string()];
+        assert_eq!(
+            reply(Courtesy::Greeting, &names),
+            "Hello! I can help with Tutoring and Library. What would you like to ask?"
+        );
+        assert!(reply(Courtesy::Greeting, &[]).contains("No service is available right now"));
+        for kind in [Courtesy::Thanks, Courtesy::Goodbye] {
+            let said = reply(kind, &names);
+            assert!(!said.contains("say a little more") && !said.contains('?'), "{said}");
+        }
+    }
+}
