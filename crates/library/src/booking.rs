@@ -34,7 +34,7 @@ const SLOTS: &str = "slots";
 const REVIEW: &str = "review";
 
 pub const OFFER_TEXT: &str = "Here is a form to book a group study room (a demo booking). Choose a date, room, duration and group size, then find times.";
-pub const NO_RENDERER_TEXT: &str = "I can book a study room with a form, but this client did not say it can show forms (A2UI v0.9, basic catalog).";
+pub const NO_RENDERER_TEXT: &str = "I can book a study room with a form, but the app you are asking from can't show forms. Open the Campus page in a browser (the address `campus demo` prints) and ask there to fill it in.";
 pub const DISABLED_TEXT: &str = "Study-room booking is turned off in the Library's settings right now.";
 /// What the Library says for each chat outcome that is neither its answer nor its form.
 pub const TEXTS: specialist::forms::ChatTexts = specialist::forms::ChatTexts {

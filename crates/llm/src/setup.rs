@@ -65,9 +65,22 @@ impl LiveSetup {
         Ok(LiveSetup { model, key_variable, client: AnthropicConfig::new(base_url, key) })
     }
 
-    /// `configured` or `NOT SET`, for the startup line (never the key).
+    /// `configured`, `NOT SET`, or — when the model server is on this machine (`http://`,
+    /// which only a loopback address may use: the fake Messages API) — `not needed`: a
+    /// placeholder goes to that local server and no key leaves the machine. For the startup
+    /// line (never the key).
     pub fn key_status(&self) -> &'static str {
-        if self.client.key.is_some() { "configured" } else { "NOT SET" }
+        match &self.client.key {
+            None => "NOT SET",
+            Some(_) if self.on_this_machine() => "not needed (the model server is on this machine)",
+            Some(_) => "configured",
+        }
+    }
+
+    /// Whether the model server is on this machine (`http://`, which only a loopback
+    /// address may use: the fake Messages API), so nothing this agent asks leaves it.
+    pub fn on_this_machine(&self) -> bool {
+        self.client.base_url.starts_with("http://")
     }
 
     pub fn client(&self) -> Result<Anthropic, LlmError> {

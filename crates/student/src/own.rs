@@ -90,6 +90,8 @@ pub struct OwnModel {
     llm: Arc<dyn Llm>,
     model: Model,
     key_status: Option<&'static str>,
+    /// Its model server is on this machine (the fake Messages API): nothing leaves it.
+    on_this_machine: bool,
 }
 
 impl std::fmt::Debug for OwnModel {
@@ -114,6 +116,7 @@ impl OwnModel {
                     setup.client().map_err(|e| ConfError::new("STUDENT_MODE", "", e.code.as_str()))?;
                 let mut own = OwnModel::new(Mode::Live, Arc::new(client), setup.model);
                 own.key_status = Some(setup.key_status());
+                own.on_this_machine = setup.on_this_machine();
                 Ok(Some(Arc::new(own)))
             }
         }
@@ -121,7 +124,7 @@ impl OwnModel {
 
     /// `mode` answered by `llm` (tests pass a client for the fake API, or a scripted mock).
     pub fn new(mode: Mode, llm: Arc<dyn Llm>, model: Model) -> OwnModel {
-        OwnModel { mode, llm, model, key_status: None }
+        OwnModel { mode, llm, model, key_status: None, on_this_machine: false }
     }
 
     /// The labelled keyword heuristic, **not a model** (`model: "mock"`).
@@ -136,6 +139,11 @@ impl OwnModel {
     /// The model's id for the startup line and the page (`mock` for the heuristic).
     pub fn model_id(&self) -> &str {
         if self.mode == Mode::Live { self.model.id() } else { "mock" }
+    }
+
+    /// In live mode, whether its model server is on this machine (nothing leaves it).
+    pub fn on_this_machine(&self) -> bool {
+        self.on_this_machine
     }
 
     /// In live mode: `configured` or `NOT SET` (never the key).

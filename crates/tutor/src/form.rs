@@ -21,7 +21,7 @@ const SCREEN: &str = "form";
 pub const OFFER_TEXT: &str =
     "Here is a form to request a tutoring session. Fill it in and send it; a tutor confirms a time later.";
 /// Why no form when the client cannot draw one.
-pub const NO_RENDERER_TEXT: &str = "I can take a tutoring request with a form, but this client did not say it can show forms (A2UI v0.9, basic catalog).";
+pub const NO_RENDERER_TEXT: &str = "I can take a tutoring request with a form, but the app you are asking from can't show forms. Open the Campus page in a browser (the address `campus demo` prints) and ask there to fill it in.";
 /// Why no form when the skill is off.
 pub const DISABLED_TEXT: &str = "Tutoring requests are turned off in the Tutor's settings right now.";
 /// What the Tutor says for each chat outcome that is neither its answer nor its form.

@@ -151,6 +151,9 @@ fn the_command_line_never_claims_forms_so_a_form_request_is_answered_in_words_th
         let stdout = text(&out.stdout);
         assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
         assert!(stdout.contains(agent), "answered by the {agent}: {stdout}");
-        assert!(stdout.contains("did not say it can show forms"), "says why there is no form: {stdout}");
+        assert!(
+            stdout.contains("can't show forms. Open the Campus page in a browser"),
+            "says why there is no form: {stdout}"
+        );
     }
 }

@@ -105,7 +105,7 @@ fn the_tutor_offers_its_form_only_to_a_client_that_renders_it_and_takes_a_reques
     let ctx = id("ctx");
     // no capabilities: text saying why
     let plain = chat(&tutor.url, &ctx, "I'd like to book a tutoring session next Monday afternoon", false);
-    assert!(text(&plain).contains("did not say it can show forms"), "{plain}");
+    assert!(text(&plain).contains("can't show forms. Open the Campus page in a browser"), "{plain}");
 
     let offered = chat(&tutor.url, &ctx, "I'd like to book a tutoring session next Monday afternoon", true);
     assert_eq!(task(&offered)["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "{offered}");

@@ -86,7 +86,7 @@ fn hybrid_asks_the_model_only_below_its_threshold_and_never_leaks_the_key() {
     // the key: nowhere in what the Hub emits
     let card = http_json("GET", &format!("{}/.well-known/agent-card.json", u.hub_url), None).1;
     let registry = u.registry();
-    assert_eq!(registry["hub"]["key"], "configured");
+    assert_eq!(registry["hub"]["key"], "not needed (the model server is on this machine)");
     assert_eq!(registry["hub"]["model"], "claude-haiku-5-5");
     let feed = testkit::feed_snapshot(&u.hub_url).unwrap_or_default();
     let logs = u.hub().stderr().join("\n");

@@ -74,7 +74,7 @@ fn live_own_model_in_the_chat_and_the_page_labelled_and_the_key_never_leaves() {
     assert_eq!(hub_questions(&u), 2, "the answer with its question, and the question the model failed on");
     assert_eq!(fake_total(&fake.url), 4, "one call per question and answer, no retry");
     assert!(stderr.contains("student step failed") && stderr.contains("provider_unavailable"), "{stderr}");
-    assert!(stderr.contains("student's own model: live (claude-haiku-5-5, key configured)"), "{stderr}");
+    assert!(stderr.contains("student's own model: live (claude-haiku-5-5, key not needed (the model server is on this machine))"), "{stderr}");
     for (what, text) in [("stdout", &stdout), ("stderr", &stderr)] {
         assert!(!text.contains(KEY), "the key in the chat's {what}");
         assert!(!text.contains("mystery question") || what == "stdout", "no question text in the logs");

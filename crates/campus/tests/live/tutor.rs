@@ -76,7 +76,10 @@ fn a_live_answer_over_a2a_once_per_request_id_and_the_key_never_leaves() {
     for (i, text) in emitted.iter().enumerate() {
         assert!(!text.contains(KEY), "the key leaked in item {i}");
     }
-    assert!(logs.contains("API key (ANTHROPIC_API_KEY): configured"), "{logs}");
+    assert!(
+        logs.contains("API key (ANTHROPIC_API_KEY): not needed (the model server is on this machine)"),
+        "{logs}"
+    );
     assert!(!logs.contains(QUESTION) && !logs.contains(ANSWER), "no message text in live-mode logs");
 }
 
