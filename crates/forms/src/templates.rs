@@ -334,44 +334,77 @@ const CRITERIA: [&str; 4] = ["date", "room", "duration", "groupSize"];
 /// slot choice is reset.
 pub fn booking_slots(surface_id: &str, slots: &[Slot], version: u32) -> Vec<Value> {
     vec![
-        update_components(surface_id, edit_screen(slots, version)),
+        update_components(surface_id, edit_screen(Times::Offered(slots), version)),
         update_data_model(surface_id, "/form/slot", json!([])),
     ]
 }
 
+/// The editing screen after the chat changed a criterion (date, room, duration or group
+/// size) while times, or the review of one, were shown: those times were for the earlier
+/// choices, so they are taken away, the slot choice is reset, and a line says to find times
+/// again — never a time list or a review that contradicts what the chat filled.
+pub fn booking_find_again(surface_id: &str, version: u32) -> Vec<Value> {
+    vec![
+        update_components(surface_id, edit_screen(Times::Changed, version)),
+        update_data_model(surface_id, "/form/slot", json!([])),
+    ]
+}
+
+/// The component ids whose presence says the booking form shows times or a review: the
+/// ones [`booking_find_again`] takes away.
+pub const BOOKING_TIMES_SHOWN: [&str; 2] = ["slot_field", "review_col"];
+
+/// What the editing screen says of free times.
+enum Times<'a> {
+    /// These were found for the current choices (none: a line says so).
+    Offered(&'a [Slot]),
+    /// The choices changed since: find times again.
+    Changed,
+}
+
 /// The editing screen's components that change with the times offered (and with the
 /// version every button carries).
-fn edit_screen(slots: &[Slot], version: u32) -> Vec<Value> {
+fn edit_screen(times: Times<'_>, version: u32) -> Vec<Value> {
     let mut children: Vec<&str> = BOOKING_EDIT_CHILDREN.to_vec();
     let mut components = Vec::new();
-    if slots.is_empty() {
-        children.extend(["slots_none", "edit_buttons"]);
-        components.push(text(
-            "slots_none",
-            "No free times for these choices. Try another date, room or duration.",
-            "body",
-        ));
-        components.push(json!({"id": "edit_buttons", "component": "Row", "children": ["cancel_btn"]}));
-    } else {
-        children.extend(["slot_field", "edit_buttons"]);
-        components.push(choice(
-            "slot_field",
-            "slot",
-            "Available times (Pacific Time)",
-            slots.iter().map(|s| (s.label(), s.id.clone())).collect(),
-            vec![required("slot", "Choose a time")],
-        ));
-        components.push(
-            json!({"id": "edit_buttons", "component": "Row", "children": ["cancel_btn", "review_btn"]}),
-        );
-        components.extend(button(
-            "review_btn",
-            "Review booking",
-            "primary",
-            action::REVIEW_BOOKING,
-            BOOKING_FIELDS,
-            version,
-        ));
+    let line = |id: &'static str, words: &str| text(id, words, "body");
+    let buttons = |ids: &[&str]| json!({"id": "edit_buttons", "component": "Row", "children": ids});
+    match times {
+        Times::Changed => {
+            children.extend(["slots_changed", "edit_buttons"]);
+            components.push(line(
+                "slots_changed",
+                "Your choices changed in the chat: press Find times to see the free times for them.",
+            ));
+            components.push(buttons(&["cancel_btn"]));
+        }
+        Times::Offered([]) => {
+            children.extend(["slots_none", "edit_buttons"]);
+            components.push(line(
+                "slots_none",
+                "No free times for these choices. Try another date, room or duration.",
+            ));
+            components.push(buttons(&["cancel_btn"]));
+        }
+        Times::Offered(slots) => {
+            children.extend(["slot_field", "edit_buttons"]);
+            components.push(choice(
+                "slot_field",
+                "slot",
+                "Available times (Pacific Time)",
+                slots.iter().map(|s| (s.label(), s.id.clone())).collect(),
+                vec![required("slot", "Choose a time")],
+            ));
+            components.push(buttons(&["cancel_btn", "review_btn"]));
+            components.extend(button(
+                "review_btn",
+                "Review booking",
+                "primary",
+                action::REVIEW_BOOKING,
+                BOOKING_FIELDS,
+                version,
+            ));
+        }
     }
     components.extend(button("cancel_btn", "Cancel", "default", action::CANCEL_FORM, &[], version));
     components.extend(button("find_btn", "Find times", "default", action::FIND_TIMES, &CRITERIA, version));
@@ -419,7 +452,7 @@ pub fn booking_review(surface_id: &str, criteria: &Criteria, slot: &Slot, versio
 /// Back from the review screen to the editing screen with the times last offered (the
 /// student's choices stay as they were), drawn as `version`.
 pub fn booking_back_to_edit(surface_id: &str, slots: &[Slot], version: u32) -> Vec<Value> {
-    vec![update_components(surface_id, edit_screen(slots, version))]
+    vec![update_components(surface_id, edit_screen(Times::Offered(slots), version))]
 }
 
 fn weekday_name(date: Date) -> &'static str {

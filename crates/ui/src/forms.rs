@@ -295,13 +295,35 @@ impl FormView {
         }
     }
 
-    /// Values filled from the chat: one `updateDataModel` per field.
+    /// Values filled from the chat: one `updateDataModel` per field. A booking whose
+    /// date, room, duration or group size changed while times (or the review of one) were
+    /// shown gets its editing screen back with those times taken away and a line saying to
+    /// find times again ([`forms::templates::booking_find_again`]).
     pub fn fill(&mut self, values: &[(String, Value)]) {
         for (field, value) in values {
             self.push(update_data_model(&self.surface_id, &format!("/form/{field}"), value.clone()));
             self.filled.insert(field.clone(), value.clone());
         }
+        let criterion = values.iter().any(|(f, _)| f != "slot");
+        if self.workflow == forms::Workflow::Booking.id() && criterion && self.shows_times() {
+            for m in forms::templates::booking_find_again(&self.surface_id, self.version) {
+                self.push(m);
+            }
+        }
         self.compact();
+    }
+
+    /// Whether the screen drawn last lists free times or reviews one (its last
+    /// `updateComponents` has one of [`forms::templates::BOOKING_TIMES_SHOWN`]).
+    fn shows_times(&self) -> bool {
+        let last = self.messages.iter().rev().find_map(|m| m.get("updateComponents"));
+        let ids = last
+            .and_then(|u| u.get("components"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.get("id").and_then(Value::as_str));
+        ids.into_iter().any(|id| forms::templates::BOOKING_TIMES_SHOWN.contains(&id))
     }
 
     /// This form sent again as it stands under a new reference (`new`, "continue"): the
@@ -427,6 +449,58 @@ mod tests {
         let mut fresh = FormView::open(&replaced).unwrap();
         old.carry_into(&mut fresh);
         assert_eq!(drawn_value(&fresh, "groupSize"), json!(""));
+    }
+
+    /// The last screen drawn: the ids of the last `updateComponents`.
+    fn screen_ids(view: &FormView) -> Vec<String> {
+        let last = view.messages().iter().rev().find_map(|m| m.get("updateComponents")).unwrap();
+        last["components"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()
+    }
+
+    #[test]
+    fn a_criterion_changed_in_the_chat_while_times_or_a_review_show_takes_them_away() {
+        let slot = |start| forms::rooms::Slot {
+            id: format!("slot-{start}"),
+            date: noon().date().tomorrow().unwrap(),
+            room: forms::Room::parse("A").unwrap(),
+            start_hour: start,
+            duration: 1,
+        };
+        let slots = [slot(10), slot(11)];
+        for shown in [
+            forms::templates::booking_slots("s-1", &slots, 2),
+            forms::templates::booking_review(
+                "s-1",
+                &forms::rooms::Criteria {
+                    date: slots[0].date,
+                    room: slots[0].room,
+                    duration: 1,
+                    group_size: 3,
+                },
+                &slots[0],
+                2,
+            ),
+        ] {
+            let mut view = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
+            view.apply(&form(forms::templates::booking_slots("s-1", &slots, 2), Wire::Open, 2), None);
+            view.apply(&form(shown, Wire::Open, 2), None);
+            assert!(view.shows_times());
+            // the slot alone changes nothing; the room does
+            view.fill(&[("slot".into(), json!(["slot-11"]))]);
+            assert!(view.shows_times(), "{:?}", screen_ids(&view));
+            view.fill(&[("room".into(), json!(["B"]))]);
+            let ids = screen_ids(&view);
+            assert!(ids.contains(&"slots_changed".to_string()), "{ids:?}");
+            assert!(!ids.iter().any(|id| id == "slot_field" || id == "review_btn"), "{ids:?}");
+            assert_eq!(drawn_value(&view, "slot"), json!([]), "the old time's choice is reset");
+            assert_eq!(drawn_value(&view, "room"), json!(["B"]));
+            assert!(view.messages().iter().any(|m| m.to_string().contains("press Find times")));
+        }
+        // on the first screen, filling redraws nothing
+        let mut view = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
+        let before = view.messages().len();
+        view.fill(&[("room".into(), json!(["B"]))]);
+        assert_eq!(view.messages().len(), before + 1, "one updateDataModel only");
     }
 
     /// The page applies in place the messages numbered past the last it drew: the numbers
