@@ -88,7 +88,7 @@ async function ask(question) {
  */
 async function press(formId, form, action, operationId) {
   const op = operationId ?? crypto.randomUUID();
-  dispatch({ type: "press", formId, operationId: op });
+  dispatch({ type: "press", formId, operationId: op, name: typeof action?.name === "string" ? action.name : null });
   let res;
   try {
     res = await postJson("/api/ag-ui/runs", {

@@ -144,7 +144,7 @@ function studentEvent(state, ev, now, lane) {
       // A2UI list to draw from); its chat line is added where it first appeared
       if (ev.activityType !== "a2ui-surface" || typeof ev.content?.formRef !== "string") return state;
       const threadId = open?.threadId ?? state.currentThread;
-      state = rememberForm(state, ev.messageId, { ...ev.content, threadId, local: null });
+      state = rememberForm(state, ev.messageId, { ...ev.content, threadId, local: null, pressedHere: state.forms[ev.messageId]?.pressedHere ?? null });
       if (state.chat.some((m) => m.id === ev.messageId)) return state;
       return addChat(state, { id: ev.messageId, runId: open?.runId ?? null, threadId, role: "assistant", text: "", busy: false, kind: "form" });
     }
@@ -226,7 +226,8 @@ export function reduce(state, action) {
       // this window sent a form's action: "Sending…" until the server's snapshot says more
       const form = state.forms[action.formId];
       if (!form) return state;
-      return rememberForm(state, action.formId, { ...form, local: { sending: true, operationId: action.operationId } });
+      // which button this window pressed last stays with the form ("You cancelled this form")
+      return rememberForm(state, action.formId, { ...form, pressedHere: action.name ?? null, local: { sending: true, operationId: action.operationId } });
     }
     case "pressFailed": {
       // the UI server refused the press: nothing was sent; the form stays as it was

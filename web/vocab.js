@@ -5,7 +5,7 @@ export const STEP_IDS = Object.freeze(["student_sent","hub_received","hub_decide
 /** Each step's id by name (the same ids as STEP_IDS). */
 export const STEP = Object.freeze({"hubDecided":"hub_decided","hubForwarded":"hub_forwarded","hubGotAnswer":"hub_got_answer","hubReceived":"hub_received","hubReplied":"hub_replied","specialistReceived":"specialist_received","specialistReplied":"specialist_replied","studentReceived":"student_received","studentSent":"student_sent"});
 /** A reply's `outcome` (vocab::ReplyOutcome). */
-export const OUTCOMES = Object.freeze(["route","clarify","unsupported","unavailable","form","invalid_answer","failed","outcome_unknown"]);
+export const OUTCOMES = Object.freeze(["route","clarify","unsupported","unavailable","form","invalid_answer","failed","outcome_unknown","courtesy"]);
 /** `campusForm.state` (vocab::FormState). */
 export const FORM_STATES = Object.freeze(["open","rejected","submitted","cancelled"]);
 /** Where a form is as the page shows it, by name (ui::forms::ViewState). */
@@ -18,6 +18,8 @@ export const HUB_EVENTS = Object.freeze(["message_received","duplicate_request",
 export const AGENTS = Object.freeze({"hub":"hub","library":"library","student":"student","tutor":"tutor"});
 /** The specialists drawn before the Hub reports its registry, in order (vocab::agents). */
 export const SPECIALISTS = Object.freeze(["tutor","library"]);
+/** The action name of every form's Cancel button (forms::action::CANCEL_FORM). */
+export const CANCEL_ACTION = Object.freeze("cancel_form");
 /** Each form workflow's specialist (forms::Workflow::agent). */
 export const WORKFLOW_AGENT = Object.freeze({"study-room-booking":"library","tutoring-request":"tutor"});
 /** The stream's channels (crates/ui/src/stream.rs, monitor.rs) and the notices' lane. */

@@ -43,6 +43,23 @@ test("a form's status line: the server's problem in words, this window's press o
   assert.equal(formStatus({ state: "submitted", local: { refused: { message: "no" } } }).text, "Not sent: no", "a refusal is said first");
 });
 
+test("a form cancelled from this window says you cancelled it; one the agent closed says so", () => {
+  assert.equal(formStatus({ state: "cancelled", pressedHere: "cancel_form" }).text, "You cancelled this form; nothing was submitted.");
+  assert.equal(formStatus({ state: "cancelled", pressedHere: "find_times" }).text, "Cancelled: the agent closed this form; nothing was submitted.");
+  assert.equal(formStatus({ state: "cancelled" }).text, "Cancelled: the agent closed this form; nothing was submitted.");
+});
+
+test("the button this window pressed stays with the form after the server's snapshot", () => {
+  let s = store.initialState();
+  s = store.reduce(s, { type: "event", channel: "student", lane: "student", event: { type: "RUN_STARTED", runId: "r1", threadId: "t1" }, now: 1 });
+  const snapshot = (state) => ({ type: "event", channel: "student", lane: "student", now: 2, event: { type: "ACTIVITY_SNAPSHOT", messageId: "form-f1", activityType: "a2ui-surface", content: { formRef: "f1", state } } });
+  s = store.reduce(s, snapshot("editing"));
+  s = store.reduce(s, { type: "press", formId: "form-f1", operationId: "op-1", name: "cancel_form" });
+  s = store.reduce(s, snapshot("cancelled"));
+  assert.equal(s.forms["form-f1"].local, null, "the server's snapshot replaces the local press");
+  assert.equal(formStatus(s.forms["form-f1"]).text, "You cancelled this form; nothing was submitted.");
+});
+
 test("bounded lists keep the newest items and count them all", () => {
   const a = [1, 2, 3];
   assert.equal(last(a, 3), a, "a list that fits is the same list");

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { NODE_W, NODE_H, FIXED, RIGHT, specialistsOf, slots, geometry, pts, linkIds, labelSpot, modeSpot } from "../../web/views/topology/layout.js";
-import { color, shortTrace, newest, statusOf, rateText, linkState, agentInfo, heartbeatText, eventText, visibleEvents, traceLinks } from "../../web/views/topology/labels.js";
+import { color, shortTrace, firstWords, inFlightText, newest, statusOf, rateText, linkState, agentInfo, heartbeatText, eventText, visibleEvents, traceLinks } from "../../web/views/topology/labels.js";
 import { pulseSpot } from "../../web/views/topology/pulses.js";
 import { PULSE_MS } from "../../web/store.js";
 import { AGENTS } from "../../web/vocab.js";
@@ -85,6 +85,28 @@ test("an agent's info falls back to the Hub's own status, then unknown", () => {
   assert.deepEqual(agentInfo(state, "tutor"), { inFlight: 2, status: "unknown" });
   assert.equal(agentInfo(state, "hub").status, "ready");
   assert.equal(agentInfo({ monitor: {} }, "student").status, "unknown");
+});
+
+test("with the page's stream closed every agent is unknown, never the last status heard", () => {
+  const state = { monitor: { agents: { tutor: { status: "ready", inFlight: 2, heartbeatAt: 5, mode: "mock" } }, hub: { status: "ready" } } };
+  for (const id of ["tutor", "hub", "student"]) assert.equal(agentInfo(state, id, false).status, "unknown", id);
+  const off = agentInfo(state, "tutor", false);
+  assert.equal(off.inFlight, null, "no count anyone knows of");
+  assert.equal(off.heartbeatAt, null);
+  assert.equal(off.mode, "mock", "what it said of itself stays");
+  assert.equal(agentInfo(state, "tutor", true).status, "ready");
+});
+
+test("an in-flight count is said when reported and left out when not", () => {
+  assert.equal(inFlightText({ inFlight: 3 }), "3 in flight");
+  assert.equal(inFlightText({ inFlight: 0 }), "0 in flight");
+  assert.equal(inFlightText({ inFlight: null }), "");
+  assert.equal(inFlightText({}), "");
+});
+
+test("a trace is named by the first words of its question", () => {
+  assert.equal(firstWords("what is the derivative of x^3 * sin(x) please"), "what is the derivative of x^3…");
+  assert.equal(firstWords("  library hours  "), "library hours");
 });
 
 test("a link is unknown off the stream, failed for a minute after a failure, else active or idle", () => {

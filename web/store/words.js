@@ -1,6 +1,6 @@
 // What the page says for the server's codes: a form's status line, a hop's reason and
 // the label of a run that ended in an error. Codes never reach the page raw.
-import { FORM_VIEW, FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
+import { CANCEL_ACTION, FORM_VIEW, FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
 
 /**
  * What a form's status line says, from the server's state and this window's own press:
@@ -23,7 +23,9 @@ export function formStatus(form) {
     case FORM_VIEW.submitted:
       return { state: FORM_VIEW.submitted, text: "Submitted.", canReconcile: false, editable: false };
     case FORM_VIEW.cancelled:
-      return { state: FORM_VIEW.cancelled, text: "Cancelled: the agent closed this form; nothing was submitted.", canReconcile: false, editable: false };
+      return form.pressedHere === CANCEL_ACTION
+        ? { state: FORM_VIEW.cancelled, text: "You cancelled this form; nothing was submitted.", canReconcile: false, editable: false }
+        : { state: FORM_VIEW.cancelled, text: "Cancelled: the agent closed this form; nothing was submitted.", canReconcile: false, editable: false };
     case FORM_VIEW.superseded:
       return { state: FORM_VIEW.superseded, text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
     default:

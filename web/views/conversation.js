@@ -161,14 +161,22 @@ export function mount(section, ctx) {
       const run = state.runs[state.runOrder[i]];
       if (run.channel !== CHANNELS.student || run.threadId !== state.currentThread) continue;
       const rec = runRecord(state, run.runId);
-      if (rec || (run.local && !run.error)) return run; // a refused question never took a path
+      // the latest question of this conversation, even one that never left the page: its
+      // strip shows its own failure, never an earlier question's steps
+      if (rec || run.local) return run;
     }
     return null;
   }
 
   function drawHops(state, run) {
     const rec = run ? runRecord(state, run.runId) : null;
-    const hops = Array.isArray(rec?.hops) ? rec.hops : [];
+    // a question the page's server never took: its first step failed, nothing after it ran
+    const neverLeft = run && !rec && run.error;
+    const hops = neverLeft
+      ? STEPS.map(([step], i) => (i === 0 ? { step, state: "failed", reason: run.error.message } : { step, state: "skipped" }))
+      : Array.isArray(rec?.hops)
+        ? rec.hops
+        : [];
     const byStep = new Map(hops.map((hop) => [hop.step, hop]));
     const specialist = byStep.get(STEP.hubForwarded)?.to;
     // the step in progress: the server's "active" one, else (while the run is under way)
@@ -245,9 +253,14 @@ export function mount(section, ctx) {
   function drawLiveNotice(state) {
     const agents = Object.entries(state.monitor?.agents || {}).filter(([, a]) => a?.mode === "live");
     const names = agents.map(([id, a]) => `${agentName(id)} (${a.model || "model unknown"})`);
-    const text = names.length
-      ? `Live mode: your question and the recent conversation history are sent to the model provider by ${names.join(", ")}. No API key is ever sent to this page.`
-      : "";
+    // the UI server says when its model server is on this machine (`demo --fake-model`):
+    // then nothing goes to a provider, and the answers are a fake model's
+    const local = state.monitor?.agents?.[AGENTS.student]?.modelServer === "this_machine";
+    const text = !names.length
+      ? ""
+      : local
+        ? `Live mode against a local fake model server: answers come from a fake model on this machine, not a real one, and nothing leaves this machine. Models: ${names.join(", ")}.`
+        : `Live mode: your question and the recent conversation history are sent to the model provider by ${names.join(", ")}. No API key is ever sent to this page.`;
     if (liveNotice.textContent !== text) liveNotice.textContent = text;
     liveNotice.hidden = !text;
   }
@@ -266,7 +279,9 @@ export function mount(section, ctx) {
 
   return {
     draw(state) {
-      const items = state.chat.filter((m) => m.threadId === state.currentThread || m.kind === "notice");
+      // this conversation's lines and the server's own notices; a receipt (a notice a form's
+      // answer carried) belongs to its conversation and never shows in another one
+      const items = state.chat.filter((m) => m.threadId === state.currentThread || (m.kind === "notice" && m.threadId === CHANNELS.noticesThread));
       const ids = items.map((m) => m.id);
       const els = items.map((m) => (m.kind === "form" ? drawForm(state, m) : drawMessage(state, m)));
       for (const [id, node] of forms) {

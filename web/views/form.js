@@ -94,6 +94,13 @@ export function invalidFields(messages, action, root) {
   return Object.keys(action.context).filter((f) => (checks.get(f) || []).some((msg) => shown.has(msg)));
 }
 
+/** What the live region below a form's buttons says of a refusal: the status, and the
+ *  fields the agent asked to change. */
+function refusalText(st, errs) {
+  const fields = errs.map((e) => `${FIELD_LABELS[e.field] || e.field}: ${e.message || e.code}`);
+  return fields.length ? `${st.text} ${fields.join("; ")}` : st.text;
+}
+
 /** One form's node; draw(form) keeps the surface when only messages were appended. */
 export function formNode(formId, ctx) {
   const title = h("p", { class: "who" });
@@ -104,7 +111,8 @@ export function formNode(formId, ctx) {
   const problem = h("p", { class: "form-problem", "aria-live": "polite" });
   const receipt = h("dl", { class: "form-receipt" });
   const host = h("div", { class: "form-host" });
-  const el = h("div", { class: "msg kind-form", "data-form-id": formId }, title, status, reconcile, errors, problem, host, receipt);
+  // a refusal is said below the surface, next to its buttons, and announced (polite live region)
+  const el = h("div", { class: "msg kind-form", "data-form-id": formId }, title, status, reconcile, errors, host, problem, receipt);
   let processor = null;
   let surfaceEl = null;
   let observer = null;
@@ -112,6 +120,7 @@ export function formNode(formId, ctx) {
   let drawn = { surfaceId: null, first: null, last: 0, seqs: new Set() }; // what the processor has taken
   let form = null;
   let drawnMessages = []; // the list last drawn (what the agent and the UI server set)
+  let saidRefusal = ""; // the refusal last put in the live region
 
   reconcile.addEventListener("click", () => {
     if (form?.pendingAction && form.operationId) ctx.press(formId, form, form.pendingAction, form.operationId);
@@ -242,6 +251,11 @@ export function formNode(formId, ctx) {
       if (st.state === FORM_VIEW.superseded && processor && drawn.surfaceId) keepDraft(next.threadId);
       if (messages.length && next.surfaceId) drawSurface(messages, next.seqs, next.surfaceId);
       else teardown();
+      // a refusal (the UI server's, or the agent asking for changes) said next to the
+      // buttons, in the live region: once each time it changes
+      const refusal = st.state === "refused" || st.state === FORM_VIEW.rejected || st.state === FORM_VIEW.notDelivered ? refusalText(st, errs) : "";
+      if (refusal && refusal !== saidRefusal) problem.textContent = refusal;
+      saidRefusal = refusal;
       // `inert` (while a press is on its way, or read-only) drops the focus to the body:
       // the element that had it gets it back when the form is editable again, so a
       // keyboard user goes on from "Find times" rather than from the top of the page

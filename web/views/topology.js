@@ -8,7 +8,7 @@
 // are in views/topology/; this file builds the view and draws it.
 import { h, s, replace, agentName } from "../dom.js";
 import { W, H, NODE_W, NODE_H, specialistsOf, slots, geometry, pts, linkIds, labelSpot, modeSpot } from "./topology/layout.js";
-import { color, shortTrace, statusOf, rateText, linkState, agentInfo, heartbeatText, traceLinks } from "./topology/labels.js";
+import { color, shortTrace, firstWords, statusOf, rateText, linkState, agentInfo, inFlightText, heartbeatText, traceLinks } from "./topology/labels.js";
 import { pulseShapes } from "./topology/pulses.js";
 import { listView } from "./topology/list.js";
 import { detailsContent } from "./topology/details.js";
@@ -82,10 +82,11 @@ export function mount(section, ctx) {
   let lastDetails = "";
   let lastList = null;
 
+  let focusDetails = false; // Enter or a click chose a node or link: its details take the focus once drawn
   function select(kind, id, el) {
     opener = el;
+    focusDetails = true;
     set("selected", { kind, id });
-    requestAnimationFrame(() => details.querySelector("h2")?.focus());
   }
 
   details.addEventListener("keydown", (e) => {
@@ -156,17 +157,17 @@ export function mount(section, ctx) {
     if (!built || built.key !== specialists.join(",")) built = build(specialists);
     const inTrace = traceLinks({ ...src, prefs });
     for (const [id, n] of Object.entries(built.nodes)) {
-      const a = agentInfo(src, id);
+      const a = agentInfo(src, id, live);
       const [icon, word, tone] = statusOf(a.status);
       // trailing space: the node's text reads as separate words when joined (Label in Name)
       const statusText = `${icon} ${word} `;
       if (n.status.textContent !== statusText) n.status.textContent = statusText;
       n.status.setAttribute("class", `node-status st-${tone}`);
-      const inflight = typeof a.inFlight === "number" ? `${a.inFlight} in flight` : "? in flight"; // ? = unknown
-      const stat = `${heartbeatText(a, src.now || Date.now())} · ${inflight}`;
+      // the count in flight only when the agent reported one: an unknown count is left out
+      const stat = [heartbeatText(a, src.now || Date.now()), inFlightText(a)].filter(Boolean).join(" · ");
       if (n.stat.textContent !== stat) n.stat.textContent = stat;
       // the name starts with the visible text (2.5.3 Label in Name), then what the icons mean
-      n.el.setAttribute("aria-label", `${agentName(id)} ${statusText}${stat} (status ${word}${typeof a.inFlight === "number" ? "" : ", in flight unknown"}${a.mode ? `, model mode ${a.mode}` : ""}${a.model ? `, model ${a.model}` : ""})`);
+      n.el.setAttribute("aria-label", `${agentName(id)} ${statusText}${stat} (status ${word}${live ? "" : ", this page is not connected to its server"}${a.mode ? `, model mode ${a.mode}` : ""}${a.model ? `, model ${a.model}` : ""})`);
       n.mode.style.display = a.mode ? "" : "none";
       n.modeText.textContent = a.mode ? `model: ${a.mode}` : "";
       const sel = prefs.selected?.kind === "node" && prefs.selected.id === id;
@@ -228,10 +229,21 @@ export function mount(section, ctx) {
     const traces = state.traces;
     const want = ["", ...traces].join("|");
     if (traceSel.dataset.options !== want) {
-      replace(traceSel, h("option", { value: "" }, "None"), ...[...traces].reverse().map((t) => h("option", { value: t }, `trace ${shortTrace(t)}`)));
+      replace(traceSel, h("option", { value: "" }, "None"), ...[...traces].reverse().map((t) => h("option", { value: t }, traceLabel(state, t))));
       traceSel.dataset.options = want;
     }
     traceSel.value = p.trace && traces.includes(p.trace) ? p.trace : "";
+  }
+
+  // the question a trace (its request id) carried, by its first words; the id when this
+  // page never saw the question (another window's, or one from before it opened)
+  function traceLabel(state, trace) {
+    for (const thread of Object.values(state.threads)) {
+      for (const run of Object.values(thread.runs || {})) {
+        if (run?.requestId === trace && typeof run.question === "string") return `“${firstWords(run.question)}” · ${shortTrace(trace)}`;
+      }
+    }
+    return `trace ${shortTrace(trace)}`;
   }
 
   function drawList(src, live, prefs) {
@@ -246,7 +258,11 @@ export function mount(section, ctx) {
       return;
     }
     const key = JSON.stringify([sel, src.events.length && src.events[src.events.length - 1].id, src.monitor, src.now, live, prefs.showHeartbeats]);
-    if (key === lastDetails && !details.hidden) return;
+    if (key === lastDetails && !details.hidden) {
+      if (focusDetails) details.querySelector("h2")?.focus();
+      focusDetails = false;
+      return;
+    }
     lastDetails = key;
     const close = h("button", { type: "button", class: "close" }, "Close details");
     close.addEventListener("click", () => {
@@ -256,6 +272,8 @@ export function mount(section, ctx) {
     const { heading, body } = detailsContent(sel, src, live, prefs);
     replace(details, h("div", { class: "details-head" }, h("h2", { id: "topo-details-title", tabindex: "-1" }, heading), close), body);
     details.hidden = false;
+    if (focusDetails) details.querySelector("h2")?.focus();
+    focusDetails = false;
   }
 
   return {

@@ -139,7 +139,7 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
         Runs::new(stream.clone(), monitor.clone(), client, config.hub_url.clone(), telemetry.clone())
             .with_own_model(config.own.clone()),
     );
-    let student_mode = config.own.as_ref().map_or(STUDENT_MODE, |o| o.mode().as_str());
+    let student = student_fields(config.own.as_deref());
     let http = reqwest::Client::builder()
         .pool_idle_timeout(a2a::client::POOL_IDLE)
         .no_proxy()
@@ -148,15 +148,7 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
         .expect("http client builds with static settings");
     spawn_follow(&config.hub_url, runs.clone(), monitor.clone(), stop.clone());
     let notices = Arc::new(Notices::new(stream.clone()));
-    spawn_poll(
-        http,
-        config.hub_url.clone(),
-        runs.clone(),
-        monitor.clone(),
-        notices,
-        student_mode,
-        stop.clone(),
-    );
+    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), notices, student, stop.clone());
     spawn_flush(monitor, stop);
     let app = App { stream: stream.clone(), runs };
     let api = Router::new()
@@ -204,7 +196,7 @@ fn spawn_poll(
     runs: Arc<Runs>,
     monitor: Arc<Monitor>,
     notices: Arc<Notices>,
-    student_mode: &'static str,
+    student: Value,
     mut stop: watch::Receiver<bool>,
 ) {
     tokio::spawn(async move {
@@ -221,20 +213,31 @@ fn spawn_poll(
                 _ => None,
             };
             notices.hub(registry.is_some());
-            let (agents, hub) = statuses(registry.as_ref(), runs.in_flight(), student_mode);
+            let (agents, hub) = statuses(registry.as_ref(), runs.in_flight(), &student);
             monitor.status(agents, hub);
         }
     });
 }
 
+/// What the page is told of the hosted Student's own model: its mode, its model (in live
+/// and mock modes), and `modelServer: "this_machine"` when its model server is on this
+/// machine (the fake Messages API of `campus demo --fake-model`).
+fn student_fields(own: Option<&student::OwnModel>) -> Value {
+    let mode = own.map_or(STUDENT_MODE, |o| o.mode().as_str());
+    let model = own.map(student::OwnModel::model_id);
+    let local = own.is_some_and(student::OwnModel::on_this_machine);
+    json!({"mode": mode, "model": model, "modelServer": local.then_some("this_machine")})
+}
+
 /// The agents' statuses as the Hub reported them (`unknown` for what nothing reported).
-fn statuses(registry: Option<&RegistryView>, student_in_flight: usize, student_mode: &str) -> (Value, Value) {
+fn statuses(registry: Option<&RegistryView>, student_in_flight: usize, student: &Value) -> (Value, Value) {
     let now = now_ms();
     let mut agents = serde_json::Map::new();
-    agents.insert(
-        STUDENT.into(),
-        json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight, "mode": student_mode}),
-    );
+    let mut me = json!({"status": "ready", "heartbeatAt": null, "inFlight": student_in_flight});
+    if let (Some(me), Some(fields)) = (me.as_object_mut(), student.as_object()) {
+        me.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    agents.insert(STUDENT.into(), me);
     let hub_status = if registry.is_some() { "ready" } else { "unreachable" };
     // modes and models as each agent said (the Hub its router's, a specialist in its
     // registration); what nothing said stays null
@@ -413,7 +416,7 @@ mod tests {
 
     #[test]
     fn statuses_say_unknown_for_what_nothing_reported() {
-        let (agents, hub) = statuses(None, 2, STUDENT_MODE);
+        let (agents, hub) = statuses(None, 2, &student_fields(None));
         assert_eq!(hub["status"], "unreachable");
         assert_eq!(agents["tutor"]["status"], "unknown");
         assert!(agents["tutor"]["inFlight"].is_null() && agents["hub"]["inFlight"].is_null());
@@ -427,7 +430,7 @@ mod tests {
                 ("library", Status::Ready, Some(100), None, None),
             ],
         );
-        let (agents, hub) = statuses(Some(&reg), 0, STUDENT_MODE);
+        let (agents, hub) = statuses(Some(&reg), 0, &student_fields(None));
         assert_eq!((&hub["status"], &hub["name"]), (&json!("ready"), &json!("Campus")));
         assert_eq!(agents["tutor"]["status"], "ready");
         assert_eq!(
@@ -438,7 +441,7 @@ mod tests {
         assert!(agents["tutor"]["heartbeatAt"].as_i64().unwrap() > 0);
         assert!(agents["tutor"]["inFlight"].is_null(), "never a made-up 0");
         let reg = registry(("classifier", None), &[("tutor", Status::Stale, None, None, None)]);
-        let (only, _) = statuses(Some(&reg), 0, STUDENT_MODE);
+        let (only, _) = statuses(Some(&reg), 0, &student_fields(None));
         assert!(only.get("library").is_none());
         assert_eq!(only["tutor"]["status"], "stale");
         assert!(only["tutor"]["heartbeatAt"].is_null(), "no heartbeat reported: none made up");
@@ -447,7 +450,7 @@ mod tests {
             ("live", Some("claude-sonnet-5-5")),
             &[("tutor", Status::Ready, None, Some("live"), Some("claude-haiku-5-5"))],
         );
-        let (agents, _) = statuses(Some(&reg), 0, STUDENT_MODE);
+        let (agents, _) = statuses(Some(&reg), 0, &student_fields(None));
         assert_eq!(
             (&agents["hub"]["model"], &agents["tutor"]["model"]),
             (&json!("claude-sonnet-5-5"), &json!("claude-haiku-5-5"))
@@ -464,7 +467,7 @@ mod tests {
                 "refreshes": 2, "skills": []}],
         });
         let view: RegistryView = serde_json::from_value(json).unwrap();
-        let (agents, _) = statuses(Some(&view), 0, STUDENT_MODE);
+        let (agents, _) = statuses(Some(&view), 0, &student_fields(None));
         assert_eq!(agents["tutor"]["status"], "invalid_card");
     }
 }

@@ -85,6 +85,11 @@ fn render() -> String {
             json!(vocab::agents::SPECIALISTS),
         ),
         (
+            "CANCEL_ACTION",
+            "The action name of every form's Cancel button (forms::action::CANCEL_FORM).",
+            json!(forms::action::CANCEL_FORM),
+        ),
+        (
             "WORKFLOW_AGENT",
             "Each form workflow's specialist (forms::Workflow::agent).",
             json!(

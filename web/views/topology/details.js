@@ -10,7 +10,7 @@ export function detailsContent(sel, src, live, prefs) {
   let body;
   let heading;
   if (sel.kind === "node") {
-    const a = agentInfo(src, sel.id);
+    const a = agentInfo(src, sel.id, live);
     const [icon, word] = statusOf(a.status);
     heading = `${agentName(sel.id)} details`;
     const extra = Object.entries(a).filter(([k]) => !["status", "heartbeatAt", "inFlight", "mode", "model"].includes(k));
@@ -23,8 +23,7 @@ export function detailsContent(sel, src, live, prefs) {
         h("dd", {}, `${icon} ${word}`),
         h("dt", {}, "Heartbeat"),
         h("dd", {}, heartbeatText(a, src.now || Date.now())),
-        h("dt", {}, "In flight"),
-        h("dd", {}, String(a.inFlight ?? "unknown")),
+        ...(typeof a.inFlight === "number" ? [h("dt", {}, "In flight"), h("dd", {}, String(a.inFlight))] : []),
         h("dt", {}, "Model mode"),
         h("dd", {}, a.mode || "not reported"),
         h("dt", {}, "Model"),

@@ -29,6 +29,13 @@ const RECENT_FAIL_MS = 60_000;
 export const color = (id) => COLORS[id] || OTHER;
 /** A trace id as people read it: its last 8 characters (the random part of a UUIDv7). */
 export const shortTrace = (t) => (t.length > 12 ? `…${t.slice(-8)}` : t);
+const TRACE_WORDS = 6;
+/** The first few words of a question, with "…" when there were more. */
+export function firstWords(text) {
+  const words = text.trim().split(/\s+/);
+  return words.length > TRACE_WORDS ? `${words.slice(0, TRACE_WORDS).join(" ")}…` : words.join(" ");
+}
+
 /** The last `n` events, newest first by the agents' own timestamps (they arrive in another order). */
 export const newest = (events, n) =>
   events
@@ -57,12 +64,18 @@ export function linkState(state, id, live) {
   return (state.monitor?.links?.[id]?.perMin ?? 0) > 0 ? "active" : "idle";
 }
 
-/** What the monitor says of an agent, with a status always set (the Hub's own as a fallback). */
-export function agentInfo(state, id) {
+/** What the monitor says of an agent, with a status always set (the Hub's own as a fallback).
+ *  With the page's stream closed (`live` false) nothing says how any agent is now: every
+ *  status is unknown, never the last one heard, and nothing is in flight that anyone knows of. */
+export function agentInfo(state, id, live = true) {
   const a = state.monitor?.agents?.[id] || {};
+  if (!live) return { ...a, status: "unknown", heartbeatAt: null, inFlight: null };
   const st = a.status || (id === AGENTS.hub ? state.monitor?.hub?.status : null) || "unknown";
   return { ...a, status: st };
 }
+
+/** "N in flight" when the agent reported it, else nothing (an unknown count is left out). */
+export const inFlightText = (a) => (typeof a.inFlight === "number" ? `${a.inFlight} in flight` : "");
 
 export function heartbeatText(a, now) {
   if (typeof a.heartbeatAt !== "number") return "no heartbeat";

@@ -25,9 +25,9 @@ export function listView(src, live, prefs) {
     );
   });
   const agents = [AGENTS.student, AGENTS.hub, ...specialists].map((id) => {
-    const a = agentInfo(src, id);
+    const a = agentInfo(src, id, live);
     const [icon, word] = statusOf(a.status);
-    return h("tr", {}, h("td", {}, agentName(id)), h("td", {}, `${icon} ${word}`), h("td", {}, heartbeatText(a, src.now || Date.now())), h("td", {}, String(a.inFlight ?? "unknown")), h("td", {}, a.mode || "–"), h("td", {}, a.model || (a.mode === "live" ? "unknown" : "–")));
+    return h("tr", {}, h("td", {}, agentName(id)), h("td", {}, `${icon} ${word}`), h("td", {}, heartbeatText(a, src.now || Date.now())), h("td", {}, typeof a.inFlight === "number" ? String(a.inFlight) : "–"), h("td", {}, a.mode || "–"), h("td", {}, a.model || (a.mode === "live" ? "unknown" : "–")));
   });
   const evs = newest(visibleEvents(src, prefs), LIST_MAX);
   return [

@@ -200,6 +200,9 @@ fn a_question_gets_an_attributed_reply_a_complete_hop_strip_and_pulses_and_reloa
         }
 
         screenshot(&topo, "topology-pulses").await;
+        // the trace is listed by the first words of its question
+        let option = js(&topo, "return document.getElementById('topo-trace').options[1].textContent;").await;
+        assert!(option.as_str().unwrap().starts_with("“What is the derivative of x^2?”"), "{option}");
         // picking the question's trace highlights the links it used and dims the rest
         js(
             &topo,
@@ -388,8 +391,38 @@ fn a_stopped_tutor_shows_unavailable_honestly_and_a_dropped_stream_shows_the_ban
                 .unwrap()
                 .contains("unknown")
         );
+        // nothing says how any agent is now: none reads Ready, and no count is made up
+        let nodes = until(
+            &c,
+            "every agent unknown",
+            "const n = [...document.querySelectorAll('[data-node]')]; \
+             return n.length >= 4 && n.every(x => x.querySelector('.node-status').textContent.includes('Unknown')) \
+               ? n.map(x => x.textContent) : null;",
+        )
+        .await;
+        assert!(!nodes.to_string().contains("Ready") && !nodes.to_string().contains("in flight"), "{nodes}");
         screenshot(&c, "topology-disconnected").await;
         no_violations(&c, "topology (disconnected)").await;
+
+        // a question asked now never leaves the page: the strip shows its own failure,
+        // never the last question's steps
+        goto_tab(&c, "Conversation", "/conversation").await;
+        find(&c, "#question").await.send_keys("When is the library open?").await.expect("type");
+        press(&c, ENTER).await;
+        let strip = until(
+            &c,
+            "the unsent question's own strip",
+            &format!(
+                "const ol = document.getElementById('hops'); const li = [...ol.querySelectorAll('li')]; \
+                 return ol.dataset.runId && ol.dataset.runId !== '{run}' && li[0]?.dataset.state === 'failed' \
+                   ? {{states: li.map(x => x.dataset.state), first: li[0].textContent}} : null;"
+            ),
+        )
+        .await;
+        let states = strip["states"].as_array().unwrap();
+        assert!(states[1..].iter().all(|s| s == "skipped"), "nothing after it ran: {strip}");
+        assert!(strip["first"].as_str().unwrap().contains("could not reach"), "{strip}");
+        screenshot(&c, "conversation-demo-stopped").await;
         c.close().await.unwrap();
     });
 }
