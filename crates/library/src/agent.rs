@@ -341,4 +341,35 @@ mod tests {
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("14 days ahead"), "{lines:?}");
     }
+
+    /// A direct caller's message that claims a skill (no Hub signature checked by the
+    /// specialist wrapper) is answered as if it named none: the Library picks on its own.
+    #[test]
+    fn a_skill_claimed_without_the_hub_s_signature_is_not_read() {
+        use a2a::wire::{Message, Part, Role};
+        let metadata = std::collections::HashMap::from([(
+            vocab::meta::HUB_SKILL_KEY.to_string(),
+            serde_json::json!("study-rooms"),
+        )]);
+        let message = Message {
+            message_id: a2a::wire::new_message_id(),
+            context_id: Some("c".into()),
+            task_id: None,
+            role: Role::User,
+            parts: vec![Part::text("how many times can I renew a book?")],
+            metadata: Some(metadata),
+            extensions: None,
+            reference_task_ids: None,
+        };
+        let ctx = RequestContext {
+            message,
+            context_id: "c".into(),
+            new_context: false,
+            task: None,
+            extensions: Vec::new(),
+            metadata: None,
+        };
+        assert_eq!(specialist::caller().as_str(), "unverified");
+        assert_eq!(hub_skill(&ctx), None);
+    }
 }

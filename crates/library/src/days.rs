@@ -174,7 +174,8 @@ fn weekend(words: &[String], today: Date) -> Option<Vec<Date>> {
             || (w == "week" && next == "end")
             || (w == "fin" && next == "de" && words.get(i + 2).is_some_and(|w| w == "semana"))
     });
-    if !said {
+    // "the Monday of the long weekend" is a Monday
+    if !said || words.iter().any(|w| forms::read::weekday(w).is_some()) {
         return None;
     }
     let ahead = |n: i64| today.checked_add(jiff::Span::new().days(n)).ok();

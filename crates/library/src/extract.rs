@@ -8,9 +8,9 @@
 //!
 //! **Choosing the skill.** When the Hub chose a skill ([`Context::hub_skill`], read only
 //! from a forward the Hub signed) and that skill is among the given ones with content, it
-//! is the skill — unless the Library's own scores tie the Hub's skill with another whose
-//! name or tags the question names by other words ("printing hours?": Printing and Library
-//! hours), when the Library asks between the two. Otherwise the Library picks on its own by skill
+//! is the skill — unless the Library's own scores tie the Hub's skill with another and the
+//! question is nothing but the two skills' names or tags ("printing hours?": Printing and
+//! Library hours), when the Library asks between the two. Otherwise the Library picks on its own by skill
 //! evidence ([`crate::rank`]: name/tags, description, content, examples as a fallback);
 //! the top two really tied ask which one is meant (those two only); no evidence at all is
 //! [`Answer::NotCovered`]. A skill without content lines never takes part.
@@ -20,17 +20,22 @@
 //! holiday line on a public holiday — after a sentence naming the day.
 //!
 //! **Choosing the lines.** *Selectors* are the question's terms found in the chosen skill's
-//! content. Then, in order:
+//! content, but for its name's words (naming the topic selects nothing within it) — unless
+//! the other selectors find no line of their own. Then, in order:
 //! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, …) that neither the content
-//!    nor the skill's topic (name, tags, description) has means the saved information does
-//!    not answer it: [`Answer::NotSaved`] ("I lost a library book" in Borrowing);
+//!    nor the topic (name, tags, description) of this or any other skill has means the saved
+//!    information does not answer it: [`Answer::NotSaved`] ("I lost a library book" in
+//!    Borrowing). A key term another skill is about is that skill's part of a mixed question
+//!    ("print my notes early, when do you open Monday?" in Library hours);
 //! 2. no selectors: the question names the topic ("library hours", "printing prices"):
 //!    every line — or, when no term of it is the skill's topic either, [`Answer::NotSaved`];
 //! 3. the lines are ranked by BM25 over the selectors. The best line must have a selector
 //!    that at most [`MAX_SHARE`] of all lines have (a match on a term most lines share
 //!    answers nothing), and a line is kept
 //!    when it scores at least [`RELATIVE_SCORE`] of the best and no other line has all its
-//!    selectors plus one at least as rare (in as few lines or fewer) as its own rarest:
+//!    selectors plus one at least as rare (in as few lines or fewer) as its own rarest (a
+//!    line matching only an alternative — "item" for "book" — counts only with a selector
+//!    of its own):
 //!    "double-sided" keeps the double-sided price lines and drops the single-sided ones
 //!    that share only "sided"; "renew my loan" keeps both renewal lines, since "loan" (in
 //!    half the lines) is too common to push one out; "Monday and Tuesday" keeps both.
@@ -107,32 +112,39 @@ pub fn answer(question: &str, skills: &[SkillText<'_>], context: &Context<'_>) -
     let own = choose(&index, &evidence);
     let hub = context.hub_skill.and_then(|id| index.profile(id));
     let chosen = match (hub, own) {
-        (Some(h), Chosen::Tie(tied)) if names_another_topic(h, &tied, &asked) => return which(&tied),
+        (Some(h), Chosen::Tie(tied)) if only_topics(h, &tied, &asked) => return which(&tied),
         (Some(p), _) => p,
         (None, Chosen::One(p)) => p,
         (None, Chosen::Tie(tied)) => return which(&tied),
         (None, Chosen::None) => return Answer::NotCovered,
     };
-    if let Some(days) = &days
+    answer_from(&index, chosen, days.as_ref(), &asked)
+}
+
+/// The answer from the chosen skill: the lines of the day asked, else [`select`]'s.
+fn answer_from(index: &Index<'_>, chosen: &Profile<'_>, days: Option<&Days>, asked: &[String]) -> Answer {
+    if let Some(days) = days
         && let Some(lines) = day_lines(chosen, days)
     {
         return Answer::Lines { skill_id: chosen.skill.id.to_string(), lines, lead: Some(days.lead.clone()) };
     }
-    select(&index, chosen, &asked)
+    select(index, chosen, asked)
 }
 
-/// Whether the question names the topic of another of the `tied` skills (the Hub's among
-/// them) by words the Hub's skill's name and tags do not have: "printing hours?" names
-/// Printing and Library hours; "book a study room" names Study rooms and Study room
-/// booking by the same words, and the Hub's choice stands.
-fn names_another_topic(hub: &Profile<'_>, tied: &[&Profile<'_>], asked: &[String]) -> bool {
+/// Whether the question is nothing but the topics of the `tied` skills (the Hub's among
+/// them), another's by words the Hub's skill's name and tags do not have: "printing
+/// hours?" names Printing and Library hours and nothing else; "book a study room" names
+/// Study rooms and Study room booking by the same words, and "how do I add money to my
+/// print account" says more: the Hub's choice stands.
+fn only_topics(hub: &Profile<'_>, tied: &[&Profile<'_>], asked: &[String]) -> bool {
     let own = Index::named(hub, asked);
-    tied.iter().any(|p| p.skill.id == hub.skill.id)
+    let others: Vec<&&Profile<'_>> = tied.iter().filter(|p| p.skill.id != hub.skill.id).collect();
+    let named_by_some =
+        |t: &String| own.contains(t) || others.iter().any(|p| Index::named(p, asked).contains(t));
+    others.len() < tied.len()
         && !own.is_empty()
-        && tied.iter().filter(|p| p.skill.id != hub.skill.id).any(|p| {
-            let theirs = Index::named(p, asked);
-            !theirs.is_empty() && !theirs.is_subset(&own)
-        })
+        && asked.iter().all(named_by_some)
+        && others.iter().any(|p| !Index::named(p, asked).is_subset(&own))
 }
 
 enum Chosen<'i, 'a> {
@@ -191,13 +203,21 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
     let id = profile.skill.id.to_string();
     let not_saved = || Answer::NotSaved { skill_id: id.clone() };
     let in_content = |t: &String| profile.lines.iter().any(|l| hits(&l.set, t));
-    if asked.iter().any(|t| is_key(t) && !in_content(t) && !profile.is_topic(t)) {
+    let elsewhere =
+        |t: &String| index.profiles.iter().any(|p| p.skill.id != profile.skill.id && p.is_topic(t));
+    if asked.iter().any(|t| is_key(t) && !in_content(t) && !profile.is_topic(t) && !elsewhere(t)) {
         return not_saved();
     }
-    let selectors: Vec<&String> = asked
+    let mut selectors: Vec<&String> = asked
         .iter()
         .filter(|t| in_content(t) && !profile.name.contains(*t) && !crate::words::is_number(t))
         .collect();
+    // a name word selects too when the others find no line of their own ("request a book"
+    // in Finding and requesting items: "book" is only an item there)
+    let direct = |sel: &[&String]| profile.lines.iter().any(|l| sel.iter().any(|t| l.set.contains(*t)));
+    if !selectors.is_empty() && !direct(&selectors) {
+        selectors = asked.iter().filter(|t| in_content(t) && !crate::words::is_number(t)).collect();
+    }
     if selectors.is_empty() {
         return if asked.iter().any(|t| profile.is_topic(t)) {
             let mut seen = BTreeSet::new();
@@ -208,7 +228,16 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
             not_saved()
         };
     }
-    let scores = index.line_scores(profile, &selectors);
+    // a line that has none of the selectors themselves, only an alternative ("item" for
+    // "book"), is not about the question
+    let direct: Vec<bool> =
+        profile.lines.iter().map(|l| selectors.iter().any(|t| l.set.contains(*t))).collect();
+    let scores: Vec<f64> = index
+        .line_scores(profile, &selectors)
+        .into_iter()
+        .zip(&direct)
+        .map(|(s, d)| if *d { s } else { 0.0 })
+        .collect();
     let best = scores.iter().copied().fold(0.0, f64::max);
     let top = scores.iter().position(|s| *s == best).unwrap_or(0);
     if best <= 0.0
@@ -219,7 +248,8 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
     let hit_sets: Vec<BTreeSet<&String>> = profile
         .lines
         .iter()
-        .map(|l| selectors.iter().copied().filter(|t| hits(&l.set, t)).collect())
+        .zip(&direct)
+        .map(|(l, d)| selectors.iter().copied().filter(|t| *d && hits(&l.set, t)).collect())
         .collect();
     // how many lines each selector is in: the fewer, the more specific
     let counts = line_counts(&hit_sets);

@@ -14,8 +14,9 @@
 //! [`alternatives`] ("book" matches "renew an item").
 //!
 //! **Typos.** A question term no enabled skill has in its name, tags, description or
-//! content is read as the term of those one edit away (two from 8 letters; a swap of neighbours is one
-//! edit): "librray" → "library", "mondy" → "monday", "thrusday" → "thursday".
+//! content is read as the term of those one edit away (from 5 letters; two from 8; a swap
+//! of neighbours is one edit): "hourz" → "hour", "mondy" → "monday", "thrusday" →
+//! "thursday". Key terms are never changed.
 
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -147,7 +148,7 @@ impl<'a> Index<'a> {
 
     fn nearest(&self, term: &str) -> Option<String> {
         let len = term.chars().count();
-        if len < 4 || !term.chars().all(|c| c.is_ascii_lowercase()) {
+        if len < 5 || !term.chars().all(|c| c.is_ascii_lowercase()) {
             return None;
         }
         let limit = if len >= 8 { 2 } else { 1 };

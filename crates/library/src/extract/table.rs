@@ -189,3 +189,30 @@ fn the_table_of_questions() {
     }
     assert!(failed.is_empty(), "{} of {} rows failed:\n{}", failed.len(), ROWS.len(), failed.join("\n"));
 }
+
+/// What the Hub's end-to-end tests expect of the Library, whichever skill the Hub chose.
+#[test]
+fn the_hub_s_questions_get_what_its_tests_expect() {
+    let set = skills();
+    let texts: Vec<SkillText<'_>> = set
+        .skills
+        .iter()
+        .map(|s| SkillText {
+            id: &s.id,
+            name: &s.name,
+            description: &s.description,
+            tags: &s.tags,
+            examples: &s.examples,
+            content: &s.answer_content,
+        })
+        .collect();
+    for hub in [None, Some("library-hours")] {
+        let reply = |q: &str| render(&answer(q, &texts, &context(hub)), &texts);
+        assert_eq!(reply("When is the library open on Monday?"), H_MON, "{hub:?}");
+        assert_eq!(reply("What are the library hours on Monday?"), H_MON, "{hub:?}");
+    }
+    for hub in [None, Some("library-hours"), Some("printing")] {
+        let reply = render(&answer("printing hours?", &texts, &context(hub)), &texts);
+        assert_eq!(reply, "Do you mean Library hours or Printing?", "{hub:?}");
+    }
+}

@@ -5,7 +5,8 @@
 
 /// The English word a folded word stands for, when the lexicon has it.
 pub(super) fn lexicon(w: &str) -> Option<&'static str> {
-    if let Some(day) = forms::read::weekday(w) {
+    // "mon" is French for "my", "thu" Vietnamese ("thư viện", the library)
+    if let Some(day) = forms::read::weekday(w).filter(|_| !matches!(w, "mon" | "thu")) {
         return Some(english_weekday(day));
     }
     Some(match w {
