@@ -12,8 +12,9 @@
 //! question is nothing but the two skills' names or tags ("printing hours?": Printing and
 //! Library hours), when the Library asks between the two. Otherwise the Library picks on its own by skill
 //! evidence ([`crate::rank`]: name/tags, description, content, examples as a fallback);
-//! the top two really tied ask which one is meant (those two only); no evidence at all is
-//! [`Answer::NotCovered`]. A skill without content lines never takes part.
+//! the top two really tied ask which one is meant (those two only) — unless only one of
+//! them has lines that answer (it answers), or neither has (not saved); no evidence at
+//! all is [`Answer::NotCovered`]. A skill without content lines never takes part.
 //!
 //! **A day** ([`crate::days`]: today, tomorrow, a holiday, the weekend, "this Saturday",
 //! in five languages) in a skill whose lines are kept by weekday gives that day's line — the
@@ -115,7 +116,7 @@ pub fn answer(question: &str, skills: &[SkillText<'_>], context: &Context<'_>) -
         (Some(h), Chosen::Tie(tied)) if only_topics(h, &tied, &asked) => return which(&tied),
         (Some(p), _) => p,
         (None, Chosen::One(p)) => p,
-        (None, Chosen::Tie(tied)) => return which(&tied),
+        (None, Chosen::Tie(tied)) => return settle(&index, &tied, days.as_ref(), &asked),
         (None, Chosen::None) => return Answer::NotCovered,
     };
     answer_from(&index, chosen, days.as_ref(), &asked)
@@ -170,6 +171,18 @@ fn choose<'i, 'a>(index: &'i Index<'a>, asked: &[String]) -> Chosen<'i, 'a> {
     match tied.as_slice() {
         [one] => Chosen::One(one),
         _ => Chosen::Tie(tied),
+    }
+}
+
+/// A tie of the Library's own pick: the one skill that answers with lines, when only one
+/// does; none does: not saved; else ask which one.
+fn settle(index: &Index<'_>, tied: &[&Profile<'_>], days: Option<&Days>, asked: &[String]) -> Answer {
+    let answers: Vec<Answer> = tied.iter().map(|p| answer_from(index, p, days, asked)).collect();
+    let mut with_lines = answers.iter().filter(|a| matches!(a, Answer::Lines { .. }));
+    match (with_lines.next(), with_lines.next()) {
+        (Some(one), None) => one.clone(),
+        (None, _) => answers.into_iter().next().unwrap_or(Answer::NotCovered),
+        _ => which(tied),
     }
 }
 

@@ -142,6 +142,7 @@ const ROWS: &[Row] = &[
     row("what's the wifi password?", &[NOT], &[H_MON, RENEW, ROOMS]),
     row("where do I return a book when the library is closed?", &[NOT], &[HOLIDAY, BOOKS]),
     hub("borrowing", "my dog chewed a book I borrowed", &[NOT_SAVED], &[BOOKS, RENEW]),
+    row("my dog chewed a book I borrowed", &[NOT_SAVED], &["Do you mean", BOOKS, RENEW]),
     // the Hub's choice vs the Library's own pick
     row("How do I pay?", &[PAY], &[NOT]),
     hub("borrowing", "How do I pay?", &[NOT_SAVED], &[PAY]),
