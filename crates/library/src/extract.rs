@@ -10,8 +10,9 @@
 //! from a forward the Hub signed) and that skill is among the given ones with content, it
 //! is the skill — unless the Library's own scores tie the Hub's skill with another and the
 //! question is nothing but the two skills' names or tags ("printing hours?": Printing and
-//! Library hours), when the Library asks between the two. Otherwise the Library picks on its own by skill
-//! evidence ([`crate::rank`]: name/tags, description, content, examples as a fallback);
+//! Library hours), when the Library asks between the two. Otherwise the Library picks on
+//! its own by skill evidence ([`crate::rank`]: name/tags, description, content, examples
+//! as a fallback);
 //! the top two really tied ask which one is meant (those two only) — unless only one of
 //! them has lines that answer (it answers), or neither has (not saved); no evidence at
 //! all is [`Answer::NotCovered`]. A skill without content lines never takes part.
@@ -32,12 +33,10 @@
 //!    every line — or, when no term of it is the skill's topic either, [`Answer::NotSaved`];
 //! 3. the lines are ranked by BM25 over the selectors. The best line must have a selector
 //!    that at most [`MAX_SHARE`] of all lines have (a match on a term most lines share
-//!    answers nothing), and a line is kept
-//!    when it scores at least [`RELATIVE_SCORE`] of the best and no other line has all its
-//!    selectors plus one at least as rare (in as few lines or fewer) as its own rarest (a
-//!    line matching only an alternative — "item" for "book" — counts only with a selector
-//!    of its own):
-//!    "double-sided" keeps the double-sided price lines and drops the single-sided ones
+//!    answers nothing), and a line is kept when it scores at least [`RELATIVE_SCORE`] of
+//!    the best and no other line has all its selectors plus one at least as rare (in as
+//!    few lines or fewer) as its own rarest (a line matching only an alternative — "item"
+//!    for "book" — counts only with a selector of its own): "double-sided" keeps the double-sided price lines and drops the single-sided ones
 //!    that share only "sided"; "renew my loan" keeps both renewal lines, since "loan" (in
 //!    half the lines) is too common to push one out; "Monday and Tuesday" keeps both.
 //!

@@ -8,14 +8,15 @@
 //!    possessive or "library" ("renew a book", "lost a library book", "my book"), and the
 //!    act of reserving (`reservation`) before "a", "me", "room", "it", … or after "to", "I",
 //!    "can", … ("book a room", "can I book room C", "Book me a study room"); "books" is
-//!    always the thing, "booking(s)" and "booked" always the act, and so is "reserve"
-//!    (but not "course reserves" or "on reserve").
+//!    the thing (but "Books a room…" opening a sentence), "booking(s)" and "booked" always
+//!    the act, and so is "reserve" (but not "course reserves" or "on reserve").
 //! 3. **Lexicon** (questions only: a skill's own text is the English it maps onto). A
 //!    small fixed lexicon maps synonyms and the key words of Spanish,
 //!    French, German and Hindi/Hinglish onto the content's English words: weekdays (through
-//!    [`forms::read::weekday`]), hours and opening/closing (all `hour`: "abre", "ferme",
-//!    "geschlossen", "khuli" — so "closed" in a line is about hours too), book, renew, fine,
-//!    lost, print, copy, room, price, borrow (`loan`), laptop, holiday, food, …
+//!    [`forms::read::weekday`], but "mon" is French "my" and "thu" Vietnamese), hours and
+//!    opening/closing (all `hour`: "abre", "ferme", "geschlossen", "khuli"), book, reserve,
+//!    renew, fine, lost, damage, print, copy, scan, room, price, borrow (`loan`), laptop,
+//!    holiday (and the holidays' names), food, return, cancel, …
 //! 4. **Stop words** of the five languages, day words (read by [`crate::days`] instead),
 //!    "library" (it is the agent's name, not a topic) and single letters are dropped.
 //! 5. **Stem**: a light English stemmer folds plurals, "-ing" and "-ed" ("Mondays" →
@@ -23,7 +24,7 @@
 //!
 //! Some terms are **key**: they name what a question is about (lost, damage, fine, renew,
 //! price, print, scan, hour, reserving, food, cancel, return, …). An answer must cover each
-//! key term the question has, or come from a skill whose topic it is.
+//! key term the question has, or some skill must be about it ([`crate::extract`]).
 
 /// A term and the content words it also matches ("book" finds "renew an item").
 pub fn alternatives(term: &str) -> &'static [&'static str] {
