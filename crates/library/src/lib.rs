@@ -1,6 +1,7 @@
 //! The Library agent. It answers only from the saved answer content of its enabled skills:
 //! mock mode answers from the skill the Hub chose (or the best-matching one) and copies the
-//! lines of its content that answer what was asked, verbatim ([`extract`]). It never computes anything (no due dates) and never claims a
+//! lines of its content that answer what was asked, verbatim ([`extract`]). It never
+//! computes anything (no due dates; a day asked is only named) and never claims a
 //! transaction (renewal, booking, payment); the lines it returns are the only facts it has.
 //! Live mode (`LIBRARY_MODE=live`, [`live`]) asks a model and releases its answer only
 //! when the evidence it quotes is found verbatim in an enabled skill's content.
