@@ -24,7 +24,11 @@
 //! otherwise 8–12 as said and 1–7 in the afternoon (no one books at 3 in the night).
 //!
 //! Some Spanish is read too: `hoy`, `mañana`, `pasado mañana`, weekday and month names,
-//! `20 de noviembre`, `por la mañana` / `tarde` / `noche`, `N personas`, `somos N`.
+//! `20 de noviembre`, `por la mañana` / `tarde` / `noche`, `N personas`, `somos N`; and the
+//! day words of French, German and Hindi/Hinglish: today, tomorrow, the day after and the
+//! weekdays (`aujourd'hui`, `demain`, `samedi`; `heute`, `morgen`, `Samstag`; `aaj`, `kal`,
+//! `shanivaar`), in `read/date.rs`. [`fold`] and [`weekday`] are the same reading of one word,
+//! for other readers of the student's words (the Library's answerer).
 
 use jiff::ZonedDateTime as Zoned;
 use jiff::civil::{Date, Time};
@@ -42,7 +46,9 @@ use amounts::{duration_at, group_at, room_at};
 pub use contact::is_email;
 use contact::{email_in, name};
 use date::date_at;
+pub use date::weekday;
 use time::{period_at, time_at};
+pub use tokens::fold;
 use tokens::{Found, Tok, negated_spans, span_text, tokenize};
 
 /// Everything read from one message. A field is `None` when nothing was said, when what was

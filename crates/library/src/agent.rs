@@ -12,9 +12,9 @@ use specialist::forms::{FormHost, Front, skill_enabled};
 use telemetry::Telemetry;
 
 use crate::booking;
+use crate::clock::Clock;
+use crate::extract::{Answer, Context, SkillText, answer, render};
 use crate::live::LiveConfig;
-
-use crate::extract::{Answer, SkillText, answer, render};
 
 /// The Library's port unless `PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 41242;
@@ -127,11 +127,14 @@ pub struct Library {
     host: FormHost,
     key: Arc<SlotKey>,
     live: Option<Arc<LiveConfig>>,
+    /// `LIBRARY_CLOCK` or the real clock: the answerer's days and the booking form's.
+    clock: Clock,
 }
 
 impl Library {
     /// The Library over its store: the form host (its chat read by the model in live mode,
-    /// else the heuristic), and the slot key kept in the store.
+    /// else the heuristic), the slot key kept in the store, and the clock (`LIBRARY_CLOCK`,
+    /// read once here; a value that is no RFC 3339 instant stops the agent).
     pub fn new(
         settings: Settings,
         telemetry: Telemetry,
@@ -139,6 +142,7 @@ impl Library {
         live: Option<LiveConfig>,
     ) -> Self {
         let env = |k: &str| std::env::var(k).ok();
+        let clock = Clock::from_env(&env).unwrap_or_else(|e| panic!("the library's clock: {e}"));
         // opened before the ready line; a store that cannot keep the key cannot book either
         let secret = store
             .secret(booking::SLOT_KEY_SECRET, specialist::random_secret)
@@ -149,7 +153,7 @@ impl Library {
             None => forms::intent::heuristic(),
         };
         let host = FormHost::new(store, decider, &env);
-        Self { settings, telemetry, host, key, live: live.map(Arc::new) }
+        Self { settings, telemetry, host, key, live: live.map(Arc::new), clock }
     }
 
     fn mode(&self) -> &'static str {
@@ -170,9 +174,9 @@ impl Library {
     async fn act(&self, ctx: &RequestContext) -> Result<Reply, RpcError> {
         let settings = self.settings.clone();
         let enabled = move |w: &str| skill_enabled(&settings.policy(), w);
-        let key = self.key.clone();
+        let (key, clock) = (self.key.clone(), self.clock);
         let handler = move |tx: &store::Tx<'_>, a: &specialist::forms::Action, redo: bool| {
-            booking::handle(&key, tx, a, redo)
+            booking::handle(clock, &key, tx, a, redo)
         };
         let outcome = self.host.act(ctx, &booking::WORKFLOWS, enabled, booking::buttons, handler).await?;
         Ok(self.host.publish(&self.front(), ctx, &outcome))
@@ -182,7 +186,7 @@ impl Library {
     /// when it is a question to answer, with the decision's model call if one was made.
     async fn maybe_form(&self, ctx: &RequestContext) -> Result<Reply, Option<llm::Reply<()>>> {
         let policy = self.settings.policy();
-        let offer = |choice| booking::offer(&self.host, &self.key, ctx, choice);
+        let offer = |choice| booking::offer(self.clock, &self.host, &self.key, ctx, choice);
         self.host.answer_chat(&self.front(), ctx, &policy, offer).await
     }
 
@@ -219,24 +223,47 @@ impl AgentExecutor for Library {
             return Ok(self.answer_live(&ctx, live, intent).await);
         }
         // The policy is read once: the whole answer comes from one configuration revision.
-        let policy = self.settings.policy();
-        let texts = skill_texts(&policy.skills);
-        let decided = answer(&question, &texts);
+        let snapshot = self.settings.current();
+        let policy = &snapshot.policy;
+        let texts = skill_texts(&policy.skills, &snapshot.set);
+        let hub_skill = hub_skill(&ctx);
+        let context = Context { now: self.clock.now(), hub_skill: hub_skill.as_deref() };
+        let decided = answer(&question, &texts, &context);
         let text = render(&decided, &texts);
         let (outcome, skill) = match &decided {
             Answer::Lines { skill_id, .. } => ("answered", Some(skill_id.clone())),
             Answer::Which { .. } => ("asked_which", None),
             Answer::NotCovered => ("not_covered", None),
+            Answer::NotSaved { skill_id } => ("not_covered", Some(skill_id.clone())),
         };
         let reply = Reply::text(text.clone());
-        let details = json!({"skill": skill, "revision": policy.revision, "mode": self.mode()});
+        let details = json!({
+            "skill": skill,
+            "hubSkill": hub_skill,
+            "revision": policy.revision,
+            "mode": self.mode(),
+        });
         specialist::log_reply(&self.telemetry, &ctx, &reply, outcome, &text, &details);
         Ok(reply)
     }
 }
 
-/// What the answerer reads of `skills`: those with answer content.
-fn skill_texts(skills: &[skills::PolicySkill]) -> Vec<SkillText<'_>> {
+/// The skill the Hub chose for this question (`hubSkillId`), only from a forward the Hub
+/// signed (the signature covers it); a direct caller's claim is not read. Whether it is
+/// enabled and has content is the answerer's check (it answers only from the skills given).
+fn hub_skill(ctx: &RequestContext) -> Option<String> {
+    if !matches!(specialist::caller(), hublink::Caller::Hub { .. }) {
+        return None;
+    }
+    let metadata = ctx.message.metadata.as_ref()?;
+    metadata.get(vocab::meta::HUB_SKILL_KEY)?.as_str().map(str::to_string)
+}
+
+/// What the answerer reads of `skills` (the policy's, enabled only): those with answer
+/// content, the booking workflow's included.
+/// Their examples come from the same revision's skill set.
+fn skill_texts<'a>(skills: &'a [skills::PolicySkill], set: &'a SkillSet) -> Vec<SkillText<'a>> {
+    let examples = |id: &str| set.skills.iter().find(|s| s.id == id).map_or(&[][..], |s| &s.examples[..]);
     skills
         .iter()
         .filter(|s| !s.answer_content.trim().is_empty())
@@ -245,6 +272,7 @@ fn skill_texts(skills: &[skills::PolicySkill]) -> Vec<SkillText<'_>> {
             name: &s.name,
             description: &s.description,
             tags: &s.tags,
+            examples: examples(&s.id),
             content: &s.answer_content,
         })
         .collect()
@@ -300,14 +328,48 @@ mod tests {
     /// asked back ("Do you mean Study rooms or Study room booking?").
     #[test]
     fn a_booking_rules_question_is_answered_by_the_booking_skill() {
-        let policy = skills::Policy::from_set(&default_skill_set(), 1);
-        let texts = skill_texts(&policy.skills);
-        let Answer::Lines { skill_id, lines } = answer("how far ahead can I book a study room?", &texts)
+        let set = default_skill_set();
+        let policy = skills::Policy::from_set(&set, 1);
+        let texts = skill_texts(&policy.skills, &set);
+        let context = crate::extract::tests::context(None);
+        let Answer::Lines { skill_id, lines, .. } =
+            answer("how far ahead can I book a study room?", &texts, &context)
         else {
             panic!("an answer")
         };
         assert_eq!(skill_id, booking::WORKFLOW);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("14 days ahead"), "{lines:?}");
+    }
+
+    /// A direct caller's message that claims a skill (no Hub signature checked by the
+    /// specialist wrapper) is answered as if it named none: the Library picks on its own.
+    #[test]
+    fn a_skill_claimed_without_the_hub_s_signature_is_not_read() {
+        use a2a::wire::{Message, Part, Role};
+        let metadata = std::collections::HashMap::from([(
+            vocab::meta::HUB_SKILL_KEY.to_string(),
+            serde_json::json!("study-rooms"),
+        )]);
+        let message = Message {
+            message_id: a2a::wire::new_message_id(),
+            context_id: Some("c".into()),
+            task_id: None,
+            role: Role::User,
+            parts: vec![Part::text("how many times can I renew a book?")],
+            metadata: Some(metadata),
+            extensions: None,
+            reference_task_ids: None,
+        };
+        let ctx = RequestContext {
+            message,
+            context_id: "c".into(),
+            new_context: false,
+            task: None,
+            extensions: Vec::new(),
+            metadata: None,
+        };
+        assert_eq!(specialist::caller().as_str(), "unverified");
+        assert_eq!(hub_skill(&ctx), None);
     }
 }

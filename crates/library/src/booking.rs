@@ -22,6 +22,8 @@ use store::Tx;
 use store::bookings::NewBooking;
 use vocab::FormState;
 
+use crate::clock::Clock;
+
 /// The workflow's id, also its skill's id.
 pub const WORKFLOW: &str = "study-room-booking";
 /// The workflows the Library hosts.
@@ -58,12 +60,9 @@ pub fn buttons(_workflow: &str, screen: &str) -> &'static [(&'static str, &'stat
     }
 }
 
-fn now() -> jiff::ZonedDateTime {
-    forms::in_demo_tz(jiff::Timestamp::now())
-}
-
 /// A chat message that asks for the form: offer it, re-send the open one, or ask.
 pub async fn offer(
+    clock: Clock,
     host: &FormHost,
     key: &SlotKey,
     ctx: &RequestContext,
@@ -74,20 +73,21 @@ pub async fn offer(
         (Some(form), Some(OpenFormChoice::Continue)) => {
             let key = key.clone();
             let held = Held::of(&form.values);
-            let (screen, _) = redrawn(&key, &form.form_id, &form.screen, &held, &form.values, 1);
+            let (screen, _) = redrawn(clock, &key, &form.form_id, &form.screen, &held, &form.values, 1);
             host.resend(form, screen, OFFER_TEXT.into(), move |form, version| {
-                redrawn(&key, &form.form_id, &form.screen, &held, &form.values, version).1
+                redrawn(clock, &key, &form.form_id, &form.screen, &held, &form.values, version).1
             })
             .await
             .map_err(|e| e.message)
         }
         (Some(_), None) => Err(specialist::forms::CONTINUE_OR_REPLACE.to_string()),
         _ => {
-            let prefill = forms::read(&ctx.text(), &now()).prefill();
-            let (data, _) = booking_data(&prefill, now().date());
+            let now = clock.now();
+            let prefill = forms::read(&ctx.text(), &now).prefill();
+            let (data, _) = booking_data(&prefill, now.date());
             let values = data_values(data.clone());
             host.offer(&ctx.context_id, WORKFLOW, EDIT, values, OFFER_TEXT.into(), |id| {
-                booking_screen(id, &data, now().date(), 1)
+                booking_screen(id, &data, now.date(), 1)
             })
             .await
             .map_err(|e| e.message)
@@ -99,6 +99,7 @@ pub async fn offer(
 /// editing screen with its values, the times it was offered, the review of the time
 /// chosen. Returns the screen drawn (the editing screen when what it needs is not held).
 fn redrawn(
+    clock: Clock,
     key: &SlotKey,
     form_id: &str,
     screen: &str,
@@ -106,7 +107,7 @@ fn redrawn(
     values: &Value,
     version: u32,
 ) -> (&'static str, Vec<Value>) {
-    let today = now().date();
+    let today = clock.now().date();
     let data = match data_of(values) {
         Some(data) => Value::Object(data.clone()),
         None => booking_data(&held.criteria.map(prefill_of).unwrap_or_default(), today).0,
@@ -189,9 +190,15 @@ fn rejected(text: &str, errors: Vec<Value>) -> Step {
 
 /// The workflow's handler (runs once per operation, inside its transaction). `redo`: the
 /// first run's booking found its slot taken and was rolled back.
-pub fn handle(key: &SlotKey, tx: &Tx<'_>, a: &Action, redo: bool) -> Result<Step, HandlerError> {
+pub fn handle(
+    clock: Clock,
+    key: &SlotKey,
+    tx: &Tx<'_>,
+    a: &Action,
+    redo: bool,
+) -> Result<Step, HandlerError> {
     let form_id = &a.form.form_id;
-    let now = now();
+    let now = clock.now();
     let held = Held::of(&a.form.values);
     // the form's data model with what this press carried
     let data = pressed(&a.form.values, &a.values);

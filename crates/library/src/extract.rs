@@ -1,39 +1,64 @@
-//! Mock-mode answering: pick the enabled skill that best matches a question, then copy the
-//! lines of its saved content that mention what was asked. Deterministic, no model.
+//! Mock-mode answering: choose one enabled skill, then copy the lines of its saved content
+//! that answer the question. Deterministic, no model; nothing is computed or rephrased
+//! except one server-written sentence naming the day a date question resolved to.
 //!
-//! **Words.** Text is lowercased and split at anything that is not a letter or digit
-//! (apostrophes join: "I'd" → "id", a stop word); English stop words and single letters are dropped and
-//! a light stemmer folds plurals, "-ing" and "-ed" ("Mondays" → "monday", "printing" →
-//! "print", "sided"/"side" → "sid"). Questions and skills go through the same steps.
+//! **Words** go through [`crate::words`] (folding, book the noun vs booking, a lexicon of
+//! synonyms and Spanish/French/German/Hindi-Hinglish key words, stop words, stemming), and
+//! an unknown word is read as the known one a typo away ([`crate::rank`]).
 //!
-//! **Choosing the skill.** Each distinct question word scores the best place it appears in a
-//! skill: name or tags 3, description 2, content 1 (numbers never score: "2 + 2" is not a
-//! library question). The highest score wins; a tie at the top asks which skill is meant; no
-//! score at all is [`Answer::NotCovered`]. A skill without content lines never takes part.
+//! **Choosing the skill.** When the Hub chose a skill ([`Context::hub_skill`], read only
+//! from a forward the Hub signed) and that skill is among the given ones with content, it
+//! is the skill — unless the Library's own scores tie the Hub's skill with another and the
+//! question is nothing but the two skills' names or tags ("printing hours?": Printing and
+//! Library hours), when the Library asks between the two. Otherwise the Library picks on
+//! its own by skill evidence ([`crate::rank`]: name/tags, description, content, examples
+//! as a fallback);
+//! the top two really tied ask which one is meant (those two only) — unless only one of
+//! them has lines that answer (it answers), or neither has (not saved); no evidence at
+//! all is [`Answer::NotCovered`]. A skill without content lines never takes part.
 //!
-//! **Choosing the lines.** The skill's *name* words are its topic: naming the topic ("library
-//! hours") asks for all of it. Every other question word that occurs in the content is a
-//! *selector* — tags included, since they name sub-topics ("renew" within "Borrowing and
-//! renewals"). Without selectors every content line is returned. With selectors, a line is
-//! returned when it contains one, unless another line contains all of its selectors plus one
-//! at least as rare (in as few lines or fewer) as its own rarest: "double-sided" keeps the
-//! double-sided price lines and drops the single-sided ones that share only the commoner
-//! "sided"; "renew my loan" keeps both renewal lines, since "loan" (in half the lines) is too
-//! common to push one out; "Monday and Tuesday" keeps both day lines. Question words the
-//! content does not mention never make up an answer: the Library returns what it has saved
-//! on the topic and leaves the rest unsaid.
+//! **A day** ([`crate::days`]: today, tomorrow, a holiday, the weekend, "this Saturday",
+//! in five languages) in a skill whose lines are kept by weekday gives that day's line — the
+//! holiday line on a public holiday — after a sentence naming the day.
+//!
+//! **Choosing the lines.** *Selectors* are the question's terms found in the chosen skill's
+//! content, but for its name's words (naming the topic selects nothing within it) — unless
+//! the other selectors find no line of their own. Then, in order:
+//! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, …) that neither the content
+//!    nor the topic (name, tags, description) of this or any other skill has means the saved
+//!    information does not answer it: [`Answer::NotSaved`] ("I lost a library book" in
+//!    Borrowing). A key term another skill is about is that skill's part of a mixed question
+//!    ("print my notes early, when do you open Monday?" in Library hours);
+//! 2. no selectors: the question names the topic ("library hours", "printing prices"):
+//!    every line — or, when no term of it is the skill's topic either, [`Answer::NotSaved`];
+//! 3. the lines are ranked by BM25 over the selectors. The best line must have a selector
+//!    that at most [`MAX_SHARE`] of all lines have (a match on a term most lines share
+//!    answers nothing), and a line is kept when it scores at least [`RELATIVE_SCORE`] of
+//!    the best and no other line has all its selectors plus one at least as rare (in as
+//!    few lines or fewer) as its own rarest (a line matching only an alternative — "item"
+//!    for "book" — counts only with a selector of its own): "double-sided" keeps the double-sided price lines and drops the single-sided ones
+//!    that share only "sided"; "renew my loan" keeps both renewal lines, since "loan" (in
+//!    half the lines) is too common to push one out; "Monday and Tuesday" keeps both.
 //!
 //! Lines are copied verbatim (trailing whitespace trimmed), in content order, without
-//! duplicates. Nothing is computed or rephrased.
+//! duplicates.
 
 use std::collections::BTreeSet;
 
-/// The start of the reply when no enabled skill covers a question.
-pub const NOT_COVERED: &str = "Sorry, that isn't in the Library's saved information.";
+use jiff::ZonedDateTime as Zoned;
 
-const TOPIC_WEIGHT: u32 = 3;
-const DESCRIPTION_WEIGHT: u32 = 2;
-const CONTENT_WEIGHT: u32 = 1;
+use crate::days::{self, Days};
+use crate::rank::{Index, Profile, hits, line_counts};
+use crate::words::{english_weekday, is_key, terms};
+
+/// The start of the reply when the saved information does not answer a question.
+pub const NOT_COVERED: &str = "Sorry, that isn't in the Library's saved information.";
+/// Where to ask instead, after [`NOT_COVERED`].
+pub const ASK_THE_DESK: &str = "Please ask at the library's service desk.";
+/// A term in more than this share of all lines cannot make an answer on its own.
+pub const MAX_SHARE: f64 = 0.5;
+/// A kept line scores at least this share of the best line.
+pub const RELATIVE_SCORE: f64 = 0.5;
 
 /// What [`answer`] reads of one enabled skill.
 #[derive(Debug, Clone, Copy)]
@@ -42,57 +67,250 @@ pub struct SkillText<'a> {
     pub name: &'a str,
     pub description: &'a str,
     pub tags: &'a [String],
+    /// Example questions: weak evidence for choosing the skill.
+    pub examples: &'a [String],
     /// The saved answer content, one fact per line.
     pub content: &'a str,
 }
 
+/// What a question is asked with besides the skills.
+#[derive(Debug, Clone)]
+pub struct Context<'a> {
+    /// Now, in the demo time zone (the Library's clock).
+    pub now: Zoned,
+    /// The skill the Hub chose, from a forward the Hub signed; `None` for a direct caller.
+    pub hub_skill: Option<&'a str>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
-    /// Lines copied verbatim from one skill's content (in content order, deduplicated).
-    Lines { skill_id: String, lines: Vec<String> },
-    /// Two or more skills match equally well: ask which one (server-written question naming
-    /// the skills by name, in the order they were given).
+    /// Lines copied verbatim from one skill's content (in content order, deduplicated),
+    /// after `lead` when the question named a day (which day it took).
+    Lines { skill_id: String, lines: Vec<String>, lead: Option<String> },
+    /// Two skills match equally well: ask which one (server-written question naming the
+    /// skills by name, in the order they were given).
     Which { skill_ids: Vec<String>, question: String },
     /// No enabled skill covers the question: fixed server reply.
     NotCovered,
+    /// The skill is the right one but no saved line answers the question: fixed reply.
+    NotSaved { skill_id: String },
 }
 
 /// Answers `question` from `skills`, the enabled skills only (the caller filters).
-pub fn answer(question: &str, skills: &[SkillText<'_>]) -> Answer {
-    let asked: BTreeSet<String> = words(question).into_iter().collect();
-    if asked.is_empty() {
-        return Answer::NotCovered;
+pub fn answer(question: &str, skills: &[SkillText<'_>], context: &Context<'_>) -> Answer {
+    let index = Index::new(skills);
+    let days = days::asked(question, &context.now);
+    let asked = index.corrected(&terms(question));
+    // a day is evidence for the skill kept by weekday
+    let mut evidence = asked.clone();
+    for day in days.iter().flat_map(|d| &d.days) {
+        evidence.push(english_weekday(day.date.weekday()).to_string());
+        if day.holiday.is_some() {
+            evidence.push("holiday".into());
+        }
     }
-    let profiles: Vec<Profile<'_>> =
-        skills.iter().map(Profile::new).filter(|p| !p.lines.is_empty()).collect();
-    let scores: Vec<u32> = profiles.iter().map(|p| p.score(&asked)).collect();
-    let best = scores.iter().copied().max().unwrap_or(0);
-    if best == 0 {
-        return Answer::NotCovered;
+    let own = choose(&index, &evidence);
+    let hub = context.hub_skill.and_then(|id| index.profile(id));
+    let chosen = match (hub, own) {
+        (Some(h), Chosen::Tie(tied)) if only_topics(h, &tied, &asked) => return which(&tied),
+        (Some(p), _) => p,
+        (None, Chosen::One(p)) => p,
+        (None, Chosen::Tie(tied)) => return settle(&index, &tied, days.as_ref(), &asked),
+        (None, Chosen::None) => return Answer::NotCovered,
+    };
+    answer_from(&index, chosen, days.as_ref(), &asked)
+}
+
+/// The answer from the chosen skill: the lines of the day asked, else [`select`]'s.
+fn answer_from(index: &Index<'_>, chosen: &Profile<'_>, days: Option<&Days>, asked: &[String]) -> Answer {
+    if let Some(days) = days
+        && let Some(lines) = day_lines(chosen, days)
+    {
+        return Answer::Lines { skill_id: chosen.skill.id.to_string(), lines, lead: Some(days.lead.clone()) };
     }
-    let tied: Vec<&Profile<'_>> =
-        profiles.iter().zip(&scores).filter(|&(_, &s)| s == best).map(|(p, _)| p).collect();
+    select(index, chosen, asked)
+}
+
+/// Whether the question is nothing but the topics of the `tied` skills (the Hub's among
+/// them), another's by words the Hub's skill's name and tags do not have: "printing
+/// hours?" names Printing and Library hours and nothing else; "book a study room" names
+/// Study rooms and Study room booking by the same words, and "how do I add money to my
+/// print account" says more: the Hub's choice stands.
+fn only_topics(hub: &Profile<'_>, tied: &[&Profile<'_>], asked: &[String]) -> bool {
+    let own = Index::named(hub, asked);
+    let others: Vec<&&Profile<'_>> = tied.iter().filter(|p| p.skill.id != hub.skill.id).collect();
+    let named_by_some =
+        |t: &String| own.contains(t) || others.iter().any(|p| Index::named(p, asked).contains(t));
+    others.len() < tied.len()
+        && !own.is_empty()
+        && asked.iter().all(named_by_some)
+        && others.iter().any(|p| !Index::named(p, asked).is_subset(&own))
+}
+
+enum Chosen<'i, 'a> {
+    One(&'i Profile<'a>),
+    Tie(Vec<&'i Profile<'a>>),
+    None,
+}
+
+fn choose<'i, 'a>(index: &'i Index<'a>, asked: &[String]) -> Chosen<'i, 'a> {
+    let scores = index.skill_scores(asked);
+    let best = scores.iter().copied().fold(0.0, f64::max);
+    if best <= 0.0 {
+        return Chosen::None;
+    }
+    let tied: Vec<&Profile<'a>> = index
+        .profiles
+        .iter()
+        .zip(&scores)
+        .filter(|&(_, s)| (best - s).abs() <= best * 1e-9)
+        .map(|(p, _)| p)
+        .take(2)
+        .collect();
     match tied.as_slice() {
-        [winner] => Answer::Lines { skill_id: winner.skill.id.to_string(), lines: winner.select(&asked) },
-        _ => Answer::Which {
-            skill_ids: tied.iter().map(|p| p.skill.id.to_string()).collect(),
-            question: format!("Do you mean {}?", either(tied.iter().map(|p| display_name(&p.skill)))),
-        },
+        [one] => Chosen::One(one),
+        _ => Chosen::Tie(tied),
     }
 }
 
-/// The reply text: the lines joined with `"\n"`, the Which question, or [`NOT_COVERED`]
-/// followed by what the Library can help with (`skills`: the same enabled skills).
-pub fn render(answer: &Answer, skills: &[SkillText<'_>]) -> String {
-    match answer {
-        Answer::Lines { lines, .. } => lines.join("\n"),
-        Answer::Which { question, .. } => question.clone(),
-        Answer::NotCovered if skills.is_empty() => format!("{NOT_COVERED} No topics are enabled right now."),
-        Answer::NotCovered => {
-            let names: Vec<&str> = skills.iter().map(display_name).collect();
-            format!("{NOT_COVERED} I can help with: {}.", names.join("; "))
+/// A tie of the Library's own pick: the one skill that answers with lines, when only one
+/// does; none does: not saved; else ask which one.
+fn settle(index: &Index<'_>, tied: &[&Profile<'_>], days: Option<&Days>, asked: &[String]) -> Answer {
+    let answers: Vec<Answer> = tied.iter().map(|p| answer_from(index, p, days, asked)).collect();
+    let mut with_lines = answers.iter().filter(|a| matches!(a, Answer::Lines { .. }));
+    match (with_lines.next(), with_lines.next()) {
+        (Some(one), None) => one.clone(),
+        (None, _) => answers.into_iter().next().unwrap_or(Answer::NotCovered),
+        _ => which(tied),
+    }
+}
+
+fn which(tied: &[&Profile<'_>]) -> Answer {
+    Answer::Which {
+        skill_ids: tied.iter().map(|p| p.skill.id.to_string()).collect(),
+        question: format!("Do you mean {}?", either(tied.iter().map(|p| display_name(&p.skill)))),
+    }
+}
+
+/// The lines for the days asked, when the skill keeps lines by weekday: each day's
+/// weekday line, or the holiday line on a public holiday.
+fn day_lines(profile: &Profile<'_>, days: &Days) -> Option<Vec<String>> {
+    let by_day = |term: &str| profile.lines.iter().find(|l| l.set.contains(term));
+    let weekly = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+    if !weekly.iter().any(|d| by_day(d).is_some()) {
+        return None;
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for day in &days.days {
+        let holiday = day.holiday.and_then(|_| by_day("holiday"));
+        let line = holiday.or_else(|| by_day(english_weekday(day.date.weekday())))?;
+        if !lines.iter().any(|l| l == line.text) {
+            lines.push(line.text.to_string());
         }
     }
+    Some(lines)
+}
+
+fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer {
+    let id = profile.skill.id.to_string();
+    let not_saved = || Answer::NotSaved { skill_id: id.clone() };
+    let in_content = |t: &String| profile.lines.iter().any(|l| hits(&l.set, t));
+    let elsewhere =
+        |t: &String| index.profiles.iter().any(|p| p.skill.id != profile.skill.id && p.is_topic(t));
+    if asked.iter().any(|t| is_key(t) && !in_content(t) && !profile.is_topic(t) && !elsewhere(t)) {
+        return not_saved();
+    }
+    let mut selectors: Vec<&String> = asked
+        .iter()
+        .filter(|t| in_content(t) && !profile.name.contains(*t) && !crate::words::is_number(t))
+        .collect();
+    // a name word selects too when the others find no line of their own ("request a book"
+    // in Finding and requesting items: "book" is only an item there)
+    let direct = |sel: &[&String]| profile.lines.iter().any(|l| sel.iter().any(|t| l.set.contains(*t)));
+    if !selectors.is_empty() && !direct(&selectors) {
+        selectors = asked.iter().filter(|t| in_content(t) && !crate::words::is_number(t)).collect();
+    }
+    if selectors.is_empty() {
+        return if asked.iter().any(|t| profile.is_topic(t)) {
+            let mut seen = BTreeSet::new();
+            let lines =
+                profile.lines.iter().filter(|l| seen.insert(l.text)).map(|l| l.text.to_string()).collect();
+            Answer::Lines { skill_id: id, lines, lead: None }
+        } else {
+            not_saved()
+        };
+    }
+    // a line that has none of the selectors themselves, only an alternative ("item" for
+    // "book"), is not about the question
+    let direct: Vec<bool> =
+        profile.lines.iter().map(|l| selectors.iter().any(|t| l.set.contains(*t))).collect();
+    let scores: Vec<f64> = index
+        .line_scores(profile, &selectors)
+        .into_iter()
+        .zip(&direct)
+        .map(|(s, d)| if *d { s } else { 0.0 })
+        .collect();
+    let best = scores.iter().copied().fold(0.0, f64::max);
+    let top = scores.iter().position(|s| *s == best).unwrap_or(0);
+    if best <= 0.0
+        || !selectors.iter().any(|t| hits(&profile.lines[top].set, t) && index.share(t) <= MAX_SHARE)
+    {
+        return not_saved();
+    }
+    let hit_sets: Vec<BTreeSet<&String>> = profile
+        .lines
+        .iter()
+        .zip(&direct)
+        .map(|(l, d)| selectors.iter().copied().filter(|t| *d && hits(&l.set, t)).collect())
+        .collect();
+    // how many lines each selector is in: the fewer, the more specific
+    let counts = line_counts(&hit_sets);
+    let rarest = |set: &mut dyn Iterator<Item = &&String>| set.map(|t| counts[*t]).min();
+    let distinct: BTreeSet<&BTreeSet<&String>> = hit_sets.iter().filter(|h| !h.is_empty()).collect();
+    let outranked = |h: &BTreeSet<&String>| {
+        distinct.iter().any(|o| {
+            o.len() > h.len() && o.is_superset(h) && rarest(&mut o.difference(h)) <= rarest(&mut h.iter())
+        })
+    };
+    let mut seen = BTreeSet::new();
+    let lines = profile
+        .lines
+        .iter()
+        .zip(&hit_sets)
+        .zip(&scores)
+        .filter(|((_, h), s)| !h.is_empty() && **s >= best * RELATIVE_SCORE && !outranked(h))
+        .filter(|((l, _), _)| seen.insert(l.text))
+        .map(|((l, _), _)| l.text.to_string())
+        .collect();
+    Answer::Lines { skill_id: id, lines, lead: None }
+}
+
+/// The reply text: the lead and lines joined with `"\n"`, the Which question, or
+/// [`NOT_COVERED`] followed by where to ask and (not covered at all) what the Library can
+/// help with (`skills`: the same enabled skills).
+pub fn render(answer: &Answer, skills: &[SkillText<'_>]) -> String {
+    match answer {
+        Answer::Lines { lines, lead, .. } => lead.iter().chain(lines).cloned().collect::<Vec<_>>().join("\n"),
+        Answer::Which { question, .. } => question.clone(),
+        Answer::NotSaved { .. } => format!("{NOT_COVERED} {ASK_THE_DESK}"),
+        Answer::NotCovered if skills.is_empty() => {
+            format!("{NOT_COVERED} No topics are enabled right now. {ASK_THE_DESK}")
+        }
+        Answer::NotCovered => {
+            let names: Vec<&str> = skills.iter().map(display_name).collect();
+            format!(
+                "{NOT_COVERED} I can help with: {}. For anything else, {}",
+                names.join("; "),
+                desk_lower()
+            )
+        }
+    }
+}
+
+fn desk_lower() -> String {
+    let mut s = ASK_THE_DESK.to_string();
+    s[..1].make_ascii_lowercase();
+    s
 }
 
 fn display_name<'a>(skill: &SkillText<'a>) -> &'a str {
@@ -112,464 +330,7 @@ fn either<'a>(names: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
-/// One skill, tokenized once.
-struct Profile<'a> {
-    skill: SkillText<'a>,
-    /// Name words: the skill's whole topic; they never select lines.
-    name: BTreeSet<String>,
-    tags: BTreeSet<String>,
-    description: BTreeSet<String>,
-    /// Non-empty content lines (trailing whitespace trimmed) and their words.
-    lines: Vec<(&'a str, BTreeSet<String>)>,
-    content: BTreeSet<String>,
-}
-
-impl<'a> Profile<'a> {
-    fn new(skill: &SkillText<'a>) -> Self {
-        let lines: Vec<(&str, BTreeSet<String>)> = skill
-            .content
-            .lines()
-            .map(str::trim_end)
-            .filter(|l| !l.trim_start().is_empty())
-            .map(|l| (l, words(l).into_iter().collect()))
-            .collect();
-        Self {
-            skill: *skill,
-            name: words(skill.name).into_iter().collect(),
-            tags: skill.tags.iter().flat_map(|t| words(t)).collect(),
-            description: words(skill.description).into_iter().collect(),
-            content: lines.iter().flat_map(|(_, w)| w.iter().cloned()).collect(),
-            lines,
-        }
-    }
-
-    fn score(&self, asked: &BTreeSet<String>) -> u32 {
-        asked
-            .iter()
-            .filter(|w| !is_number(w))
-            .map(|w| {
-                if self.name.contains(w) || self.tags.contains(w) {
-                    TOPIC_WEIGHT
-                } else if self.description.contains(w) {
-                    DESCRIPTION_WEIGHT
-                } else if self.content.contains(w) {
-                    CONTENT_WEIGHT
-                } else {
-                    0
-                }
-            })
-            .sum()
-    }
-
-    fn select(&self, asked: &BTreeSet<String>) -> Vec<String> {
-        let selectors: BTreeSet<&String> =
-            asked.iter().filter(|w| self.content.contains(*w) && !self.name.contains(*w)).collect();
-        let hits: Vec<BTreeSet<&String>> = self
-            .lines
-            .iter()
-            .map(|(_, words)| words.iter().filter(|w| selectors.contains(w)).collect())
-            .collect();
-        // How many lines each selector occurs in: the fewer, the more specific.
-        let lines_with = |w: &String| hits.iter().filter(|h| h.contains(w)).count();
-        let rarest = |words: &mut dyn Iterator<Item = &&String>| words.map(|w| lines_with(w)).min();
-        // A hit set is outranked by one that adds a word at least as specific as its own.
-        let distinct: BTreeSet<&BTreeSet<&String>> = hits.iter().filter(|h| !h.is_empty()).collect();
-        let outranked = |h: &BTreeSet<&String>| {
-            distinct.iter().any(|o| {
-                o.len() > h.len() && o.is_superset(h) && rarest(&mut o.difference(h)) <= rarest(&mut h.iter())
-            })
-        };
-        let maximal: Vec<&BTreeSet<&String>> = distinct.iter().copied().filter(|h| !outranked(h)).collect();
-        let mut seen = BTreeSet::new();
-        self.lines
-            .iter()
-            .zip(&hits)
-            .filter(|(_, h)| selectors.is_empty() || maximal.contains(h))
-            .filter(|((line, _), _)| seen.insert(*line))
-            .map(|((line, _), _)| line.to_string())
-            .collect()
-    }
-}
-
-/// Normalised words of `text`, in order: lowercased, stop words and single letters
-/// dropped, stemmed.
-fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut raw = String::new();
-    for c in text.chars().chain(std::iter::once(' ')) {
-        if c.is_alphanumeric() {
-            raw.extend(c.to_lowercase());
-        } else if matches!(c, '\'' | '’') && !raw.is_empty() {
-            // "I'd" → "id", "library's" → "librarys" (→ "library"): one word.
-        } else if !raw.is_empty() {
-            if let Some(word) = normalise(&raw) {
-                out.push(word);
-            }
-            raw.clear();
-        }
-    }
-    out
-}
-
-fn normalise(raw: &str) -> Option<String> {
-    let single_letter = raw.chars().count() == 1 && !raw.chars().all(|c| c.is_ascii_digit());
-    if single_letter || is_stop(raw) {
-        return None;
-    }
-    let stem = stem(raw);
-    (!is_stop(&stem)).then_some(stem)
-}
-
-fn is_number(word: &str) -> bool {
-    word.chars().all(|c| c.is_ascii_digit())
-}
-
-/// A naive English stemmer, good enough for matching a question against short facts.
-/// Only plain ASCII words are touched.
-fn stem(word: &str) -> String {
-    let mut w = word.to_string();
-    if !w.bytes().all(|b| b.is_ascii_lowercase()) {
-        return w;
-    }
-    if w.len() > 4 && w.ends_with("ies") {
-        w.truncate(w.len() - 3);
-        w.push('y');
-    } else if w.ends_with("sses") {
-        w.truncate(w.len() - 2);
-    } else if w.len() > 3 && w.ends_with('s') && !["ss", "us", "is"].iter().any(|s| w.ends_with(s)) {
-        w.pop();
-    }
-    for suffix in ["ing", "ed"] {
-        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) {
-            w.truncate(w.len() - suffix.len());
-            // "stopped" → "stop", but "called" → "call".
-            let b = w.as_bytes();
-            let (last, before) = (b[b.len() - 1], b[b.len() - 2]);
-            if w.len() > 3 && last == before && !b"aeiouylsz".contains(&last) {
-                w.pop();
-            }
-            break;
-        }
-    }
-    // "close", "closed", "closing" → "clos".
-    if w.len() > 3 && w.ends_with('e') {
-        w.pop();
-    }
-    w
-}
-
-fn is_stop(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok()
-}
-
-/// Sorted (checked by a test).
-const STOP_WORDS: &[&str] = &[
-    "about", "after", "again", "all", "also", "am", "an", "and", "any", "anyone", "are", "aren", "arent",
-    "as", "at", "be", "been", "before", "but", "by", "can", "cant", "could", "couldnt", "did", "didnt", "do",
-    "does", "doesnt", "doing", "done", "dont", "each", "for", "from", "get", "got", "had", "has", "have",
-    "having", "he", "hello", "her", "here", "hey", "hi", "him", "his", "how", "hows", "id", "if", "im", "in",
-    "into", "is", "isnt", "it", "its", "ive", "just", "know", "let", "lets", "like", "many", "may", "me",
-    "might", "more", "most", "much", "must", "my", "need", "no", "not", "now", "of", "ok", "okay", "on",
-    "or", "our", "please", "she", "should", "so", "some", "still", "such", "tell", "than", "thank", "thanks",
-    "that", "thats", "the", "their", "them", "then", "there", "theres", "these", "they", "this", "those",
-    "to", "too", "up", "us", "very", "want", "was", "we", "were", "what", "whats", "when", "whens", "where",
-    "wheres", "which", "while", "who", "whos", "why", "will", "with", "wont", "would", "yes", "you", "youd",
-    "your", "youre", "yours",
-];
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fixtures::{DefaultSkill, default_skills};
-    use rand::rngs::StdRng;
-    use rand::{RngExt, SeedableRng};
-
-    fn ask(question: &str) -> Answer {
-        let skills = default_skills();
-        let texts: Vec<SkillText<'_>> = skills.iter().map(DefaultSkill::text).collect();
-        answer(question, &texts)
-    }
-
-    fn content_of(id: &str) -> Vec<String> {
-        let skills = default_skills();
-        let skill = skills.iter().find(|s| s.id == id).expect("fixture");
-        skill.content.lines().map(str::to_string).collect()
-    }
-
-    fn lines_from(answer: Answer, id: &str) -> Vec<String> {
-        match answer {
-            Answer::Lines { skill_id, lines } if skill_id == id => lines,
-            other => panic!("expected lines from {id}, got {other:?}"),
-        }
-    }
-
-    fn owned(lines: &[&str]) -> Vec<String> {
-        lines.iter().map(|l| l.to_string()).collect()
-    }
-
-    #[test]
-    fn a_weekday_question_gets_only_that_line() {
-        assert_eq!(lines_from(ask("hours on Mondays?"), "library-hours"), owned(&["Monday: 8:00–22:00"]));
-        assert_eq!(
-            lines_from(ask("When are you open on Saturday and Sunday?"), "library-hours"),
-            owned(&["Saturday: 10:00–18:00", "Sunday: 12:00–18:00"])
-        );
-    }
-
-    #[test]
-    fn naming_the_topic_gets_all_of_it() {
-        assert_eq!(
-            lines_from(ask("What are the library hours?"), "library-hours"),
-            content_of("library-hours")
-        );
-        // A detail the content does not mention is not made up: the topic is returned as saved.
-        assert_eq!(
-            lines_from(ask("library hours at Christmas?"), "library-hours"),
-            content_of("library-hours")
-        );
-    }
-
-    #[test]
-    fn the_most_specific_lines_win() {
-        assert_eq!(
-            lines_from(ask("how much does double-sided printing cost"), "printing"),
-            owned(&[
-                "Black-and-white, double-sided: €0.15 per sheet",
-                "Colour, double-sided: €0.80 per sheet"
-            ])
-        );
-        assert_eq!(
-            lines_from(ask("price of colour double sided copies?"), "printing"),
-            owned(&["Colour, double-sided: €0.80 per sheet"])
-        );
-    }
-
-    #[test]
-    fn a_common_word_does_not_push_out_a_specific_line() {
-        assert_eq!(
-            lines_from(ask("renew my loan please"), "borrowing"),
-            owned(&[
-                "You can renew an item online in your library account up to 2 times, unless someone has placed a hold on it.",
-                "A renewal starts a new loan period from the day you renew.",
-            ])
-        );
-        assert_eq!(
-            lines_from(ask("black and white double-sided copies"), "printing"),
-            owned(&["Black-and-white, double-sided: €0.15 per sheet"])
-        );
-    }
-
-    #[test]
-    fn due_dates_are_never_worked_out() {
-        let lines = lines_from(ask("when is my book due? I'd like to renew"), "borrowing");
-        let content = content_of("borrowing");
-        assert!(lines.iter().all(|l| content.contains(l)), "{lines:?}");
-        assert!(lines.iter().any(|l| l.starts_with("You can renew")), "{lines:?}");
-        assert!(lines.iter().any(|l| l.contains("from the day you renew")), "{lines:?}");
-        assert!(!lines.iter().any(|l| l.starts_with("Overdue fines")), "{lines:?}");
-
-        let lines = lines_from(ask("I borrowed a book on 3 March, when is it due?"), "borrowing");
-        assert!(lines.iter().all(|l| content.contains(l) && !l.contains("March")), "{lines:?}");
-    }
-
-    #[test]
-    fn transactions_are_never_claimed() {
-        let content = content_of("borrowing");
-        let lines = lines_from(ask("Please renew my book for me"), "borrowing");
-        assert!(!lines.is_empty() && lines.iter().all(|l| content.contains(l)), "{lines:?}");
-        let rooms = content_of("study-rooms");
-        let lines = lines_from(ask("Book me a study room for tomorrow"), "study-rooms");
-        assert!(lines.iter().all(|l| rooms.contains(l)), "{lines:?}");
-        assert!(lines.iter().all(|l| l.to_lowercase().contains("book")), "{lines:?}");
-    }
-
-    #[test]
-    fn a_tie_asks_which_one() {
-        let answer = ask("printing hours?");
-        let Answer::Which { skill_ids, question } = &answer else { panic!("{answer:?}") };
-        assert_eq!(skill_ids, &["library-hours", "printing"]);
-        assert_eq!(question, "Do you mean Library hours or Printing?");
-        assert_eq!(render(&answer, &[]), *question);
-    }
-
-    #[test]
-    fn unrelated_or_empty_questions_are_not_covered() {
-        for q in ["fix my sink", "", "   \n\t ", "?!…", "what is it?", "what's 2 + 2?", "I'd like to"] {
-            assert_eq!(ask(q), Answer::NotCovered, "{q:?}");
-        }
-        let skills = default_skills();
-        let texts: Vec<_> = skills.iter().map(DefaultSkill::text).collect();
-        let reply = render(&Answer::NotCovered, &texts);
-        assert_eq!(
-            reply,
-            format!(
-                "{NOT_COVERED} I can help with: Library hours; Borrowing and renewals; Study rooms; Printing; Finding and requesting items."
-            )
-        );
-        assert!(render(&Answer::NotCovered, &[]).starts_with(NOT_COVERED));
-        assert_eq!(answer("library hours", &[]), Answer::NotCovered);
-    }
-
-    #[test]
-    fn a_skill_without_content_never_wins() {
-        let tags = vec!["hours".to_string(), "monday".to_string()];
-        let empty = |content| SkillText {
-            id: "empty",
-            name: "Library hours",
-            description: "hours",
-            tags: &tags,
-            content,
-        };
-        for content in ["", " \n\t\n  ", "\r\n"] {
-            assert_eq!(answer("library hours on monday", &[empty(content)]), Answer::NotCovered);
-            let skills = default_skills();
-            let mut texts: Vec<_> = skills.iter().map(DefaultSkill::text).collect();
-            texts.insert(0, empty(content));
-            let lines = lines_from(answer("library hours on monday", &texts), "library-hours");
-            assert_eq!(lines, owned(&["Monday: 8:00–22:00"]));
-        }
-    }
-
-    #[test]
-    fn lines_are_trimmed_deduplicated_and_in_order() {
-        let tags = vec!["hours".to_string()];
-        let skill = SkillText {
-            id: "h",
-            name: "Hours",
-            description: "",
-            tags: &tags,
-            content: "  Sunday: closed   \r\nMonday: 9–17\r\n\r\n  Sunday: closed\nMonday: 9–17",
-        };
-        assert_eq!(
-            answer("hours on sunday or monday", &[skill]),
-            Answer::Lines { skill_id: "h".into(), lines: owned(&["  Sunday: closed", "Monday: 9–17"]) }
-        );
-        assert_eq!(render(&answer("hours", &[skill]), &[skill]), "  Sunday: closed\nMonday: 9–17");
-    }
-
-    #[test]
-    fn unicode_and_typos_do_not_panic() {
-        for q in [
-            "Ünïcödé 🙂 hóurs on Möndays??",
-            "librray hourz mondy",
-            "İSTANBUL ΣΊΣΥΦΟΣ ß ﬁ",
-            "\u{0}\u{202e}\u{feff}'’''",
-            "本は何時まで借りられますか",
-            "a'b'c''d",
-            "'s 's",
-        ] {
-            let _ = ask(q);
-        }
-        assert_eq!(lines_from(ask("HOURS ON MONDAYS!!!"), "library-hours"), owned(&["Monday: 8:00–22:00"]));
-    }
-
-    #[test]
-    fn words_are_normalised() {
-        assert_eq!(words("What are the library's hours on Mondays?"), ["library", "hour", "monday"]);
-        assert_eq!(words("I'd like to renew"), ["renew"]);
-        assert_eq!(
-            words("Double-sided printing, 8:00–22:00"),
-            ["doubl", "sid", "print", "8", "00", "22", "00"]
-        );
-        let pairs = [
-            ("mondays", "monday"),
-            ("libraries", "library"),
-            ("copies", "copy"),
-            ("copying", "copy"),
-            ("renewed", "renew"),
-            ("renewals", "renewal"),
-            ("booking", "book"),
-            ("closed", "clos"),
-            ("closes", "clos"),
-            ("close", "clos"),
-            ("stopped", "stop"),
-            ("called", "call"),
-            ("campus", "campus"),
-            ("class", "class"),
-            ("due", "due"),
-            ("thing", "thing"),
-            ("café", "café"),
-        ];
-        for (word, stemmed) in pairs {
-            assert_eq!(stem(word), stemmed, "{word}");
-        }
-    }
-
-    #[test]
-    fn stop_words_are_sorted() {
-        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    /// A seeded generator (reproducible runs) drawing text from pieces.
-    struct Rng(StdRng);
-
-    impl Rng {
-        fn text(&mut self, pieces: &[&str], max: usize) -> String {
-            let n = self.0.random_range(0..max);
-            (0..n).map(|_| pieces[self.0.random_range(0..pieces.len())]).collect()
-        }
-    }
-
-    const PIECES: &[&str] = &[
-        "hours", "Monday", "mondays", "library", "print", "double", "-", "sided", "renew", "book", "due",
-        "study", "room", "colour", "fines", "2", "8:00", " ", " ", " ", "\n", "\r\n", "\t", "?", "!", "'",
-        "’", "–", "é", "İ", "ß", "🙂", "本", "\u{0}", "\u{301}", "ing", "ed", "s", "ies", "the", "on", "a",
-        "x",
-    ];
-
-    fn check(question: &str, skills: &[SkillText<'_>]) {
-        let answer = answer(question, skills);
-        assert!(!render(&answer, skills).is_empty(), "{question:?}");
-        match answer {
-            Answer::NotCovered => {}
-            Answer::Lines { skill_id, lines } => {
-                let skill = skills.iter().find(|s| s.id == skill_id).expect("a given skill");
-                let content: Vec<&str> = skill.content.lines().map(str::trim_end).collect();
-                assert!(!lines.is_empty(), "{question:?}");
-                for line in &lines {
-                    assert!(
-                        content.contains(&line.as_str()) && !line.trim().is_empty(),
-                        "{question:?}: {line:?}"
-                    );
-                }
-                let distinct: BTreeSet<&String> = lines.iter().collect();
-                assert_eq!(distinct.len(), lines.len(), "{question:?}");
-            }
-            Answer::Which { skill_ids, question: which } => {
-                assert!(skill_ids.len() >= 2, "{question:?}");
-                assert!(skill_ids.iter().all(|id| skills.iter().any(|s| s.id == id)), "{question:?}");
-                assert!(which.starts_with("Do you mean ") && which.ends_with('?'), "{which:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn random_questions_never_panic_and_lines_are_verbatim() {
-        let mut rng = Rng(StdRng::seed_from_u64(0x9e37_79b9_7f4a_7c15));
-        let skills = default_skills();
-        let texts: Vec<_> = skills.iter().map(DefaultSkill::text).collect();
-        for _ in 0..3_000 {
-            let question = rng.text(PIECES, 12);
-            check(&question, &texts);
-        }
-        // Random skills too, including empty names and contents.
-        for _ in 0..1_000 {
-            let tags: Vec<Vec<String>> =
-                (0..3).map(|_| vec![rng.text(PIECES, 3), rng.text(PIECES, 2)]).collect();
-            let fields: Vec<[String; 3]> =
-                (0..3).map(|_| [rng.text(PIECES, 3), rng.text(PIECES, 6), rng.text(PIECES, 40)]).collect();
-            let ids = ["r0", "r1", "r2"];
-            let random: Vec<SkillText<'_>> = (0..3)
-                .map(|i| SkillText {
-                    id: ids[i],
-                    name: &fields[i][0],
-                    description: &fields[i][1],
-                    tags: &tags[i],
-                    content: &fields[i][2],
-                })
-                .collect();
-            let question = rng.text(PIECES, 10);
-            check(&question, &random);
-        }
-    }
-}
+mod table;
+#[cfg(test)]
+pub(crate) mod tests;

@@ -25,6 +25,7 @@ impl DefaultSkill {
             name: &self.name,
             description: &self.description,
             tags: &self.tags,
+            examples: &self.examples,
             content: &self.content,
         }
     }
@@ -463,7 +464,7 @@ mod tests {
         let texts: Vec<_> = skills.iter().map(DefaultSkill::text).collect();
         for s in &skills {
             for example in s.examples.iter().take(2) {
-                match crate::answer(example, &texts) {
+                match crate::answer(example, &texts, &crate::extract::tests::context(None)) {
                     crate::Answer::Lines { skill_id, .. } => assert_eq!(skill_id, s.id, "{example}"),
                     other => panic!("{example}: {other:?}"),
                 }

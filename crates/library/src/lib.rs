@@ -1,21 +1,28 @@
 //! The Library agent. It answers only from the saved answer content of its enabled skills:
-//! mock mode picks the best-matching skill and copies the lines of its content that mention
-//! what was asked, verbatim. It never computes anything (no due dates) and never claims a
+//! mock mode answers from the skill the Hub chose (or the best-matching one) and copies the
+//! lines of its content that answer what was asked, verbatim ([`extract`]). It never
+//! computes anything (no due dates; a day asked is only named) and never claims a
 //! transaction (renewal, booking, payment); the lines it returns are the only facts it has.
 //! Live mode (`LIBRARY_MODE=live`, [`live`]) asks a model and releases its answer only
 //! when the evidence it quotes is found verbatim in an enabled skill's content.
 //!
-//! API: [`answer`] (question + enabled skills → [`Answer`]), [`render`] (→ reply text) and
+//! API: [`answer`] (question + enabled skills + [`Context`]: the clock's now and the skill
+//! the Hub chose → [`Answer`]), [`render`] (→ reply text), [`Clock`] (`LIBRARY_CLOCK`) and
 //! [`default_skills`] (the Library's fictional default configuration).
 
 mod agent;
 pub mod booking;
+pub mod clock;
+pub mod days;
 pub mod extract;
 pub mod fixtures;
 pub mod live;
+mod rank;
+pub mod words;
 
 pub use agent::{DEFAULT_PORT, IDENTITY, Library, Mode, RULES, agent, agent_card, default_skill_set};
 pub use live::LiveConfig;
 
-pub use extract::{Answer, NOT_COVERED, SkillText, answer, render};
+pub use clock::{CLOCK_ENV, Clock};
+pub use extract::{ASK_THE_DESK, Answer, Context, NOT_COVERED, SkillText, answer, render};
 pub use fixtures::{DefaultSkill, default_skills};

@@ -1,10 +1,14 @@
 //! Dates: `today`, `tomorrow`, `day after tomorrow`, `in 3 days`, weekdays (`Monday`,
 //! `next Friday`, `Monday next week`), month and day in either order with an optional year
 //! (`Nov 20th`, `20 de noviembre 2027`), `11/20` (US order), `2026-12-03` and `the 3rd`;
-//! Spanish `hoy`, `mañana`, `pasado mañana`, `el lunes que viene`. The rules are in the
-//! parent module's docs.
+//! Spanish `hoy`, `mañana`, `pasado mañana`, `el lunes que viene`; French `aujourd'hui`,
+//! `demain`, `après-demain`, `samedi prochain`; German `heute`, `morgen`, `übermorgen`,
+//! `nächsten Samstag`; Hindi and Hinglish `aaj`/`आज`, `kal`/`कल` (tomorrow: said of a
+//! day to come), `parso`, `agle shanivaar` and the weekdays (`shanivaar`, `shaniwar`,
+//! `शनिवार`, …). The rules are in the parent module's docs.
 //!
-//! Subtle: `mañana` after `la` is the morning (`por la mañana`), not tomorrow; `may` is a
+//! Subtle: `mañana` after `la` is the morning (`por la mañana`), not tomorrow, and so is
+//! German `Morgen` after `am`, `guten`, `heute`, `jeden` or `diesen`; `may` is a
 //! month only when a day follows; a day that does not exist, and `next week` and the like,
 //! are a note, not a date; a year-less date is the next one on or after today (a leap day
 //! may be up to four years away).
@@ -28,12 +32,22 @@ pub(super) fn date_at(toks: &[Tok], i: usize, today: Date) -> Option<(usize, Vec
     {
         return one(plus_days(today, 2), if w == "day" { 3 } else { 2 });
     }
+    let before = if i == 0 { "" } else { low(toks, i - 1) };
     match w {
-        "today" | "hoy" => return one(Some(today), 1),
-        "tonight" => return Some((1, vec![Found::Date(today), Found::Period(Period::Evening)])),
-        "tomorrow" | "tmrw" | "tmr" => return one(plus_days(today, 1), 1),
+        "today" | "hoy" | "aujourd'hui" | "aujourdhui" | "heute" | "aaj" | "आज" => {
+            return one(Some(today), 1);
+        }
+        "tonight" | "tonite" => {
+            return Some((1, vec![Found::Date(today), Found::Period(Period::Evening)]));
+        }
+        "tomorrow" | "tmrw" | "tmr" | "demain" | "kal" | "कल" => return one(plus_days(today, 1), 1),
+        "apres-demain" | "ubermorgen" | "parso" => return one(plus_days(today, 2), 1),
         // `mañana` is tomorrow, except in `por la mañana` / `de la mañana` (the morning)
-        "manana" if i == 0 || low(toks, i - 1) != "la" => return one(plus_days(today, 1), 1),
+        "manana" if before != "la" => return one(plus_days(today, 1), 1),
+        // `morgen` is tomorrow, except in `am Morgen`, `guten Morgen`, `heute Morgen` (a morning)
+        "morgen" if !matches!(before, "am" | "guten" | "heute" | "jeden" | "diesen") => {
+            return one(plus_days(today, 1), 1);
+        }
         _ => {}
     }
     if w == "in" || w == "within" {
@@ -80,13 +94,18 @@ pub(super) fn date_at(toks: &[Tok], i: usize, today: Date) -> Option<(usize, Vec
 fn weekday_at(toks: &[Tok], i: usize, today: Date) -> Option<(usize, Vec<Found>)> {
     let w = low(toks, i);
     let (prefix, day_at) = match w {
-        "next" | "this" | "coming" | "on" | "este" | "el" => (w, i + 1),
+        "next" | "this" | "coming" | "on" | "este" | "el" | "le" | "ce" | "am" | "diesen" | "nachsten"
+        | "kommenden" | "agle" => (w, i + 1),
         _ => ("", i),
     };
     let day = weekday(low(toks, day_at))?;
     let mut len = day_at + 1 - i;
-    let mut next_week = matches!(prefix, "next");
-    if low(toks, day_at + 1) == "next" && low(toks, day_at + 2) == "week" {
+    let mut next_week = matches!(prefix, "next" | "nachsten" | "kommenden" | "agle");
+    if low(toks, day_at + 1) == "prochain" {
+        // `samedi prochain`: next Saturday
+        next_week = true;
+        len += 1;
+    } else if low(toks, day_at + 1) == "next" && low(toks, day_at + 2) == "week" {
         next_week = true;
         len += 2;
     } else if low(toks, day_at + 1) == "this" && low(toks, day_at + 2) == "week" {
@@ -108,18 +127,29 @@ fn weekday_at(toks: &[Tok], i: usize, today: Date) -> Option<(usize, Vec<Found>)
     date.map(|d| (len, vec![Found::Date(d)]))
 }
 
-pub(super) fn weekday(w: &str) -> Option<Weekday> {
-    Some(match w {
-        "monday" | "mondays" | "mon" | "lunes" => Weekday::Monday,
-        "tuesday" | "tuesdays" | "tue" | "tues" | "martes" => Weekday::Tuesday,
-        "wednesday" | "wednesdays" | "wed" | "miercoles" => Weekday::Wednesday,
-        "thursday" | "thursdays" | "thu" | "thur" | "thurs" | "jueves" => Weekday::Thursday,
-        "friday" | "fridays" | "fri" | "viernes" => Weekday::Friday,
-        "saturday" | "saturdays" | "sabado" => Weekday::Saturday,
-        "sunday" | "sundays" | "domingo" => Weekday::Sunday,
-        _ => return None,
-    })
+/// A weekday's name, folded ([`super::tokens::fold`]): English (and its abbreviations),
+/// Spanish, French, German, Hindi in Devanagari and Hinglish spellings.
+pub fn weekday(w: &str) -> Option<Weekday> {
+    WEEKDAY_NAMES.iter().find(|(_, names)| names.contains(&w)).map(|(day, _)| *day)
 }
+
+#[rustfmt::skip]
+const WEEKDAY_NAMES: [(Weekday, &[&str]); 7] = [
+    (Weekday::Monday, &["monday", "mondays", "mon", "lunes", "lundi", "montag", "somvaar", "somvar",
+        "somwar", "somwaar", "सोमवार"]),
+    (Weekday::Tuesday, &["tuesday", "tuesdays", "tue", "tues", "martes", "mardi", "dienstag",
+        "mangalvaar", "mangalvar", "mangalwar", "mangalwaar", "मंगलवार"]),
+    (Weekday::Wednesday, &["wednesday", "wednesdays", "wed", "miercoles", "mercredi", "mittwoch",
+        "budhvaar", "budhvar", "budhwar", "budhwaar", "बुधवार"]),
+    (Weekday::Thursday, &["thursday", "thursdays", "thu", "thur", "thurs", "jueves", "jeudi",
+        "donnerstag", "guruvaar", "guruvar", "guruwar", "guruwaar", "brihaspativar", "गुरुवार"]),
+    (Weekday::Friday, &["friday", "fridays", "fri", "viernes", "vendredi", "freitag", "shukravaar",
+        "shukravar", "shukrawar", "sukravar", "शुक्रवार"]),
+    (Weekday::Saturday, &["saturday", "saturdays", "sabado", "sabados", "samedi", "samstag",
+        "sonnabend", "shanivaar", "shanivar", "shaniwar", "shaniwaar", "शनिवार"]),
+    (Weekday::Sunday, &["sunday", "sundays", "domingo", "domingos", "dimanche", "sonntag", "ravivaar",
+        "ravivar", "raviwar", "itvaar", "itwar", "रविवार"]),
+];
 
 const MONTH_NAMES: [&str; 12] = [
     "january",
@@ -256,4 +286,47 @@ fn ordinal(w: &str) -> Option<i8> {
         _ => "th",
     };
     (suffix == expected && (1..=31).contains(&n)).then_some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::civil::Date;
+
+    use crate::read::read;
+
+    /// Saturday 5 December 2026, 10:00 Pacific Time.
+    fn date_of(text: &str) -> Option<Date> {
+        let now = crate::in_demo_tz("2026-12-05T10:00:00-08:00".parse().expect("an instant"));
+        read(text, &now).date.map(|d| d.date)
+    }
+
+    #[test]
+    fn french_german_and_hinglish_day_words_are_read() {
+        let (today, tomorrow) = (Date::constant(2026, 12, 5), Date::constant(2026, 12, 6));
+        for text in ["aujourd'hui", "aujourd’hui", "heute", "aaj", "आज", "hoy", "today"] {
+            assert_eq!(date_of(text), Some(today), "{text}");
+        }
+        for text in ["demain", "morgen", "kal", "कल", "mañana", "tomorrow", "morgen früh"] {
+            assert_eq!(date_of(text), Some(tomorrow), "{text}");
+        }
+        for text in ["après-demain", "übermorgen", "parso", "pasado mañana"] {
+            assert_eq!(date_of(text), Some(Date::constant(2026, 12, 7)), "{text}");
+        }
+        // a morning, not tomorrow
+        for text in ["guten Morgen", "heute Morgen"] {
+            assert_ne!(date_of(text), Some(tomorrow), "{text}");
+        }
+        // the first such day after today; `prochain`, `nächsten`, `agle`: next week's
+        let next_saturday = Date::constant(2026, 12, 12);
+        for text in ["samedi", "Samstag", "am Samstag", "shanivaar", "shaniwar", "शनिवार", "sábado"]
+        {
+            assert_eq!(date_of(text), Some(next_saturday), "{text}");
+        }
+        assert_eq!(date_of("lundi"), Some(Date::constant(2026, 12, 7)));
+        assert_eq!(date_of("lundi prochain"), Some(Date::constant(2026, 12, 7)));
+        assert_eq!(date_of("nächsten Montag"), Some(Date::constant(2026, 12, 7)));
+        assert_eq!(date_of("agle somvaar"), Some(Date::constant(2026, 12, 7)));
+        assert_eq!(date_of("Freitag"), Some(Date::constant(2026, 12, 11)));
+        assert_eq!(date_of("guruvaar"), Some(Date::constant(2026, 12, 10)));
+    }
 }

@@ -1,6 +1,6 @@
 //! Words as the matchers see them: a sentence cut at white space into tokens with their
-//! outer punctuation off, each kept as written and folded (lower case, Spanish accents off,
-//! curly apostrophes straight), with its byte span in the text and whether a pause follows.
+//! outer punctuation off, each kept as written and folded (lower case, Spanish, French and
+//! German accents off, `ß` as `ss`, curly apostrophes straight), with its byte span in the text and whether a pause follows.
 //!
 //! Subtle: a period after a month name or `a.m`/`p.m` (`Nov. 20`, `3 p.m.`) is not a
 //! pause, so the date or time reads on. A negator (`not`, `can't`, …) covers at most
@@ -47,7 +47,7 @@ pub(super) fn month(w: &str) -> Option<i8> {
 pub(super) struct Tok {
     /// As written, outer punctuation off.
     pub(super) text: String,
-    /// Lower case, Spanish accents off, curly apostrophes straight.
+    /// Lower case, accents off, curly apostrophes straight ([`fold`]).
     pub(super) low: String,
     pub(super) start: usize,
     pub(super) end: usize,
@@ -87,20 +87,28 @@ pub(super) fn tokenize(text: &str) -> Vec<Tok> {
     toks
 }
 
-pub(super) fn fold(word: &str) -> String {
-    word.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'á' => 'a',
-            'é' => 'e',
-            'í' => 'i',
-            'ó' => 'o',
-            'ú' | 'ü' => 'u',
-            'ñ' => 'n',
-            '’' | '‘' => '\'',
-            c => c,
-        })
-        .collect()
+/// A word folded for matching: lower case, the accents of Spanish, French and German off
+/// (`mañana` → `manana`, `août` → `aout`, `für` → `fur`), `ß` → `ss`, curly apostrophes
+/// straight (`aujourd’hui` → `aujourd'hui`).
+pub fn fold(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    for c in word.chars().flat_map(char::to_lowercase) {
+        match c {
+            'á' | 'à' | 'â' | 'ä' => out.push('a'),
+            'é' | 'è' | 'ê' | 'ë' => out.push('e'),
+            'í' | 'ì' | 'î' | 'ï' => out.push('i'),
+            'ó' | 'ò' | 'ô' | 'ö' => out.push('o'),
+            'ú' | 'ù' | 'û' | 'ü' => out.push('u'),
+            'ñ' => out.push('n'),
+            'ç' => out.push('c'),
+            'ÿ' => out.push('y'),
+            'ß' => out.push_str("ss"),
+            'œ' => out.push_str("oe"),
+            '’' | '‘' => out.push('\''),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 pub(super) fn span_text(text: &str, toks: &[Tok], start: usize, end: usize) -> String {

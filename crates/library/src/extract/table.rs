@@ -1,0 +1,212 @@
+//! The answerer against a table of questions: five languages, typos, days against a fixed
+//! clock, book the noun vs booking, questions the saved information does not answer, the
+//! Hub's chosen skill vs the Library's own pick, and a tie. Each row lists what the reply
+//! must contain and must not contain.
+
+use super::tests::{NOW, context};
+use super::*;
+
+const H_MON: &str = "Monday: 8:00–22:00";
+const H_THU: &str = "Thursday: 8:00–22:00";
+const H_FRI: &str = "Friday: 8:00–20:00";
+const H_SAT: &str = "Saturday: 10:00–18:00";
+const H_SUN: &str = "Sunday: 12:00–18:00";
+const HOLIDAY: &str = "Public holidays: closed";
+const RENEW: &str = "You can renew an item online";
+const BOOKS: &str = "Books: 28-day loan.";
+const DVDS: &str = "DVDs and laptops: 7-day loan.";
+const FINES: &str = "Overdue fines";
+const ROOMS: &str = "Group study rooms A, B and C";
+const AHEAD: &str = "14 days ahead";
+const BW1: &str = "Black-and-white, single-sided";
+const BW2: &str = "Black-and-white, double-sided";
+const C1: &str = "Colour, single-sided";
+const C2: &str = "Colour, double-sided";
+const PAY: &str = "Pay with your campus card";
+const SCAN: &str = "Scanning to email is free.";
+const NOT_SAVED: &str =
+    "Sorry, that isn't in the Library's saved information. Please ask at the library's service desk.";
+const NOT: &str = "isn't in the Library's saved information";
+const TODAY: &str = "Today is Saturday, 5 December 2026 (Pacific Time).";
+const TOMORROW: &str = "Tomorrow is Sunday, 6 December 2026 (Pacific Time).";
+const CHRISTMAS_EVE: &str = "2026-12-24T10:00:00-08:00";
+
+struct Row {
+    question: &'static str,
+    hub: Option<&'static str>,
+    now: &'static str,
+    must: &'static [&'static str],
+    must_not: &'static [&'static str],
+}
+
+const fn row(
+    question: &'static str,
+    must: &'static [&'static str],
+    must_not: &'static [&'static str],
+) -> Row {
+    Row { question, hub: None, now: NOW, must, must_not }
+}
+
+const fn hub(
+    skill: &'static str,
+    question: &'static str,
+    must: &'static [&'static str],
+    must_not: &'static [&'static str],
+) -> Row {
+    Row { question, hub: Some(skill), now: NOW, must, must_not }
+}
+
+const fn at(
+    now: &'static str,
+    question: &'static str,
+    must: &'static [&'static str],
+    must_not: &'static [&'static str],
+) -> Row {
+    Row { question, hub: None, now, must, must_not }
+}
+
+const ROWS: &[Row] = &[
+    // the user's failures
+    hub("borrowing", "I lost a library book, what do I do?", &[NOT_SAVED], &[ROOMS, BOOKS, AHEAD]),
+    row("I lost a library book, what do I do?", &[NOT], &[ROOMS, BOOKS, AHEAD]),
+    row("how many times can I renew a book?", &[RENEW], &["Do you mean", BOOKS, AHEAD]),
+    hub("borrowing", "how many times can I renew a book?", &[RENEW], &[BOOKS, AHEAD]),
+    row("is the library open today?", &[TODAY, H_SAT], &[H_MON, H_SUN, HOLIDAY]),
+    row("¿A qué hora abre la biblioteca el sábado?", &[H_SAT], &[NOT, H_SUN, H_MON]),
+    // Spanish
+    row("¿La biblioteca abre hoy?", &[TODAY, H_SAT], &[H_SUN]),
+    row("¿Está abierta la biblioteca mañana?", &[TOMORROW, H_SUN], &[H_SAT]),
+    row("¿Cuánto cuesta imprimir a color?", &[C1, C2], &[BW1, BW2]),
+    row("¿Cuál es la multa por un libro atrasado?", &[FINES], &[ROOMS]),
+    // French
+    row("La bibliothèque est ouverte samedi ?", &[H_SAT], &[H_SUN, NOT]),
+    row("Quels sont les horaires de la bibliothèque aujourd'hui ?", &[TODAY, H_SAT], &[H_MON]),
+    row("La bibliothèque ouvre à quelle heure demain ?", &[TOMORROW, H_SUN], &[H_SAT]),
+    row("Combien coûte une impression couleur ?", &[C1, C2], &[BW1]),
+    // German
+    row("Wann hat die Bibliothek am Samstag geöffnet?", &[H_SAT], &[H_SUN, NOT]),
+    row("Ist die Bibliothek heute offen?", &[TODAY, H_SAT], &[H_MON]),
+    row("Öffnungszeiten morgen?", &[TOMORROW, H_SUN], &[H_SAT]),
+    row("Was kostet Drucken in Farbe?", &[C1, C2], &[BW1]),
+    // Hindi / Hinglish
+    row("library shanivaar ko kitne baje khulti hai?", &[H_SAT], &[H_SUN, NOT]),
+    row("library shaniwar ko khuli hai?", &[H_SAT], &[H_SUN]),
+    row("kal library open hai kya?", &[TOMORROW, H_SUN], &[H_SAT]),
+    row("aaj library kitne baje tak khuli hai?", &[TODAY, H_SAT], &[H_SUN]),
+    row("color print ke kitne paise lagte hai?", &[C1, C2], &[BW1]),
+    // days against the clock: holidays, eves, the weekend, now, a date
+    at(
+        CHRISTMAS_EVE,
+        "is the library open tomorrow?",
+        &["Tomorrow is Friday, 25 December 2026", "Christmas Day", HOLIDAY],
+        &[H_FRI],
+    ),
+    at(
+        CHRISTMAS_EVE,
+        "is the library open today?",
+        &["Today is Thursday, 24 December 2026", H_THU],
+        &[HOLIDAY],
+    ),
+    row(
+        "are you open on thanksgiving?",
+        &["Thanksgiving Day is Thursday, 25 November 2027", HOLIDAY],
+        &[H_THU],
+    ),
+    row(
+        "library hours at Christmas?",
+        &["Christmas Day is Friday, 25 December 2026", HOLIDAY],
+        &[H_MON, H_FRI],
+    ),
+    row("is the library open on Christmas Eve?", &["Thursday, 24 December 2026", H_THU], &[HOLIDAY]),
+    row("open on new year's day?", &["New Year's Day is Friday, 1 January 2027", HOLIDAY], &[H_FRI]),
+    row("what are the hours this weekend?", &["This weekend is", H_SAT, H_SUN], &[H_MON]),
+    row("is it open right now?", &[TODAY, H_SAT], &[H_SUN]),
+    row("open next monday?", &["That is Monday, 7 December 2026", H_MON], &[H_SAT]),
+    row("is the library open on 2026-12-25?", &["Christmas Day", HOLIDAY], &[H_FRI]),
+    // whole topics, single lines, typos
+    row("What are the library hours?", &[H_MON, H_SAT, H_SUN, HOLIDAY], &["Today"]),
+    row("hours on Mondays?", &[H_MON], &[H_SAT, "Today"]),
+    row("the library's opening hours on Saturday and Sunday", &[H_SAT, H_SUN], &[H_MON]),
+    row("librray hourz mondy", &[H_MON], &[H_SAT]),
+    row("whn does the library close on thrusday", &[H_THU], &[H_MON, HOLIDAY]),
+    row("printing prices", &[BW1, C2, PAY, SCAN], &[]),
+    row("how much is black and white double-sided?", &[BW2], &[BW1, C2]),
+    row("how much is the late fee for overdue boks", &[FINES], &[ROOMS]),
+    // book the noun vs booking
+    row("Please renew my book for me", &[RENEW], &[AHEAD, ROOMS]),
+    row("how long is the loan for DVDs?", &[DVDS], &[RENEW, AHEAD]),
+    row("How far ahead can I book a study room?", &[AHEAD], &[BOOKS, RENEW]),
+    hub("study-rooms", "can I book a study room for tomorrow?", &[AHEAD], &["Tomorrow is", BOOKS]),
+    // not covered
+    row("fix my sink", &[NOT, "I can help with"], &[H_MON, RENEW]),
+    row("what's the wifi password?", &[NOT], &[H_MON, RENEW, ROOMS]),
+    row("where do I return a book when the library is closed?", &[NOT], &[HOLIDAY, BOOKS]),
+    hub("borrowing", "my dog chewed a book I borrowed", &[NOT_SAVED], &[BOOKS, RENEW]),
+    row("my dog chewed a book I borrowed", &[NOT_SAVED], &["Do you mean", BOOKS, RENEW]),
+    // the Hub's choice vs the Library's own pick
+    row("How do I pay?", &[PAY], &[NOT]),
+    hub("borrowing", "How do I pay?", &[NOT_SAVED], &[PAY]),
+    hub("study-rooms", "can I renew a book?", &[NOT_SAVED], &[RENEW]),
+    hub("no-such-skill", "hours on Mondays?", &[H_MON], &[NOT]),
+    hub("study-rooms", "can we eat in the room?", &["no food in the rooms"], &[NOT]),
+    // a tie asks between those two only
+    row("printing hours?", &["Do you mean Library hours or Printing?"], &[H_MON, BW1]),
+    hub("printing", "printing hours?", &["Do you mean Library hours or Printing?"], &[BW1]),
+];
+
+fn skills() -> skills::SkillSet {
+    crate::default_skill_set()
+}
+
+/// The Library's default skills, the booking workflow's included, as the agent gives them.
+fn texts(set: &skills::SkillSet) -> Vec<SkillText<'_>> {
+    set.skills
+        .iter()
+        .map(|s| SkillText {
+            id: &s.id,
+            name: &s.name,
+            description: &s.description,
+            tags: &s.tags,
+            examples: &s.examples,
+            content: &s.answer_content,
+        })
+        .collect()
+}
+
+#[test]
+fn the_table_of_questions() {
+    let set = skills();
+    let texts = texts(&set);
+    assert!(ROWS.len() >= 40);
+    let mut failed = Vec::new();
+    for r in ROWS {
+        let mut context = context(r.hub);
+        context.now = crate::Clock::fixed(r.now.parse().expect("an instant")).now();
+        let reply = render(&answer(r.question, &texts, &context), &texts);
+        let missing: Vec<&&str> = r.must.iter().filter(|m| !reply.contains(**m)).collect();
+        let extra: Vec<&&str> = r.must_not.iter().filter(|m| reply.contains(**m)).collect();
+        if !missing.is_empty() || !extra.is_empty() {
+            failed.push(format!(
+                "{:?} (hub {:?}):\n  {reply:?}\n  missing {missing:?}, unwanted {extra:?}",
+                r.question, r.hub
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{} of {} rows failed:\n{}", failed.len(), ROWS.len(), failed.join("\n"));
+}
+
+/// What the Hub's end-to-end tests expect of the Library, whichever skill the Hub chose.
+#[test]
+fn the_hub_s_questions_get_what_its_tests_expect() {
+    let set = skills();
+    let texts = texts(&set);
+    for hub in [None, Some("library-hours")] {
+        let reply = |q: &str| render(&answer(q, &texts, &context(hub)), &texts);
+        assert_eq!(reply("When is the library open on Monday?"), H_MON, "{hub:?}");
+        assert_eq!(reply("What are the library hours on Monday?"), H_MON, "{hub:?}");
+    }
+    for hub in [None, Some("library-hours"), Some("printing")] {
+        let reply = render(&answer("printing hours?", &texts, &context(hub)), &texts);
+        assert_eq!(reply, "Do you mean Library hours or Printing?", "{hub:?}");
+    }
+}

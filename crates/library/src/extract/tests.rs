@@ -1,0 +1,271 @@
+//! The answerer's rules, one by one (the table of questions is in `table.rs`).
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::fixtures::{DefaultSkill, default_skills};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+/// The fixed clock of the tests: Saturday 5 December 2026, 10:00 Pacific Time.
+pub(crate) const NOW: &str = "2026-12-05T10:00:00-08:00";
+
+/// A context at [`NOW`], with the skill the Hub chose if any.
+pub(crate) fn context(hub_skill: Option<&str>) -> Context<'_> {
+    Context { now: crate::Clock::fixed(NOW.parse().expect("an instant")).now(), hub_skill }
+}
+
+fn ask(question: &str) -> Answer {
+    let skills = default_skills();
+    let texts: Vec<SkillText<'_>> = skills.iter().map(DefaultSkill::text).collect();
+    answer(question, &texts, &context(None))
+}
+
+fn content_of(id: &str) -> Vec<String> {
+    let skills = default_skills();
+    let skill = skills.iter().find(|s| s.id == id).expect("fixture");
+    skill.content.lines().map(str::to_string).collect()
+}
+
+fn lines_from(answer: Answer, id: &str) -> Vec<String> {
+    match answer {
+        Answer::Lines { skill_id, lines, .. } if skill_id == id => lines,
+        other => panic!("expected lines from {id}, got {other:?}"),
+    }
+}
+
+fn owned(lines: &[&str]) -> Vec<String> {
+    lines.iter().map(|l| l.to_string()).collect()
+}
+
+#[test]
+fn a_weekday_question_gets_only_that_line() {
+    assert_eq!(lines_from(ask("hours on Mondays?"), "library-hours"), owned(&["Monday: 8:00–22:00"]));
+    assert_eq!(
+        lines_from(ask("When are you open on Saturday and Sunday?"), "library-hours"),
+        owned(&["Saturday: 10:00–18:00", "Sunday: 12:00–18:00"])
+    );
+}
+
+#[test]
+fn naming_the_topic_gets_all_of_it() {
+    assert_eq!(lines_from(ask("What are the library hours?"), "library-hours"), content_of("library-hours"));
+    // A detail the content does not mention is not made up: the topic is returned as saved.
+    assert_eq!(
+        lines_from(ask("library hours over the winter break?"), "library-hours"),
+        content_of("library-hours")
+    );
+}
+
+#[test]
+fn the_most_specific_lines_win() {
+    assert_eq!(
+        lines_from(ask("how much does double-sided printing cost"), "printing"),
+        owned(&["Black-and-white, double-sided: €0.15 per sheet", "Colour, double-sided: €0.80 per sheet"])
+    );
+    assert_eq!(
+        lines_from(ask("price of colour double sided copies?"), "printing"),
+        owned(&["Colour, double-sided: €0.80 per sheet"])
+    );
+}
+
+#[test]
+fn a_common_word_does_not_push_out_a_specific_line() {
+    assert_eq!(
+        lines_from(ask("renew my loan please"), "borrowing"),
+        owned(&[
+            "You can renew an item online in your library account up to 2 times, unless someone has placed a hold on it.",
+            "A renewal starts a new loan period from the day you renew.",
+        ])
+    );
+    assert_eq!(
+        lines_from(ask("black and white double-sided copies"), "printing"),
+        owned(&["Black-and-white, double-sided: €0.15 per sheet"])
+    );
+}
+
+#[test]
+fn due_dates_are_never_worked_out() {
+    let lines = lines_from(ask("when is my book due? I'd like to renew"), "borrowing");
+    let content = content_of("borrowing");
+    assert!(lines.iter().all(|l| content.contains(l)), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("You can renew")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("from the day you renew")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("Overdue fines")), "{lines:?}");
+
+    let lines = lines_from(ask("I borrowed a book on 3 March, when is it due?"), "borrowing");
+    assert!(lines.iter().all(|l| content.contains(l) && !l.contains("March")), "{lines:?}");
+}
+
+#[test]
+fn transactions_are_never_claimed() {
+    let content = content_of("borrowing");
+    let lines = lines_from(ask("Please renew my book for me"), "borrowing");
+    assert!(!lines.is_empty() && lines.iter().all(|l| content.contains(l)), "{lines:?}");
+    let rooms = content_of("study-rooms");
+    let lines = lines_from(ask("Book me a study room for tomorrow"), "study-rooms");
+    assert!(lines.iter().all(|l| rooms.contains(l)), "{lines:?}");
+    assert!(lines.iter().all(|l| l.to_lowercase().contains("book")), "{lines:?}");
+}
+
+#[test]
+fn a_tie_asks_which_one() {
+    let answer = ask("printing hours?");
+    let Answer::Which { skill_ids, question } = &answer else { panic!("{answer:?}") };
+    assert_eq!(skill_ids, &["library-hours", "printing"]);
+    assert_eq!(question, "Do you mean Library hours or Printing?");
+    assert_eq!(render(&answer, &[]), *question);
+}
+
+#[test]
+fn unrelated_or_empty_questions_are_not_covered() {
+    for q in ["fix my sink", "", "   \n\t ", "?!…", "what is it?", "what's 2 + 2?", "I'd like to"] {
+        assert_eq!(ask(q), Answer::NotCovered, "{q:?}");
+    }
+    let skills = default_skills();
+    let texts: Vec<_> = skills.iter().map(DefaultSkill::text).collect();
+    let reply = render(&Answer::NotCovered, &texts);
+    assert_eq!(
+        reply,
+        format!(
+            "{NOT_COVERED} I can help with: Library hours; Borrowing and renewals; Study rooms; Printing; Finding and requesting items. For anything else, please ask at the library's service desk."
+        )
+    );
+    assert!(render(&Answer::NotCovered, &[]).starts_with(NOT_COVERED));
+    assert_eq!(answer("library hours", &[], &context(None)), Answer::NotCovered);
+}
+
+#[test]
+fn a_skill_without_content_never_wins() {
+    let tags = vec!["hours".to_string(), "monday".to_string()];
+    let empty = |content| SkillText {
+        id: "empty",
+        name: "Library hours",
+        description: "hours",
+        tags: &tags,
+        examples: &[],
+        content,
+    };
+    for content in ["", " \n\t\n  ", "\r\n"] {
+        assert_eq!(answer("library hours on monday", &[empty(content)], &context(None)), Answer::NotCovered);
+        let skills = default_skills();
+        let mut texts: Vec<_> = skills.iter().map(DefaultSkill::text).collect();
+        texts.insert(0, empty(content));
+        let lines = lines_from(answer("library hours on monday", &texts, &context(None)), "library-hours");
+        assert_eq!(lines, owned(&["Monday: 8:00–22:00"]));
+    }
+}
+
+#[test]
+fn lines_are_trimmed_deduplicated_and_in_order() {
+    let tags = vec!["hours".to_string()];
+    let skill = SkillText {
+        id: "h",
+        name: "Hours",
+        description: "",
+        tags: &tags,
+        examples: &[],
+        content: "  Sunday: closed   \r\nMonday: 9–17\r\n\r\n  Sunday: closed\nMonday: 9–17",
+    };
+    assert_eq!(
+        answer("hours on sunday or monday", &[skill], &context(None)),
+        Answer::Lines {
+            skill_id: "h".into(),
+            lines: owned(&["  Sunday: closed", "Monday: 9–17"]),
+            lead: None
+        }
+    );
+    assert_eq!(
+        render(&answer("hours", &[skill], &context(None)), &[skill]),
+        "  Sunday: closed\nMonday: 9–17"
+    );
+}
+
+#[test]
+fn unicode_and_typos_do_not_panic() {
+    for q in [
+        "Ünïcödé 🙂 hóurs on Möndays??",
+        "librray hourz mondy",
+        "İSTANBUL ΣΊΣΥΦΟΣ ß ﬁ",
+        "\u{0}\u{202e}\u{feff}'’''",
+        "本は何時まで借りられますか",
+        "a'b'c''d",
+        "'s 's",
+    ] {
+        let _ = ask(q);
+    }
+    assert_eq!(lines_from(ask("HOURS ON MONDAYS!!!"), "library-hours"), owned(&["Monday: 8:00–22:00"]));
+}
+
+/// A seeded generator (reproducible runs) drawing text from pieces.
+struct Rng(StdRng);
+
+impl Rng {
+    fn text(&mut self, pieces: &[&str], max: usize) -> String {
+        let n = self.0.random_range(0..max);
+        (0..n).map(|_| pieces[self.0.random_range(0..pieces.len())]).collect()
+    }
+}
+
+const PIECES: &[&str] = &[
+    "hours", "Monday", "mondays", "library", "print", "double", "-", "sided", "renew", "book", "due",
+    "study", "room", "colour", "fines", "2", "8:00", " ", " ", " ", "\n", "\r\n", "\t", "?", "!", "'", "’",
+    "–", "é", "İ", "ß", "🙂", "本", "\u{0}", "\u{301}", "ing", "ed", "s", "ies", "the", "on", "a", "x",
+];
+
+fn check(question: &str, skills: &[SkillText<'_>]) {
+    let answer = answer(question, skills, &context(None));
+    assert!(!render(&answer, skills).is_empty(), "{question:?}");
+    match answer {
+        Answer::NotCovered => {}
+        Answer::NotSaved { skill_id } => assert!(skills.iter().any(|s| s.id == skill_id), "{question:?}"),
+        Answer::Lines { skill_id, lines, .. } => {
+            let skill = skills.iter().find(|s| s.id == skill_id).expect("a given skill");
+            let content: Vec<&str> = skill.content.lines().map(str::trim_end).collect();
+            assert!(!lines.is_empty(), "{question:?}");
+            for line in &lines {
+                assert!(
+                    content.contains(&line.as_str()) && !line.trim().is_empty(),
+                    "{question:?}: {line:?}"
+                );
+            }
+            let distinct: BTreeSet<&String> = lines.iter().collect();
+            assert_eq!(distinct.len(), lines.len(), "{question:?}");
+        }
+        Answer::Which { skill_ids, question: which } => {
+            assert!(skill_ids.len() >= 2, "{question:?}");
+            assert!(skill_ids.iter().all(|id| skills.iter().any(|s| s.id == id)), "{question:?}");
+            assert!(which.starts_with("Do you mean ") && which.ends_with('?'), "{which:?}");
+        }
+    }
+}
+
+#[test]
+fn random_questions_never_panic_and_lines_are_verbatim() {
+    let mut rng = Rng(StdRng::seed_from_u64(0x9e37_79b9_7f4a_7c15));
+    let skills = default_skills();
+    let texts: Vec<_> = skills.iter().map(DefaultSkill::text).collect();
+    for _ in 0..1_500 {
+        let question = rng.text(PIECES, 12);
+        check(&question, &texts);
+    }
+    // Random skills too, including empty names and contents.
+    for _ in 0..500 {
+        let tags: Vec<Vec<String>> = (0..3).map(|_| vec![rng.text(PIECES, 3), rng.text(PIECES, 2)]).collect();
+        let fields: Vec<[String; 3]> =
+            (0..3).map(|_| [rng.text(PIECES, 3), rng.text(PIECES, 6), rng.text(PIECES, 40)]).collect();
+        let ids = ["r0", "r1", "r2"];
+        let random: Vec<SkillText<'_>> = (0..3)
+            .map(|i| SkillText {
+                id: ids[i],
+                name: &fields[i][0],
+                description: &fields[i][1],
+                tags: &tags[i],
+                examples: &[],
+                content: &fields[i][2],
+            })
+            .collect();
+        let question = rng.text(PIECES, 10);
+        check(&question, &random);
+    }
+}

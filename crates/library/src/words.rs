@@ -1,0 +1,482 @@
+//! Words as the answerer compares them: a question and a skill's text go through the same
+//! steps, so "¿A qué hora abre el sábado?" and "Saturday: 10:00–18:00" meet on `saturday`.
+//!
+//! 1. **Split** at anything that is not a letter, digit or Devanagari sign (apostrophes
+//!    join: "I'd" → "id"), then **fold** as the booking form's reader does
+//!    ([`forms::read::fold`]: lower case, Spanish/French/German accents off).
+//! 2. **Book, the noun or the verb.** "book" is the thing (`book`) after an article,
+//!    possessive or "library" ("renew a book", "lost a library book", "my book"), and the
+//!    act of reserving (`reservation`) before "a", "me", "room", "it", … or after "to", "I",
+//!    "can", … ("book a room", "can I book room C", "Book me a study room"); "books" is
+//!    the thing (but "Books a room…" opening a sentence), "booking(s)" and "booked" always
+//!    the act, and so is "reserve" (but not "course reserves" or "on reserve").
+//! 3. **Lexicon** (questions only: a skill's own text is the English it maps onto). A
+//!    small fixed lexicon maps synonyms and the key words of Spanish,
+//!    French, German and Hindi/Hinglish onto the content's English words: weekdays (through
+//!    [`forms::read::weekday`], but "mon" is French "my" and "thu" Vietnamese), hours and
+//!    opening/closing (all `hour`: "abre", "ferme", "geschlossen", "khuli"), book, reserve,
+//!    renew, fine, lost, damage, print, copy, scan, room, price, borrow (`loan`), laptop,
+//!    holiday (and the holidays' names), food, return, cancel, …
+//! 4. **Stop words** of the five languages, day words (read by [`crate::days`] instead),
+//!    "library" (it is the agent's name, not a topic) and single letters are dropped.
+//! 5. **Stem**: a light English stemmer folds plurals, "-ing" and "-ed" ("Mondays" →
+//!    "monday", "printing" → "print", "sided" → "sid").
+//!
+//! Some terms are **key**: they name what a question is about (lost, damage, fine, renew,
+//! price, print, scan, hour, reserving, food, cancel, return, …). An answer must cover each
+//! key term the question has, or some skill must be about it ([`crate::extract`]).
+
+/// A term and the content words it also matches ("book" finds "renew an item").
+pub fn alternatives(term: &str) -> &'static [&'static str] {
+    match term {
+        "book" => &["item"],
+        "dvd" => &["item"],
+        "laptop" => &["item"],
+        _ => &[],
+    }
+}
+
+/// Terms that name what a question is about (after the lexicon and stemming: "fine" is
+/// `fin`, "price" `pric`).
+const KEY_TERMS: &[&str] = &[
+    "cancel",
+    "damag",
+    "fin",
+    "food",
+    "hour",
+    "locker",
+    "lost",
+    "park",
+    "pric",
+    "print",
+    "renew",
+    "reservation",
+    "return",
+    "scan",
+    "wifi",
+];
+
+pub fn is_key(term: &str) -> bool {
+    KEY_TERMS.contains(&term)
+}
+
+/// The normalised terms of a question (or an example question), in order (repeats kept):
+/// every step, the lexicon included.
+pub fn terms(text: &str) -> Vec<String> {
+    normalised(text, true)
+}
+
+/// The normalised terms of a skill's own English text (name, tags, description, content):
+/// every step but the lexicon, whose words are already the content's ("closed" in
+/// "Public holidays: closed" is a state, not a question about hours; "renewals" in a
+/// skill's name is not the act of renewing). Book the noun vs booking applies.
+pub fn text_terms(text: &str) -> Vec<String> {
+    normalised(text, false)
+}
+
+fn normalised(text: &str, question: bool) -> Vec<String> {
+    let raw = split(text);
+    let mut out = Vec::new();
+    for (i, word) in raw.iter().enumerate() {
+        let prev = if i == 0 { "" } else { raw[i - 1].as_str() };
+        let next = raw.get(i + 1).map_or("", String::as_str);
+        let mapped = match word.as_str() {
+            "book" => book_sense(i, prev, next),
+            // "Books a group study room": the act
+            "books" if matches!(next, "a" | "an") && i == 0 => "reservation",
+            "reserve" if matches!(prev, "course" | "on") => "reserve",
+            "booking" | "bookings" | "booked" | "reserve" | "reserved" | "reserving" | "reservation"
+            | "reservations" => "reservation",
+            w if question => lexicon(w).unwrap_or(w),
+            w => w,
+        };
+        if let Some(term) = normalise(mapped) {
+            out.push(term);
+        }
+    }
+    out
+}
+
+/// Folded words of `text`: split at anything but letters, digits and Devanagari.
+pub fn split(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut raw = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || ('\u{0900}'..='\u{097f}').contains(&c) {
+            raw.push(c);
+        } else if matches!(c, '\'' | '’') && !raw.is_empty() {
+            // "I'd" → "id", "library's" → "librarys" (→ "library"): one word.
+        } else if !raw.is_empty() {
+            out.push(forms::read::fold(&raw));
+            raw.clear();
+        }
+    }
+    out
+}
+
+/// "book" at `i`: the thing or the act of reserving, from its neighbours.
+fn book_sense(i: usize, prev: &str, next: &str) -> &'static str {
+    const THING_AFTER: &[&str] = &[
+        "a",
+        "an",
+        "the",
+        "my",
+        "your",
+        "his",
+        "her",
+        "our",
+        "their",
+        "this",
+        "that",
+        "library",
+        "one",
+        "same",
+        "which",
+        "any",
+        "each",
+        "every",
+        "lost",
+        "overdue",
+        "borrowed",
+        "reference",
+        "old",
+        "new",
+        "el",
+        "un",
+        "le",
+        "mein",
+        "ek",
+        "ka",
+        "ki",
+    ];
+    const ACT_BEFORE: &[&str] = &[
+        "a",
+        "an",
+        "me",
+        "us",
+        "room",
+        "rooms",
+        "study",
+        "group",
+        "it",
+        "one",
+        "somewhere",
+        "space",
+        "spot",
+        "kar",
+        "karna",
+        "karo",
+        "karni",
+        "sala",
+    ];
+    const ACT_AFTER: &[&str] = &[
+        "to", "can", "i", "we", "please", "pls", "plz", "you", "u", "and", "lets", "will", "want", "need",
+        "could",
+    ];
+    if THING_AFTER.contains(&prev) {
+        "book"
+    } else if ACT_BEFORE.contains(&next) || ACT_AFTER.contains(&prev) || i == 0 {
+        "reservation"
+    } else {
+        "book"
+    }
+}
+
+fn normalise(raw: &str) -> Option<String> {
+    let single_letter = raw.chars().count() == 1 && !raw.chars().all(|c| c.is_ascii_digit());
+    if single_letter || is_stop(raw) {
+        return None;
+    }
+    let stem = stem(raw);
+    (!is_stop(&stem)).then_some(stem)
+}
+
+pub fn is_number(word: &str) -> bool {
+    word.chars().all(|c| c.is_ascii_digit())
+}
+
+/// A naive English stemmer, good enough for matching a question against short facts.
+/// Only plain ASCII words are touched.
+pub fn stem(word: &str) -> String {
+    let mut w = word.to_string();
+    if !w.bytes().all(|b| b.is_ascii_lowercase()) {
+        return w;
+    }
+    if w.len() > 4 && w.ends_with("ies") {
+        w.truncate(w.len() - 3);
+        w.push('y');
+    } else if w.ends_with("sses") {
+        w.truncate(w.len() - 2);
+    } else if w.len() > 3 && w.ends_with('s') && !["ss", "us", "is"].iter().any(|s| w.ends_with(s)) {
+        w.pop();
+    }
+    for suffix in ["ing", "ed"] {
+        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) {
+            w.truncate(w.len() - suffix.len());
+            // "stopped" → "stop", but "called" → "call".
+            let b = w.as_bytes();
+            let (last, before) = (b[b.len() - 1], b[b.len() - 2]);
+            if w.len() > 3 && last == before && !b"aeiouylsz".contains(&last) {
+                w.pop();
+            }
+            break;
+        }
+    }
+    // "close", "closed", "closing" → "clos".
+    if w.len() > 3 && w.ends_with('e') {
+        w.pop();
+    }
+    w
+}
+
+fn is_stop(word: &str) -> bool {
+    STOP_WORDS.binary_search(&word).is_ok()
+        || OTHER_STOP_WORDS.binary_search(&word).is_ok()
+        || DAY_WORDS.binary_search(&word).is_ok()
+}
+
+/// English. Sorted (checked by a test).
+const STOP_WORDS: &[&str] = &[
+    "about", "after", "again", "all", "also", "am", "an", "and", "any", "anyone", "are", "aren", "arent",
+    "as", "at", "be", "been", "before", "but", "by", "can", "cant", "could", "couldnt", "did", "didnt", "do",
+    "does", "doesnt", "doing", "done", "dont", "each", "for", "from", "get", "got", "guy", "guys", "had",
+    "has", "have", "having", "he", "hello", "her", "here", "hey", "hi", "him", "his", "how", "hows", "id",
+    "if", "im", "in", "into", "is", "isnt", "it", "its", "ive", "just", "know", "let", "lets", "library",
+    "like", "many", "may", "me", "might", "more", "most", "much", "must", "my", "need", "no", "not", "of",
+    "ok", "okay", "on", "or", "our", "please", "pls", "plz", "she", "should", "so", "some", "still", "such",
+    "tell", "than", "thank", "thanks", "that", "thats", "the", "their", "them", "then", "there", "theres",
+    "these", "they", "this", "those", "to", "too", "up", "us", "very", "want", "was", "we", "were", "what",
+    "whats", "when", "whens", "where", "wheres", "which", "while", "who", "whos", "why", "will", "with",
+    "wont", "would", "yes", "you", "youd", "your", "youre", "yours",
+];
+
+/// Spanish, French, German and Hinglish (and the Library's name in them). Sorted.
+const OTHER_STOP_WORDS: &[&str] = &[
+    "aap",
+    "ab",
+    "al",
+    "auf",
+    "aur",
+    "biblioteca",
+    "bibliotek",
+    "bibliothek",
+    "bibliotheque",
+    "bis",
+    "ce",
+    "combien",
+    "comment",
+    "como",
+    "con",
+    "cual",
+    "cuando",
+    "cuanto",
+    "cuantos",
+    "da",
+    "das",
+    "de",
+    "dein",
+    "del",
+    "dem",
+    "den",
+    "der",
+    "des",
+    "die",
+    "donde",
+    "du",
+    "ein",
+    "eine",
+    "el",
+    "en",
+    "er",
+    "es",
+    "est",
+    "et",
+    "fur",
+    "hai",
+    "hain",
+    "hasta",
+    "hay",
+    "hoga",
+    "ich",
+    "il",
+    "im",
+    "ist",
+    "je",
+    "ka",
+    "kab",
+    "kaise",
+    "kann",
+    "kar",
+    "karna",
+    "karni",
+    "karo",
+    "ke",
+    "ki",
+    "kitna",
+    "kitne",
+    "ko",
+    "kya",
+    "la",
+    "las",
+    "le",
+    "les",
+    "lo",
+    "los",
+    "ma",
+    "main",
+    "man",
+    "mein",
+    "mere",
+    "meri",
+    "mi",
+    "mit",
+    "mon",
+    "mujhe",
+    "na",
+    "nahi",
+    "oder",
+    "ou",
+    "para",
+    "peut",
+    "por",
+    "pour",
+    "puedo",
+    "pustakalay",
+    "que",
+    "quel",
+    "quelle",
+    "qui",
+    "quiero",
+    "sakta",
+    "sakte",
+    "se",
+    "sie",
+    "su",
+    "tak",
+    "te",
+    "tu",
+    "um",
+    "un",
+    "una",
+    "und",
+    "une",
+    "uno",
+    "von",
+    "vous",
+    "wann",
+    "was",
+    "welche",
+    "wie",
+    "ya",
+    "yo",
+    "zu",
+];
+
+/// Words of a day, read as a date by [`crate::days`], not matched as terms. Sorted.
+const DAY_WORDS: &[&str] = &[
+    "aaj",
+    "abhi",
+    "ahora",
+    "aujourdhui",
+    "currently",
+    "demain",
+    "heute",
+    "hoy",
+    "jetzt",
+    "kal",
+    "maintenant",
+    "manana",
+    "morgen",
+    "now",
+    "rn",
+    "tmr",
+    "tmrw",
+    "today",
+    "tomorrow",
+    "tonight",
+    "tonite",
+    "आज",
+    "कल",
+];
+
+mod lexicon;
+
+pub use lexicon::english_weekday;
+use lexicon::lexicon;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_lists_are_sorted() {
+        for list in [STOP_WORDS, OTHER_STOP_WORDS, DAY_WORDS, KEY_TERMS] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{:?}", list.windows(2).find(|w| w[0] >= w[1]));
+        }
+    }
+
+    #[test]
+    fn words_are_normalised() {
+        assert_eq!(terms("What are the library's hours on Mondays?"), ["hour", "monday"]);
+        assert_eq!(terms("I'd like to renew"), ["renew"]);
+        assert_eq!(
+            terms("Double-sided printing, 8:00–22:00"),
+            ["doubl", "sid", "print", "8", "00", "22", "00"]
+        );
+        assert_eq!(terms("¿A qué hora abre la biblioteca el sábado?"), ["hour", "hour", "saturday"]);
+        assert_eq!(terms("Öffnungszeiten am Samstag"), ["hour", "saturday"]);
+        assert_eq!(terms("shaniwar ko library kitne baje khulti hai"), ["saturday", "hour", "hour"]);
+        let pairs = [
+            ("mondays", "monday"),
+            ("libraries", "library"),
+            ("copies", "copy"),
+            ("copying", "copy"),
+            ("renewed", "renew"),
+            ("renewals", "renewal"),
+            ("booking", "book"),
+            ("closed", "clos"),
+            ("closes", "clos"),
+            ("close", "clos"),
+            ("stopped", "stop"),
+            ("called", "call"),
+            ("campus", "campus"),
+            ("class", "class"),
+            ("due", "due"),
+            ("thing", "thing"),
+            ("café", "café"),
+        ];
+        for (word, stemmed) in pairs {
+            assert_eq!(stem(word), stemmed, "{word}");
+        }
+    }
+
+    #[test]
+    fn a_book_is_a_thing_and_booking_is_reserving() {
+        let sense = |q: &str| {
+            terms(q)
+                .into_iter()
+                .filter(|t| t.starts_with("book") || t.starts_with("reserv"))
+                .collect::<Vec<_>>()
+        };
+        for q in
+            ["how many times can I renew a book?", "I lost a library book", "when is my book due", "books"]
+        {
+            assert_eq!(sense(q), ["book"], "{q}");
+        }
+        for q in [
+            "book a study room",
+            "can I book room C",
+            "Book me a study room",
+            "room B book kar do",
+            "bookings are held",
+            "I'd like to reserve Room B",
+            "Cancel a booking",
+        ] {
+            assert_eq!(sense(q), ["reservation"], "{q}");
+            assert_eq!(text_terms(q).iter().filter(|t| t.starts_with("book")).count(), 0, "{q}");
+        }
+        assert!(!terms("course reserves").contains(&"reservation".to_string()));
+        assert_eq!(text_terms("Public holidays: closed"), ["public", "holiday", "clos"]);
+        assert_eq!(terms("closed on Monday"), ["hour", "monday"]);
+    }
+}
