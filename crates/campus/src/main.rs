@@ -379,6 +379,11 @@ async fn run_tutor() -> anyhow::Result<()> {
 /// The Library: `LIBRARY_MODE`; in live mode see [`live_model`].
 async fn run_library() -> anyhow::Result<()> {
     let mode = library::Mode::from_env(&env)?;
+    // a fixed clock that is no instant stops the Library here (exit 78), not at its first answer
+    library::Clock::from_env(&env).map_err(|e| {
+        let problem = e.trim_start_matches(library::CLOCK_ENV).trim_start_matches(": ").to_string();
+        conf::ConfError::new(library::CLOCK_ENV, "", problem)
+    })?;
     let config = specialist::Config::from_env("LIBRARY_CONFIG", library::DEFAULT_PORT, library::RULES, &env)?;
     let live = match mode {
         library::Mode::Mock => None,

@@ -260,6 +260,17 @@ fn a_bad_port_variable_is_a_configuration_error() {
     assert_eq!(err.trim(), "error: CAMPUS_WORKER_THREADS: \"many\" is not a number from 1 to 64");
     let out = Command::new(bin()).arg("demo").env("HUB_PORT", "0").output().unwrap();
     assert_eq!(out.status.code(), Some(78), "{}", String::from_utf8_lossy(&out.stderr));
+    // the Library's fixed clock for tests: no instant stops it before it is ready
+    let out = Command::new(bin())
+        .arg("library")
+        .env("PORT", "0")
+        .env("LIBRARY_CLOCK", "tomorrow")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(78), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: LIBRARY_CLOCK: not an rfc 3339 instant"), "{err}");
+    assert!(out.stdout.is_empty(), "no ready line");
 }
 
 #[test]
