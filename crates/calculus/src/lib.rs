@@ -274,4 +274,6 @@ pub fn show(e: &Expr) -> String {
 }
 
 #[cfg(test)]
+mod technique_tests;
+#[cfg(test)]
 mod tests;
