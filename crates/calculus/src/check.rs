@@ -369,3 +369,51 @@ pub(crate) fn value(original: &Expr, var: char, order: usize, x: f64, value: f64
         if v.is_finite() && close(v, value) { Ok(()) } else { Err(Error::CheckFailed) }
     })
 }
+
+/// What a limit is claimed to be, for [`limit`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Claim {
+    Value(f64),
+    /// `+∞` (`true`) or `-∞`.
+    Infinite(bool),
+}
+
+/// A limit of `original` checked by exmex's evaluation near the point, on one side:
+/// `point` (`None`: infinity) approached from `dir` (`1.0`: from the right, or toward
+/// `+∞`). A value must be matched within `1e-3` (relative) at one of the points
+/// `10^-2 … 10^-7` away (`10^2 … 10^7` out); an infinite limit must keep its sign and
+/// grow at the four nearest. Fewer than two points where the function is defined fail.
+pub(crate) fn limit(
+    original: &Expr,
+    var: char,
+    point: Option<f64>,
+    dir: f64,
+    claim: Claim,
+) -> Result<(), Error> {
+    let f = compile(original, var)?;
+    let xs: Vec<f64> = (2..=7)
+        .map(|k| {
+            let h = 10f64.powi(-k);
+            match point {
+                Some(a) => a + dir * h * 1f64.max(a.abs()),
+                None => dir / h,
+            }
+        })
+        .collect();
+    let ys: Vec<f64> = xs.iter().map(|&x| at(&f, x)).filter(|y| !y.is_nan()).collect();
+    if ys.len() < 2 {
+        return Err(Error::CheckFailed);
+    }
+    let ok = match claim {
+        Claim::Value(c) => {
+            ys.iter().filter(|y| y.is_finite()).any(|y| (y - c).abs() <= 1e-3 * 1f64.max(c.abs()))
+        }
+        Claim::Infinite(positive) => {
+            let near = &ys[ys.len().saturating_sub(4)..];
+            let signed = near.iter().all(|y| (*y > 0.0) == positive);
+            let growing = near.windows(2).all(|w| w[1].abs() >= w[0].abs());
+            signed && growing && ys.last().is_some_and(|y| y.abs() > 10.0)
+        }
+    };
+    if ok { Ok(()) } else { Err(Error::CheckFailed) }
+}

@@ -22,20 +22,24 @@
 //!   it is asked for (`ln(x)` at `-2`, a pole inside an interval) is
 //!   [`Error::NotDefined`].
 //!
-//! Derivatives go up to [`MAX_ORDER`]. Integration knows a short list of rules (see
-//! `integrate.rs`); anything else is [`Error::NoRule`].
+//! Derivatives go up to [`MAX_ORDER`]. Integration knows a short list of rules and two
+//! techniques, substitution and by parts (see `integrate.rs`); anything else is
+//! [`Error::NoRule`]. Limits ([`limit`], `limit.rs`) at a number (both sides or one) or
+//! at `±∞`, each side checked numerically by exmex near the point.
 
 mod check;
 mod diff;
 mod explicit;
 mod expr;
 mod integrate;
+mod limit;
 mod parse;
 mod rational;
 mod show;
 mod simplify;
 
 pub use expr::{Constant, Expr, Func};
+pub use limit::{Limit, LimitWorked, Point, Side, limit};
 pub use parse::{is_expression, leading_expression};
 pub use rational::Q;
 
