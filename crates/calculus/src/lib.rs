@@ -40,7 +40,7 @@ mod simplify;
 
 pub use expr::{Constant, Expr, Func};
 pub use limit::{Limit, LimitWorked, Point, Side, limit};
-pub use parse::{is_expression, leading_expression};
+pub use parse::{is_expression, leading_expression, math_word as is_math_word};
 pub use rational::Q;
 
 /// Why a computation gave no result.

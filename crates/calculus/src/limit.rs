@@ -128,8 +128,10 @@ pub fn limit(f: &Function, to: &Point, side: Side) -> Result<LimitWorked, Error>
         for &dir in dirs {
             let mut l = Limiter::new(at.clone(), dir, f.var);
             let r = l.lim(&f.expr, 0)?;
-            if results.first().is_some_and(|first| *first != r) && !l.lines.is_empty() {
-                steps.push(format!("from the {}:", if dir > 0 { "right" } else { "left" }));
+            let differ = results.first().is_some_and(|first| *first != r && *first != L::Undefined);
+            if differ && r != L::Undefined && !(steps.is_empty() && l.lines.is_empty()) {
+                steps.insert(0, "from the right:".into());
+                steps.push("from the left:".into());
                 steps.extend(l.lines);
             } else if results.is_empty() {
                 steps = l.lines;

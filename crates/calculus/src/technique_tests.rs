@@ -1,14 +1,7 @@
 //! Integration by parts and by substitution, definite integrals through them, and limits.
 
 use super::*;
-
-fn f(text: &str) -> Function {
-    read(text, 'x').unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn n(text: &str) -> Expr {
-    read_number(text).unwrap()
-}
+use crate::tests::{f, n};
 
 #[test]
 fn integration_by_parts_and_substitution() {

@@ -1,10 +1,10 @@
 use super::*;
 
-fn f(text: &str) -> Function {
+pub(crate) fn f(text: &str) -> Function {
     read(text, 'x').unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-fn n(text: &str) -> Expr {
+pub(crate) fn n(text: &str) -> Expr {
     read_number(text).unwrap()
 }
 

@@ -15,14 +15,6 @@ use crate::simplify::simplify;
 /// Highest polynomial degree taken as `u` (one integration by parts per degree).
 const MAX_DEGREE: usize = 6;
 
-fn product(mut v: Vec<Expr>) -> Expr {
-    match v.len() {
-        0 => Expr::int(1),
-        1 => v.remove(0),
-        _ => Expr::Mul(v),
-    }
-}
-
 /// `e^`, `sin` or `cos` of a linear argument: a `dv` integrated by the basic rules.
 fn transcendental(f: &Expr) -> bool {
     match f {
@@ -32,6 +24,11 @@ fn transcendental(f: &Expr) -> bool {
     }
 }
 
+/// `e^x dx`, and `dx` for `1`.
+fn differential(e: &Expr, x: char) -> String {
+    if *e == Expr::int(1) { format!("d{x}") } else { format!("{} d{x}", compact(e)) }
+}
+
 impl Integrator {
     /// `(u, dv)` for the `factors` of an integrand (no constant factor among them).
     fn choose(&self, factors: &[Expr]) -> Option<(Expr, Expr)> {
@@ -39,13 +36,13 @@ impl Integrator {
         if let Some(i) = ln {
             let rest: Vec<Expr> =
                 factors.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, f)| f.clone()).collect();
-            return Some((factors[i].clone(), product(rest)));
+            return Some((factors[i].clone(), Expr::product(rest)));
         }
         let (poly, other): (Vec<Expr>, Vec<Expr>) =
             factors.iter().cloned().partition(|f| f.as_poly().is_some());
-        let degree = product(poly.clone()).as_poly().map_or(0, |p| p.len() - 1);
+        let degree = Expr::product(poly.clone()).as_poly().map_or(0, |p| p.len() - 1);
         (other.len() == 1 && transcendental(&other[0]) && (1..=MAX_DEGREE).contains(&degree))
-            .then(|| (product(poly), other[0].clone()))
+            .then(|| (Expr::product(poly), other[0].clone()))
     }
 
     /// `∫e dx` by parts, `None` when no choice of `u` fits or a nested integral fails.
@@ -86,10 +83,10 @@ impl Integrator {
         let r = simplify(&Expr::add2(uv.clone(), Expr::negate(integral)))?;
         let x = self.var;
         self.lines.push(format!(
-            "by parts with u = {}, dv = {} d{x} (du = {} d{x}, v = {}): ∫{} d{x} = {} - ∫{} d{x} = {}",
+            "by parts with u = {}, dv = {} (du = {}, v = {}): ∫{} d{x} = {} - ∫{} d{x} = {}",
             compact(&u),
-            compact(&dv),
-            compact(&du),
+            differential(&dv, x),
+            differential(&du, x),
             compact(&v),
             compact(e),
             human(&simplify(&uv)?),

@@ -48,14 +48,6 @@ fn sign_of(e: &Expr) -> Option<bool> {
     e.eval_const().filter(|v| v.abs() >= 1e-12).map(|v| v > 0.0)
 }
 
-fn product(mut v: Vec<Expr>) -> Expr {
-    match v.len() {
-        0 => Expr::int(1),
-        1 => v.remove(0),
-        _ => Expr::Mul(v),
-    }
-}
-
 fn unsupported(what: &str) -> Error {
     Error::Unsupported(format!("limits of the form {what}"))
 }
@@ -220,7 +212,7 @@ impl Limiter {
         if den.is_empty() {
             return self.product_of(e, &num, depth);
         }
-        let (n, d) = (product(num), product(den));
+        let (n, d) = (Expr::product(num), Expr::product(den));
         let (ln, ld) = (self.lim(&n, depth + 1)?, self.lim(&d, depth + 1)?);
         Ok(match (ln, ld) {
             (L::Undefined, _) | (_, L::Undefined) => L::Undefined,
@@ -278,8 +270,13 @@ impl Limiter {
         // 0·∞: the zero part over the inverse of the rest, or the rest over the inverse of
         // the zero part (a logarithm stays on top, an exponential goes below)
         let rest: Vec<Expr> = factors.iter().filter(|f| !zeros.contains(f)).cloned().collect();
-        let (z, r) = (product(zeros), product(rest));
-        let ways = [(z.clone(), r.clone(), "0/0"), (r, z, "∞/∞")];
+        let (z, r) = (Expr::product(zeros), Expr::product(rest));
+        let mut ways = [(z.clone(), r.clone(), "0/0"), (r.clone(), z.clone(), "∞/∞")];
+        if has(&r, &|f| matches!(f, Expr::Fn(Func::Ln, _)))
+            || has(&z, &|f| matches!(f, Expr::Pow(b, _) if !b.has_var()))
+        {
+            ways.reverse();
+        }
         for (top, other, form) in ways {
             self.spend()?;
             let bottom = simplify(&Expr::recip(other))?;
@@ -308,13 +305,17 @@ impl Limiter {
             return Err(unsupported(form));
         }
         let ratio = simplify(&Expr::mul2(dn.clone(), Expr::recip(dd.clone())))?;
+        let quotient = format!("({})/({})", compact(&dn), compact(&dd));
+        let simpler = human(&ratio);
+        let then = if simpler.replace(' ', "") == quotient.replace(' ', "") {
+            String::new()
+        } else {
+            format!(" = lim {simpler}")
+        };
         self.lines.push(format!(
-            "{form}, so L'Hôpital's rule: lim ({})'/({})' = lim ({})/({}) = lim {}",
+            "{form}, so L'Hôpital's rule: lim ({})'/({})' = lim {quotient}{then}",
             compact(n),
             compact(d),
-            compact(&dn),
-            compact(&dd),
-            human(&ratio)
         ));
         self.lim(&ratio, depth + 1)
     }
@@ -356,6 +357,22 @@ impl Limiter {
             q = divide_root(&q, r)?;
             cancelled += 1;
         }
+        let top = eval_poly(&p, r)?;
+        if eval_poly(&q, r)?.is_zero() && !top.is_zero() {
+            // c/0: the sign beside r from the root's multiplicity m, exactly
+            let mut m = 0;
+            while m < 12 && eval_poly(&q, r)?.is_zero() {
+                q = divide_root(&q, r)?;
+                m += 1;
+            }
+            let rest = eval_poly(&q, r)?;
+            let above = !rest.is_negative() ^ (m % 2 == 1 && self.dir < 0);
+            self.lines.push(format!(
+                "the numerator tends to {top} and the denominator to 0 from {}: the quotient grows without bound",
+                if above { "above" } else { "below" }
+            ));
+            return Ok(Some(L::Inf(above != top.is_negative())));
+        }
         if cancelled == 0 {
             return Ok(None);
         }
@@ -373,6 +390,17 @@ impl Limiter {
         ));
         self.lim(&reduced, depth + 1).map(Some)
     }
+}
+
+/// Whether `e` has a part for which `test` holds.
+fn has(e: &Expr, test: &dyn Fn(&Expr) -> bool) -> bool {
+    test(e)
+        || match e {
+            Expr::Add(v) | Expr::Mul(v) => v.iter().any(|t| has(t, test)),
+            Expr::Pow(b, n) => has(b, test) || has(n, test),
+            Expr::Fn(_, a) => has(a, test),
+            _ => false,
+        }
 }
 
 fn ovf<T>(v: Option<T>) -> Result<T, Error> {
@@ -394,7 +422,7 @@ fn ratio_of_polys(e: &Expr) -> Option<(Vec<Q>, Vec<Q>)> {
             f => num.push(f),
         }
     }
-    Some((product(num).as_poly()?, product(den).as_poly()?))
+    Some((Expr::product(num).as_poly()?, Expr::product(den).as_poly()?))
 }
 
 fn eval_poly(p: &[Q], x: Q) -> Result<Q, Error> {
