@@ -129,6 +129,7 @@ pub(crate) fn ask(lower: &str) -> Result<Ask, String> {
     let var = def.as_ref().and_then(|d| d.var);
     match request::ask(&rest) {
         Ask::Integral { expr, bounds } => Ok(Ask::Integral { expr: fill(expr)?, bounds }),
+        Ask::Limit(l) => Ok(Ask::Limit(crate::limits::LimitAsk { expr: fill(l.expr)?, ..l })),
         Ask::Derivative { order, again, expr, var: v, at } => {
             Ok(Ask::Derivative { order, again, expr: fill(expr)?, var: v.or(var), at })
         }

@@ -6,8 +6,8 @@
 //! languages are English by then: `words.rs`). The point is a number (`0`, `pi/2`, `-1`)
 //! or infinity (`infinity`, `inf`, `∞`, `-infinity`, `negative infinity`); one side by
 //! `0+` / `0^+` / `0⁺`, `0-`, or `from the right` / `from above` / `from the left` /
-//! `from below`. A limit with no point asks for one; one with no function, right after
-//! another question, is about the conversation's last function.
+//! `from below`. A limit with no point asks for one; one with no function ("limit as x
+//! -> 0", "and as x goes to infinity?") is about the conversation's last function.
 
 use calculus::{Error, Function, Limit, Point, Side};
 
@@ -126,7 +126,10 @@ fn point(after: &str, closer: Option<char>) -> (String, Side, usize) {
 
 /// The limit `lower` asks for, if it is a limit question.
 pub(crate) fn read(lower: &str) -> Option<LimitAsk> {
-    let (i, len) = key(lower)?;
+    // a follow-up names no key: "and as x goes to infinity?"
+    let follow_up =
+        ["and as ", "as ", "what about as ", "and when ", "now as "].iter().any(|p| lower.starts_with(p));
+    let (i, len) = key(lower).or_else(|| follow_up.then_some((0, 0)))?;
     let s = arrows(&lower[i + len..]);
     let Some(p) = s.find("->") else {
         // no point: a limit to compute only when an expression is clearly there

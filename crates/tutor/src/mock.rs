@@ -167,9 +167,6 @@ impl MockTutor {
             }
             return a;
         }
-        if let Some(l) = limits::read(&lower) {
-            return self.limit(context, l, &memory, &lower);
-        }
         let ask = match crate::define::ask(&lower) {
             Ok(ask) => ask,
             Err(name) => return reply("unable", crate::define::unnamed(&name)),
@@ -207,6 +204,7 @@ impl MockTutor {
                 self.remember(context, &f, Last::Antiderivative);
                 answer
             }
+            Ask::Limit(l) => self.limit(context, l, &memory, &lower),
             Ask::Value { at } => match memory.and_then(|m| Some((m.f?, m.last))) {
                 Some(m) => {
                     let order = if let Last::Derivative(n) = m.1 { n } else { 0 };
@@ -245,7 +243,12 @@ impl MockTutor {
 
     /// A limit question: of the function it names, or of the conversation's last one.
     fn limit(&self, context: &str, l: limits::LimitAsk, memory: &Option<Memory>, lower: &str) -> Answer {
-        let f = match self.subject(l.expr.as_deref(), None, memory, lower) {
+        // no function named: the conversation's last one
+        let named = match &l.expr {
+            Some(_) => self.subject(l.expr.as_deref(), None, memory, lower),
+            None => memory.as_ref().and_then(|m| m.f.clone()).map(Ok),
+        };
+        let f = match named {
             Some(Ok(f)) => f,
             Some(Err(a)) => return a,
             None if l.to.is_some() => {

@@ -30,6 +30,8 @@ pub(crate) enum Ask {
     Value {
         at: String,
     },
+    /// A limit (`limits.rs`).
+    Limit(crate::limits::LimitAsk),
     /// An expression with no command ("x^2 + 1").
     Bare {
         expr: String,
@@ -288,6 +290,9 @@ fn before_key(lower: &str, i: usize) -> Option<String> {
 
 /// What `lower` (see [`normalize`]) asks for.
 pub(crate) fn ask(lower: &str) -> Ask {
+    if let Some(l) = crate::limits::read(lower) {
+        return Ask::Limit(l);
+    }
     let integral = first_key(lower, INTEGRAL_KEYS);
     let derivative = first_key(lower, DERIVATIVE_KEYS);
     match (integral, derivative) {

@@ -88,6 +88,13 @@ const TYPED: &[Row] = &[
     ("li", "limit of x^2+1 as x goes to 2", "answered", &["= 5", "Checked numerically"], &[]),
     ("li", "limit of sin(x) as x goes to infinity", "unable", &["oscillates"], &["= "]),
     ("li", "limit of sin(x)/x", "answered", &["Where should the variable go?"], &[]),
+    // a defined function, a name nothing defines, and the conversation's last function
+    ("lf", "f(x) = x^2 + 1. limit of f as x -> 2", "answered", &["lim x→2 (x^2 + 1) = 5"], &[]),
+    ("lf", "limit of g as x -> 2", "unable", &["I don't know which function g is"], &["lim"]),
+    ("lf", "x^3 - x", "answered", &["f(x) = x^3 - x. What would you like"], &[]),
+    ("lf", "and as x goes to infinity?", "answered", &["lim x→∞ (x^3 - x) = ∞"], &[]),
+    ("lf", "limit as x -> 2", "answered", &["= 6"], &[]),
+    ("lf", "what is the rate of change of x^2 at x = 3", "answered", &["f'(3) = 6"], &[]),
     // integration by parts and by substitution
     (
         "bp",

@@ -7,8 +7,8 @@
 //!    postposition (`x^2 ka integral` → `integral of x^2`), and `sen` for sine.
 //! 2. **Typos**: a word of letters the tutor does not know is replaced by the nearest word
 //!    of its own vocabulary (`VOCABULARY`) by optimal-string-alignment edit distance
-//!    (`strsim`, so a swap of two letters is one edit): at most 1 edit for a word of 4–5
-//!    letters, 2 for 6–8, 3 for longer, with the same first letter; a handful of short
+//!    (`strsim`, so a swap of two letters is one edit): at most 1 edit for a word of 4–7
+//!    letters, 2 for 8–10, 3 for longer, with the same first letter; a handful of short
 //!    ones are listed (`SHORT`: `wat`). Words of an expression (`sin`, `x`, `sinx`),
 //!    words with digits, and common English words near a vocabulary word (`KEEP`:
 //!    `form`, `want`) are never changed.
@@ -22,8 +22,8 @@ use lists::{DROPPED, KEEP, PHRASES, POSTPOSITIONS, SHORT, TAIL, VOCABULARY};
 fn reach(len: usize) -> usize {
     match len {
         0..=3 => 0,
-        4..=5 => 1,
-        6..=8 => 2,
+        4..=7 => 1,
+        8..=10 => 2,
         _ => 3,
     }
 }
@@ -229,9 +229,27 @@ mod tests {
         ] {
             assert_eq!(correct(typed), Some(meant), "{typed}");
         }
-        for kept in
-            ["form", "want", "sin", "sinx", "x", "the", "cos", "definitely", "integer", "sqrt", "with"]
-        {
+        for kept in [
+            "form",
+            "want",
+            "sin",
+            "sinx",
+            "x",
+            "the",
+            "cos",
+            "definitely",
+            "integer",
+            "sqrt",
+            "with",
+            "change",
+            "interval",
+            "differential",
+            "defined",
+            "integrand",
+            "linear",
+            "point",
+            "problem",
+        ] {
             assert_eq!(correct(kept), None, "{kept}");
         }
     }
