@@ -381,7 +381,8 @@ pub(crate) enum Claim {
 /// A limit of `original` checked by exmex's evaluation near the point, on one side:
 /// `point` (`None`: infinity) approached from `dir` (`1.0`: from the right, or toward
 /// `+∞`). A value must be matched within `1e-3` (relative) at one of the points
-/// `10^-2 … 10^-7` away (`10^2 … 10^7` out); an infinite limit must keep its sign and
+/// `10^-3 … 10^-7` away (`10^3 … 10^7` out; nearer points can lose digits to
+/// cancellation, so the best of them counts); an infinite limit must keep its sign and
 /// grow at the four nearest. Fewer than two points where the function is defined fail.
 pub(crate) fn limit(
     original: &Expr,
@@ -405,9 +406,12 @@ pub(crate) fn limit(
         return Err(Error::CheckFailed);
     }
     let ok = match claim {
-        Claim::Value(c) => {
-            ys.iter().filter(|y| y.is_finite()).any(|y| (y - c).abs() <= 1e-3 * 1f64.max(c.abs()))
-        }
+        // the farthest point (10^-2 away) alone never confirms a value
+        Claim::Value(c) => xs[1..]
+            .iter()
+            .map(|&x| at(&f, x))
+            .filter(|y| y.is_finite())
+            .any(|y| (y - c).abs() <= 1e-3 * 1f64.max(c.abs())),
         Claim::Infinite(positive) => {
             let near = &ys[ys.len().saturating_sub(4)..];
             let signed = near.iter().all(|y| (*y > 0.0) == positive);

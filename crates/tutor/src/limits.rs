@@ -139,10 +139,8 @@ pub(crate) fn read(lower: &str) -> Option<LimitAsk> {
     };
     // the clause "as x ->", "_{x->", "(x ->": where it starts, and what closes it
     let head = s[..p].trim_end();
-    let var_at = head.len().checked_sub(1)?;
-    if !head[var_at..].starts_with(|c: char| c.is_ascii_alphabetic())
-        || head[..var_at].chars().next_back().is_some_and(char::is_alphabetic)
-    {
+    let (var_at, var) = head.char_indices().next_back()?;
+    if !var.is_ascii_alphabetic() || head[..var_at].chars().next_back().is_some_and(char::is_alphabetic) {
         return None;
     }
     let mut start = var_at;
@@ -277,6 +275,41 @@ mod tests {
             assert_eq!(r(q), want, "{q}");
         }
         assert_eq!(r("what is a limit"), None);
+        // any mix of the characters the reading slices on, multibyte ones among them:
+        // never a panic
+        let alphabet: Vec<&str> = vec![
+            "lim",
+            "it ",
+            "->",
+            "→",
+            "{",
+            "}",
+            "(",
+            ")",
+            "x",
+            "é",
+            "0",
+            "+",
+            "-",
+            " ",
+            "as ",
+            "from the right",
+            "_",
+            "^",
+            "∞",
+            "of ",
+        ];
+        let mut seed: u64 = 11;
+        for _ in 0..20_000 {
+            let text: String = (0..10)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    alphabet[(seed >> 33) as usize % alphabet.len()]
+                })
+                .collect();
+            let _ = read(&text);
+            let _ = crate::words::canonical(&text);
+        }
         assert_eq!(
             r("limit of sin(x)/x"),
             Some(LimitAsk { expr: Some("sin(x)/x".into()), to: None, side: Side::Both })

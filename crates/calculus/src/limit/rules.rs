@@ -20,6 +20,8 @@ use crate::simplify::simplify;
 const BUDGET: usize = 24;
 /// Deepest nesting of part limits.
 const MAX_DEPTH: usize = 40;
+/// Largest quotient (in nodes) L'Hôpital's rule may lead to.
+const MAX_NODES: usize = 2_000;
 
 /// The limit on one side: a value, `+∞` / `-∞`, or undefined on that side.
 #[derive(Debug, Clone, PartialEq)]
@@ -280,15 +282,13 @@ impl Limiter {
         for (top, other, form) in ways {
             self.spend()?;
             let bottom = simplify(&Expr::recip(other))?;
-            let (lines, budget) = (self.lines.len(), self.budget);
+            let lines = self.lines.len();
             self.lines.push(format!("0·∞: write {} as ({})/({})", human(e), compact(&top), compact(&bottom)));
             // L'Hôpital directly: simplified, the quotient would be the product again
             match self.lhopital(&top, &bottom, form, depth + 1) {
                 Ok(l) if l != L::Undefined => return Ok(l),
-                _ => {
-                    self.lines.truncate(lines);
-                    self.budget = budget.saturating_sub(1);
-                }
+                // what the attempt spent stays spent: the two ways never multiply
+                _ => self.lines.truncate(lines),
             }
         }
         Err(unsupported("0·∞"))
@@ -305,6 +305,9 @@ impl Limiter {
             return Err(unsupported(form));
         }
         let ratio = simplify(&Expr::mul2(dn.clone(), Expr::recip(dd.clone())))?;
+        if ratio.size().0 > MAX_NODES {
+            return Err(Error::Unsupported("limits whose derivatives grow this large".into()));
+        }
         let quotient = format!("({})/({})", compact(&dn), compact(&dd));
         let simpler = human(&ratio);
         let then = if simpler.replace(' ', "") == quotient.replace(' ', "") {
