@@ -299,14 +299,7 @@ mod tests {
             "∞",
             "of ",
         ];
-        let mut seed: u64 = 11;
-        for _ in 0..20_000 {
-            let text: String = (0..10)
-                .map(|_| {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    alphabet[(seed >> 33) as usize % alphabet.len()]
-                })
-                .collect();
+        for text in crate::tests::mixes(&alphabet, 10, 11) {
             let _ = read(&text);
             let _ = crate::words::canonical(&text);
         }

@@ -419,3 +419,19 @@ fn oversized_expressions_are_refused() {
 fn the_default_skills_are_valid() {
     assert_eq!(skills::validate(&default_skills(), RULES), Ok(()));
 }
+
+/// 20,000 strings of `len` pieces each, drawn from `pieces` by a seeded generator: the
+/// same strings on every run.
+pub(crate) fn mixes(pieces: &[&str], len: usize, seed: u64) -> Vec<String> {
+    let mut seed = seed;
+    (0..20_000)
+        .map(|_| {
+            (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    pieces[(seed >> 33) as usize % pieces.len()]
+                })
+                .collect()
+        })
+        .collect()
+}
