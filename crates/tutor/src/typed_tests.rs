@@ -27,6 +27,8 @@ const TYPED: &[Row] = &[
     ("fr", "intégrale de x*e^x", "answered", &["∫ x·e^x dx = x·e^x - e^x + C"], &[]),
     ("fr", "limite de (x^2-1)/(x-1) quand x tend vers 1", "answered", &["= 2"], &[]),
     ("de", "Ableitung von x^3", "answered", &["f'(x) = 3x^2"], &[]),
+    ("de", "zweite Ableitung von x^3", "answered", &["f''(x) = 6x"], &[]),
+    ("fr", "dérivée seconde de x^3", "answered", &["f''(x) = 6x"], &[]),
     ("de", "Integral von x^2 von 0 bis 3", "answered", &["of x^2 dx = 9"], &[]),
     ("de", "Grenzwert von sin(x)/x für x gegen 0", "answered", &["lim x→0 sin(x)/x = 1"], &[]),
     ("de", "erkläre die Kettenregel", "answered", &["The chain rule. "], &[]),

@@ -106,6 +106,12 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("explique", "explain"),
     ("erkläre", "explain"),
     ("समझाओ", "explain"),
+    // what the phrases above leave: "second derivative de x^3"
+    ("derivative de", "derivative of"),
+    ("derivative von", "derivative of"),
+    ("derivative du", "derivative of"),
+    ("integral du", "integral of"),
+    ("limit du", "limit of"),
 ];
 
 /// Hinglish and Hindi words of politeness or request, dropped wherever they are.
