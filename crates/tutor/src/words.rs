@@ -254,6 +254,28 @@ mod tests {
         }
     }
 
+    /// What the rest of Campus sends the Tutor reads as it was typed.
+    #[test]
+    fn ordinary_questions_are_left_as_they_are() {
+        for q in [
+            "can you fix the plumbing in my apartment kitchen",
+            "when is the library open on monday",
+            "what are the library hours on monday",
+            "printing hours",
+            "printing price",
+            "how do i book a study room",
+            "can i renew my library loan",
+            "how do i find the derivative of x^2",
+            "how does substitution work",
+            "what does the fundamental theorem of calculus say",
+            "the rate of change of the force over time",
+            "solve the differential equation y' = y on the interval [0, 1]",
+            "what force does a 2 kg mass feel under gravity",
+        ] {
+            assert_eq!(canonical(q), q, "{q}");
+        }
+    }
+
     #[test]
     fn other_languages_read_as_english() {
         for (typed, reads) in [
