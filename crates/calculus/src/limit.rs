@@ -170,5 +170,16 @@ pub fn limit(f: &Function, to: &Point, side: Side) -> Result<LimitWorked, Error>
         },
         _ => return Err(Error::CheckFailed),
     };
+    if steps.is_empty()
+        && let (Some(a), Limit::Value(v)) = (&at, &limit)
+    {
+        steps.push(format!(
+            "substitution: {} is continuous at {} = {}, so the limit is its value there, {}",
+            f.shown(),
+            f.var,
+            show::human(a),
+            v.display()
+        ));
+    }
     Ok(LimitWorked { limit, steps, note })
 }

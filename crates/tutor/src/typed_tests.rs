@@ -87,7 +87,13 @@ const TYPED: &[Row] = &[
         &["lim x→0 1/x ="],
     ),
     ("li", "limit of 1/x as x approaches 0 from the right", "answered", &["lim x→0⁺ 1/x = ∞"], &[]),
-    ("li", "limit of x^2+1 as x goes to 2", "answered", &["= 5", "Checked numerically"], &[]),
+    (
+        "li",
+        "limit of x^2+1 as x goes to 2",
+        "answered",
+        &["= 5", "substitution: x^2 + 1 is continuous at x = 2", "Checked numerically"],
+        &[],
+    ),
     ("li", "limit of sin(x) as x goes to infinity", "unable", &["oscillates"], &["= "]),
     ("li", "limit of sin(x)/x", "answered", &["Where should the variable go?"], &[]),
     // a defined function, a name nothing defines, and the conversation's last function
