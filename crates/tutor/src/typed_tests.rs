@@ -83,7 +83,7 @@ const TYPED: &[Row] = &[
         "li",
         "limit of 1/x as x approaches 0",
         "answered",
-        &["does not exist (from the left it is -∞, from the right ∞)"],
+        &["does not exist (from the left it is -∞, from the right ∞)", "- x → 0 from below, so 1/x → -∞"],
         &["lim x→0 1/x ="],
     ),
     ("li", "limit of 1/x as x approaches 0 from the right", "answered", &["lim x→0⁺ 1/x = ∞"], &[]),

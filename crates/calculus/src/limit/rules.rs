@@ -183,7 +183,17 @@ impl Limiter {
                     match (k.is_negative(), k.is_int()) {
                         (_, false) if !above => L::Undefined,
                         (false, _) => L::Fin(Expr::int(0)),
-                        (true, _) => L::Inf(above || even),
+                        (true, _) => {
+                            let up = above || even;
+                            self.lines.push(format!(
+                                "{} → 0 from {}, so {} → {}∞",
+                                compact(b),
+                                if above { "above" } else { "below" },
+                                human(&Expr::pow(b.clone(), n.clone())),
+                                if up { "" } else { "-" }
+                            ));
+                            L::Inf(up)
+                        }
                     }
                 }
             },
