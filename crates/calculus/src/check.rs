@@ -4,7 +4,8 @@
 //! a derivative against exmex's partial derivative of the original, an antiderivative
 //! by exmex's partial derivative of it, which must equal the original, a definite
 //! integral likewise at points inside the interval, after the original is found defined
-//! on the whole closed interval. A disagreement, or too few points where both are
+//! on the whole closed interval, and its value against Simpson's rule for the original.
+//! A disagreement, or too few points where both are
 //! defined, is [`Error::CheckFailed`]; a point where the function is undefined is
 //! [`Error::NotDefined`].
 
@@ -248,7 +249,35 @@ pub(crate) fn definite(
     let big_f = compile(antiderivative, var)?;
     let (fa, fb) = (at(&big_f, a), at(&big_f, b));
     let scale = 1f64.max(fa.abs()).max(fb.abs());
-    if ((fb - fa) - value).abs() <= 1e-9 * scale { Ok(()) } else { Err(Error::CheckFailed) }
+    if ((fb - fa) - value).abs() > 1e-9 * scale {
+        return Err(Error::CheckFailed);
+    }
+    quadrature(&compile(original, var)?, (a, b), value)
+}
+
+/// Intervals of the coarser Simpson sum (the finer one has twice as many).
+const SIMPSON: usize = 2048;
+
+/// Composite Simpson's rule for `f` (or `|f|`) from `a` to `b` with `n` (even) intervals.
+fn simpson(f: &FlatEx<f64>, (a, b): (f64, f64), n: usize, abs: bool) -> f64 {
+    let h = (b - a) / n as f64;
+    let y = |i: usize| {
+        let v = at(f, if i == n { b } else { a + i as f64 * h });
+        if abs { v.abs() } else { v }
+    };
+    let inner: f64 = (1..n).map(|i| if i % 2 == 1 { 4.0 * y(i) } else { 2.0 * y(i) }).sum();
+    (y(0) + inner + y(n)) * h / 3.0
+}
+
+/// `value` agrees with Simpson's rule for the integrand itself (no antiderivative
+/// involved): within the two sums' own difference (a rough error estimate) plus a
+/// small share of `∫|f|`.
+fn quadrature(f: &FlatEx<f64>, bounds: (f64, f64), value: f64) -> Result<(), Error> {
+    let coarse = simpson(f, bounds, SIMPSON, false);
+    let fine = simpson(f, bounds, 2 * SIMPSON, false);
+    let scale = 1f64.max(simpson(f, bounds, SIMPSON, true).abs());
+    let ok = (fine - value).abs() <= 1e-7 * scale + 4.0 * (fine - coarse).abs();
+    if ok && fine.is_finite() { Ok(()) } else { Err(Error::CheckFailed) }
 }
 
 /// A point shown plainly (`0`, `-2.5`).
@@ -339,4 +368,56 @@ pub(crate) fn value(original: &Expr, var: char, order: usize, x: f64, value: f64
         let v = at(&f, x);
         if v.is_finite() && close(v, value) { Ok(()) } else { Err(Error::CheckFailed) }
     })
+}
+
+/// What a limit is claimed to be, for [`limit`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Claim {
+    Value(f64),
+    /// `+∞` (`true`) or `-∞`.
+    Infinite(bool),
+}
+
+/// A limit of `original` checked by exmex's evaluation near the point, on one side:
+/// `point` (`None`: infinity) approached from `dir` (`1.0`: from the right, or toward
+/// `+∞`). A value must be matched within `1e-3` (relative) at one of the points
+/// `10^-3 … 10^-7` away (`10^3 … 10^7` out; nearer points can lose digits to
+/// cancellation, so the best of them counts); an infinite limit must keep its sign and
+/// grow at the four nearest. Fewer than two points where the function is defined fail.
+pub(crate) fn limit(
+    original: &Expr,
+    var: char,
+    point: Option<f64>,
+    dir: f64,
+    claim: Claim,
+) -> Result<(), Error> {
+    let f = compile(original, var)?;
+    let xs: Vec<f64> = (2..=7)
+        .map(|k| {
+            let h = 10f64.powi(-k);
+            match point {
+                Some(a) => a + dir * h * 1f64.max(a.abs()),
+                None => dir / h,
+            }
+        })
+        .collect();
+    let ys: Vec<f64> = xs.iter().map(|&x| at(&f, x)).filter(|y| !y.is_nan()).collect();
+    if ys.len() < 2 {
+        return Err(Error::CheckFailed);
+    }
+    let ok = match claim {
+        // the farthest point (10^-2 away) alone never confirms a value
+        Claim::Value(c) => xs[1..]
+            .iter()
+            .map(|&x| at(&f, x))
+            .filter(|y| y.is_finite())
+            .any(|y| (y - c).abs() <= 1e-3 * 1f64.max(c.abs())),
+        Claim::Infinite(positive) => {
+            let near = &ys[ys.len().saturating_sub(4)..];
+            let signed = near.iter().all(|y| (*y > 0.0) == positive);
+            let growing = near.windows(2).all(|w| w[1].abs() >= w[0].abs());
+            signed && growing && ys.last().is_some_and(|y| y.abs() > 10.0)
+        }
+    };
+    if ok { Ok(()) } else { Err(Error::CheckFailed) }
 }

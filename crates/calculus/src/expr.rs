@@ -74,6 +74,14 @@ impl Expr {
     pub fn exp(a: Expr) -> Expr {
         Expr::pow(Expr::Const(Constant::E), a)
     }
+    /// The product of `factors`: `1` for none, the factor itself for one.
+    pub fn product(mut factors: Vec<Expr>) -> Expr {
+        match factors.len() {
+            0 => Expr::int(1),
+            1 => factors.remove(0),
+            _ => Expr::Mul(factors),
+        }
+    }
 
     /// (nodes, depth) of the tree.
     pub fn size(&self) -> (usize, usize) {

@@ -1,7 +1,13 @@
 //! Antiderivatives by a short list of rules, and nothing else: constants, sums term by
 //! term, constant multiples, powers of a linear `ax+b` (`1/(ax+b)` → `ln|ax+b|/a`),
-//! `sin`, `cos` and `e^` of a linear argument, and polynomials (expanded first). Anything
-//! else is [`Error::NoRule`] — the tutor says so instead of guessing.
+//! `sin`, `cos` and `e^` of a linear argument, polynomials (expanded first), then for a
+//! product or a composite the two techniques of `integrate/`: a substitution
+//! `u = g(x)` whose derivative is the rest of the integrand up to a constant
+//! (`substitute.rs`: `2x·cos(x^2)`, `x·e^(x^2)`, `sin(x)^3·cos(x)`, `x/(x^2+1)`), and
+//! integration by parts (`parts.rs`: a polynomial times `e^`, `sin` or `cos` of a linear
+//! argument, `ln(ax+b)`, `x^n·ln(x)`). Anything else is [`Error::NoRule`] — the tutor
+//! says so instead of guessing. Nested techniques are bounded in depth ([`MAX_DEPTH`])
+//! and in the total number of attempts ([`BUDGET`]).
 
 use crate::Error;
 use crate::expr::{Constant, Expr, Func};
@@ -9,9 +15,20 @@ use crate::rational::Q;
 use crate::show::{compact, human};
 use crate::simplify::simplify;
 
+mod parts;
+mod substitute;
+
+/// Deepest nesting of substitutions and integrations by parts.
+const MAX_DEPTH: usize = 8;
+/// Most nested integrations tried for one integral, across all techniques.
+const BUDGET: usize = 200;
+
 pub(crate) struct Integrator {
     pub(crate) lines: Vec<String>,
     var: char,
+    depth: usize,
+    /// Attempts left, shared by every nested integrator of one integral.
+    budget: std::rc::Rc<std::cell::Cell<usize>>,
 }
 
 fn line(label: &str, e: &Expr, r: &Expr, var: char) -> String {
@@ -27,7 +44,18 @@ fn part(e: &Expr) -> String {
 
 impl Integrator {
     pub(crate) fn new(var: char) -> Self {
-        Self { lines: Vec::new(), var }
+        Self { lines: Vec::new(), var, depth: 0, budget: std::rc::Rc::new(std::cell::Cell::new(BUDGET)) }
+    }
+
+    /// A nested integrator in `var` for one step of a technique, or `None` when the
+    /// depth or the attempts are used up.
+    fn nested(&self, var: char) -> Option<Integrator> {
+        let left = self.budget.get();
+        if self.depth >= MAX_DEPTH || left == 0 {
+            return None;
+        }
+        self.budget.set(left - 1);
+        Some(Integrator { lines: Vec::new(), var, depth: self.depth + 1, budget: self.budget.clone() })
     }
 
     fn x(&self) -> Expr {
@@ -69,7 +97,17 @@ impl Integrator {
                     );
                     return Ok(r);
                 }
-                self.polynomial(e)
+                // x·(x^2+1)^5 by substitution rather than expanded
+                let high_power = |f: &Expr| matches!(f, Expr::Pow(b, k) if b.as_linear().is_none() && k.as_num().is_some_and(|k| k > Q::int(2)));
+                if e.as_poly().is_some() {
+                    if v.iter().any(high_power)
+                        && let Some(r) = self.substitution(e)?
+                    {
+                        return Ok(r);
+                    }
+                    return self.polynomial(e);
+                }
+                self.technique(e, v)
             }
             _ => self.basic(e),
         }
@@ -83,7 +121,7 @@ impl Integrator {
                 "power rule".to_string(),
             ),
             Expr::Pow(b, n) if !n.has_var() => {
-                let Some((a, _)) = b.as_linear() else { return self.polynomial(e) };
+                let Some((a, _)) = b.as_linear() else { return self.other(e) };
                 let r = if n.as_num() == Some(Q::MINUS_ONE) {
                     Expr::mul2(
                         Expr::q(ovf(Q::ONE.checked_div(a))?),
@@ -116,10 +154,29 @@ impl Integrator {
                 let r = Expr::mul2(Expr::q(ovf(sign.checked_div(a))?), Expr::func(g, (**u).clone()));
                 (simplify(&r)?, self.label(if *f == Func::Sin { "∫sin = -cos" } else { "∫cos = sin" }, u))
             }
-            _ => return self.polynomial(e),
+            Expr::Fn(Func::Ln, u) if u.as_linear().is_some() => {
+                return self.technique(e, std::slice::from_ref(e));
+            }
+            _ => return self.other(e),
         };
         self.lines.push(line(&label, e, &r, self.var));
         Ok(r)
+    }
+
+    /// A single factor without a basic rule: a polynomial (`(x^2+1)^3`), else a technique.
+    fn other(&mut self, e: &Expr) -> Result<Expr, Error> {
+        if e.as_poly().is_some() { self.polynomial(e) } else { self.technique(e, std::slice::from_ref(e)) }
+    }
+
+    /// A substitution, then integration by parts, for `e` (the product of `factors`).
+    fn technique(&mut self, e: &Expr, factors: &[Expr]) -> Result<Expr, Error> {
+        if let Some(r) = self.substitution(e)? {
+            return Ok(r);
+        }
+        if let Some(r) = self.by_parts(e, factors)? {
+            return Ok(r);
+        }
+        Err(self.no_rule(e))
     }
 
     fn label(&self, rule: &str, inner: &Expr) -> String {

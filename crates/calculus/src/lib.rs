@@ -22,21 +22,25 @@
 //!   it is asked for (`ln(x)` at `-2`, a pole inside an interval) is
 //!   [`Error::NotDefined`].
 //!
-//! Derivatives go up to [`MAX_ORDER`]. Integration knows a short list of rules (see
-//! `integrate.rs`); anything else is [`Error::NoRule`].
+//! Derivatives go up to [`MAX_ORDER`]. Integration knows a short list of rules and two
+//! techniques, substitution and by parts (see `integrate.rs`); anything else is
+//! [`Error::NoRule`]. Limits ([`limit`], `limit.rs`) at a number (both sides or one) or
+//! at `±∞`, each side checked numerically by exmex near the point.
 
 mod check;
 mod diff;
 mod explicit;
 mod expr;
 mod integrate;
+mod limit;
 mod parse;
 mod rational;
 mod show;
 mod simplify;
 
 pub use expr::{Constant, Expr, Func};
-pub use parse::{is_expression, leading_expression};
+pub use limit::{Limit, LimitWorked, Point, Side, limit};
+pub use parse::{is_expression, leading_expression, math_word as is_math_word};
 pub use rational::Q;
 
 /// Why a computation gave no result.
@@ -273,5 +277,7 @@ pub fn show(e: &Expr) -> String {
     show::human(e)
 }
 
+#[cfg(test)]
+mod technique_tests;
 #[cfg(test)]
 mod tests;

@@ -159,7 +159,7 @@ fn log_glued(word: &str, after: &[char]) -> Error {
 /// (functions, `pi`, and the functions this tutor declines, so it can say so) with
 /// variable letters (`x y z t u v w s`) between them, never two side by side (`sinx`,
 /// `xcosx`, `pi`; not `with`, `steps`, `using`, `xy`).
-pub(crate) fn math_word(word: &str) -> bool {
+pub fn math_word(word: &str) -> bool {
     if word.chars().count() <= 1 {
         return true;
     }

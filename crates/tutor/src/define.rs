@@ -129,6 +129,7 @@ pub(crate) fn ask(lower: &str) -> Result<Ask, String> {
     let var = def.as_ref().and_then(|d| d.var);
     match request::ask(&rest) {
         Ask::Integral { expr, bounds } => Ok(Ask::Integral { expr: fill(expr)?, bounds }),
+        Ask::Limit(l) => Ok(Ask::Limit(crate::limits::LimitAsk { expr: fill(l.expr)?, ..l })),
         Ask::Derivative { order, again, expr, var: v, at } => {
             Ok(Ask::Derivative { order, again, expr: fill(expr)?, var: v.or(var), at })
         }
@@ -194,15 +195,9 @@ mod tests {
     /// among them: never a panic.
     #[test]
     fn any_mix_of_names_primes_and_equals_is_read_without_panicking() {
-        let alphabet: Vec<char> = "f(x)=y' π.é,2^ atg;".chars().collect();
-        let mut seed: u64 = 7;
-        for _ in 0..20_000 {
-            let text: String = (0..12)
-                .map(|_| {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    alphabet[(seed >> 33) as usize % alphabet.len()]
-                })
-                .collect();
+        let alphabet: Vec<String> = "f(x)=y' π.é,2^ atg;".chars().map(String::from).collect();
+        let pieces: Vec<&str> = alphabet.iter().map(String::as_str).collect();
+        for text in crate::tests::mixes(&pieces, 12, 7) {
             let _ = ask(&text);
         }
     }

@@ -12,17 +12,21 @@
 //! A2A endpoint, settings API, telemetry feed and Hub link.
 
 mod card;
+mod compute;
 mod course;
 mod define;
+mod examples;
 mod executor;
 pub mod form;
 mod leibniz;
+mod limits;
 pub mod live;
 mod mock;
 mod mode;
 mod ordinal;
 mod request;
 mod scope;
+mod words;
 
 use skills::{Rules, Skill, SkillSet};
 
@@ -260,3 +264,5 @@ pub fn agent(
 mod intent_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod typed_tests;

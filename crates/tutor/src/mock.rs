@@ -1,16 +1,22 @@
 //! Mock mode: the offline tutor. Deterministic, no model; every answer starts with
-//! [`LABEL`]. It explains the course pack's topics, computes derivatives and integrals
-//! with the `calculus` crate (each result checked numerically with exmex before it is
-//! stated), keeps the last function of each conversation for follow-ups ("and the second
-//! derivative?", "now integrate it", "what about at x=2?"), and says plainly what it
-//! cannot do.
+//! [`LABEL`]. It reads typos and five languages (`words.rs`), explains the course pack's
+//! topics with a different worked example each time another is asked for
+//! (`examples.rs`), computes derivatives, integrals and limits (`limits.rs`) with the
+//! `calculus` crate (each result checked numerically with exmex before it is stated),
+//! keeps the last function and topic of each conversation for follow-ups ("and the
+//! second derivative?", "now integrate it", "what about at x=2?", "another example"),
+//! and says plainly what it cannot do.
 
+use std::cell::Cell;
 use std::sync::Mutex;
 
 use calculus::{Error, Function};
 use skills::Policy;
 
+use crate::compute::{derivative, integral};
 use crate::course::{self, TOPIC_LIST};
+use crate::examples::{self, Seen};
+use crate::limits;
 use crate::ordinal::ordinal;
 use crate::request::{self, Ask, Order};
 use crate::scope::{self, Area};
@@ -23,8 +29,8 @@ pub const MEMORY_CAPACITY: usize = 4_096;
 /// Longest question read, in characters.
 pub(crate) const MAX_QUESTION_CHARS: usize = 2_000;
 
-const EXAMPLES: &str = "Try: derivative of x^3*sin(x), d/dx (2x+1)^5, integrate 3x^2 + 2x, \
-    integrate x^2 from 0 to 3, or what is the chain rule?";
+const EXAMPLES: &str = "Try: derivative of x^3*sin(x), d/dx (2x+1)^5, integrate x*e^x, \
+    integrate x^2 from 0 to 3, limit of sin(x)/x as x -> 0, or what is the chain rule?";
 
 /// One reply of the offline tutor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,8 +50,11 @@ enum Last {
 
 #[derive(Debug, Clone)]
 struct Memory {
-    f: Function,
+    /// The conversation's last function, if any.
+    f: Option<Function>,
     last: Last,
+    /// The topic last explained and the worked example shown last.
+    topic: Option<Seen>,
 }
 
 /// The offline tutor with its per-conversation memory.
@@ -60,19 +69,8 @@ impl Default for MockTutor {
     }
 }
 
-fn reply(outcome: &'static str, text: impl AsRef<str>) -> Answer {
+pub(crate) fn reply(outcome: &'static str, text: impl AsRef<str>) -> Answer {
     Answer { text: format!("{LABEL}{}", text.as_ref()), outcome }
-}
-
-/// Primes up to the third (`f'''`); then the order as a superscript (`f⁽⁴⁾`, `f⁽¹⁰⁾`).
-fn prime(order: usize) -> String {
-    if order <= 3 {
-        return "'".repeat(order);
-    }
-    const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
-    let digits: String =
-        order.to_string().chars().filter_map(|c| c.to_digit(10)).map(|d| DIGITS[d as usize]).collect();
-    format!("⁽{digits}⁾")
 }
 
 /// The order to compute, or the plain answer why not.
@@ -108,15 +106,31 @@ impl MockTutor {
     }
 
     fn remember(&self, context: &str, f: &Function, last: Last) {
-        self.memory
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(context.to_string(), Memory { f: f.clone(), last });
+        let mut memory = self.memory.lock().unwrap_or_else(|p| p.into_inner());
+        let topic = memory.get(&context.to_string()).and_then(|m| m.topic);
+        memory.insert(context.to_string(), Memory { f: Some(f.clone()), last, topic });
+    }
+
+    fn remember_topic(&self, context: &str, topic: Seen) {
+        let mut memory = self.memory.lock().unwrap_or_else(|p| p.into_inner());
+        let kept = memory.get(&context.to_string()).cloned();
+        let (f, last) = kept.map_or((None, Last::Function), |m| (m.f, m.last));
+        memory.insert(context.to_string(), Memory { f, last, topic: Some(topic) });
     }
 
     /// Answers one question in conversation `context`, within `policy` (which has at
     /// least one enabled skill; the executor declines before this otherwise).
     pub fn answer(&self, context: &str, question: &str, policy: &Policy) -> Answer {
+        let seen = Cell::new(None);
+        let a = self.respond(context, question, policy, &seen);
+        if let Some(topic) = seen.get() {
+            self.remember_topic(context, topic);
+        }
+        a
+    }
+
+    /// [`MockTutor::answer`]; a topic explained or an example shown is set in `seen`.
+    fn respond(&self, context: &str, question: &str, policy: &Policy, seen: &Cell<Option<Seen>>) -> Answer {
         if question.chars().count() > MAX_QUESTION_CHARS {
             return reply(
                 "declined",
@@ -137,17 +151,22 @@ impl MockTutor {
         {
             return multivariable(None);
         }
+        let memory = self.recall(context);
+        if examples::wants_another(&lower) {
+            let (a, now) = examples::another(&lower, memory.as_ref().and_then(|m| m.topic));
+            seen.set(now);
+            return a;
+        }
         if let Some(area) = scope::area(&lower) {
             return reply("declined", scope::decline(area, policy));
         }
         if lower.contains("implicit") {
-            let mut a = topic_answer(course::find("implicit").expect("implicit topic"));
+            let mut a = topic_answer(course::find("implicit").expect("implicit topic"), seen);
             if lower.contains('=') {
                 a.text.push_str("\nI don't carry out implicit differentiation on a new equation offline; follow the same steps.");
             }
             return a;
         }
-        let memory = self.recall(context);
         let ask = match crate::define::ask(&lower) {
             Ok(ask) => ask,
             Err(name) => return reply("unable", crate::define::unnamed(&name)),
@@ -163,7 +182,7 @@ impl MockTutor {
                     Err(a) => return a,
                 };
                 let Some(f) = self.subject(expr.as_deref(), var, &memory, &lower) else {
-                    return explain_or_ask(&lower, "derivative");
+                    return explain_or_ask(&lower, "derivative", seen);
                 };
                 let f = match f {
                     Ok(f) => f,
@@ -175,7 +194,7 @@ impl MockTutor {
             }
             Ask::Integral { expr, bounds } => {
                 let Some(f) = self.subject(expr.as_deref(), None, &memory, &lower) else {
-                    return explain_or_ask(&lower, "integral");
+                    return explain_or_ask(&lower, "integral", seen);
                 };
                 let f = match f {
                     Ok(f) => f,
@@ -185,10 +204,11 @@ impl MockTutor {
                 self.remember(context, &f, Last::Antiderivative);
                 answer
             }
-            Ask::Value { at } => match memory {
+            Ask::Limit(l) => self.limit(context, l, &memory, &lower),
+            Ask::Value { at } => match memory.and_then(|m| Some((m.f?, m.last))) {
                 Some(m) => {
-                    let order = if let Last::Derivative(n) = m.last { n } else { 0 };
-                    derivative(&m.f, order, Some(&at))
+                    let order = if let Last::Derivative(n) = m.1 { n } else { 0 };
+                    derivative(&m.0, order, Some(&at))
                 }
                 None => reply("answered", format!("At which function? Give me one first. {EXAMPLES}")),
             },
@@ -210,15 +230,41 @@ impl MockTutor {
                     reply("declined", scope::decline(Area::OtherMaths, policy))
                 }
                 Err(e) => match course::find(&lower) {
-                    Some(t) => topic_with_note(t, &lower),
+                    Some(t) => topic_with_note(t, &lower, seen),
                     None => cannot_read(&expr, &e),
                 },
             },
             Ask::Other => match course::find(&lower) {
-                Some(t) => topic_with_note(t, &lower),
+                Some(t) => topic_with_note(t, &lower, seen),
                 None => offer(&lower),
             },
         }
+    }
+
+    /// A limit question: of the function it names, or of the conversation's last one.
+    fn limit(&self, context: &str, l: limits::LimitAsk, memory: &Option<Memory>, lower: &str) -> Answer {
+        // no function named: the conversation's last one
+        let named = match &l.expr {
+            Some(_) => self.subject(l.expr.as_deref(), None, memory, lower),
+            None => memory.as_ref().and_then(|m| m.f.clone()).map(Ok),
+        };
+        let f = match named {
+            Some(Ok(f)) => f,
+            Some(Err(a)) => return a,
+            None if l.to.is_some() => {
+                return reply("answered", format!("The limit of which function? {EXAMPLES}"));
+            }
+            None => {
+                return topic_with_note(
+                    course::find("limit").expect("limits topic"),
+                    lower,
+                    &Cell::new(None),
+                );
+            }
+        };
+        let Some(to) = l.to else { return limits::where_to(l.expr.as_deref().unwrap_or("sin(x)/x")) };
+        self.remember(context, &f, Last::Function);
+        limits::answer(&f, &to, l.side)
     }
 
     /// The function a command is about: the one it names, or the conversation's last one
@@ -242,9 +288,9 @@ impl MockTutor {
                 Err(Error::MultipleVariables(vars)) => Err(multivariable(Some(&vars))),
                 Err(e) => Err(cannot_read(text, &e)),
             }),
-            Some(_) if refers_back(lower) => memory.as_ref().map(|m| Ok(m.f.clone())),
+            Some(_) if refers_back(lower) => memory.as_ref().and_then(|m| m.f.clone()).map(Ok),
             Some(_) => None,
-            None => memory.as_ref().filter(|_| refers_back(lower)).map(|m| Ok(m.f.clone())),
+            None => memory.as_ref().filter(|_| refers_back(lower)).and_then(|m| m.f.clone()).map(Ok),
         }
     }
 }
@@ -270,23 +316,25 @@ fn names_it(lower: &str) -> bool {
         || request::order(lower).is_some_and(|o| o != Order::Given(1))
 }
 
-/// The topic; a limit to compute gets a plain note that it is not computed.
-fn topic_with_note(t: &course::Topic, lower: &str) -> Answer {
-    let mut a = topic_answer(t);
+/// The topic; a limit that names no point gets a note on how to ask for one.
+fn topic_with_note(t: &'static course::Topic, lower: &str, seen: &Cell<Option<Seen>>) -> Answer {
+    let mut a = topic_answer(t, seen);
     if t.title == "Limits" && lower.chars().any(|c| c.is_ascii_digit() || c == '(' || c == '→') {
-        a.text.push_str("\nI don't compute limits offline; the steps above show how to find one.");
+        a.text.push_str("\nTo have one computed, say where the variable goes: limit of sin(x)/x as x -> 0.");
     }
     a
 }
 
-fn topic_answer(t: &course::Topic) -> Answer {
-    reply("answered", format!("{}. {}\nWorked example: {}", t.title, t.explanation, t.example))
+/// The topic's explanation with its first worked example (remembered as shown).
+fn topic_answer(t: &'static course::Topic, seen: &Cell<Option<Seen>>) -> Answer {
+    seen.set(Some(Seen { title: t.title, shown: 0 }));
+    reply("answered", format!("{}. {}\nWorked example: {}", t.title, t.explanation, t.examples[0]))
 }
 
 /// A command with no function to apply it to: the topic, or a request for a function.
-fn explain_or_ask(lower: &str, what: &str) -> Answer {
+fn explain_or_ask(lower: &str, what: &str, seen: &Cell<Option<Seen>>) -> Answer {
     match course::find(lower).filter(|_| !names_it(lower)) {
-        Some(t) => topic_answer(t),
+        Some(t) => topic_answer(t, seen),
         None => reply("answered", format!("Which function should I take the {what} of? {EXAMPLES}")),
     }
 }
@@ -335,11 +383,12 @@ fn cannot_read(text: &str, e: &Error) -> Answer {
 }
 
 /// The answer when a computation gave no result; never a guess.
-fn cannot(what: &str, e: &Error) -> Answer {
+pub(crate) fn cannot(what: &str, e: &Error) -> Answer {
     let why = match e {
-        Error::NoRule(_) => "it needs a technique I don't apply offline (integration by parts or a \
-            non-linear substitution, for example). I integrate polynomials, constant multiples, 1/x, \
-            powers of ax+b, and sin, cos and e^ of ax+b"
+        Error::NoRule(_) => "none of my rules fits it. I integrate polynomials, constant multiples, 1/x, \
+            powers of ax+b, sin, cos and e^ of ax+b, by parts (a polynomial times e^, sin or cos; ln(x); \
+            x^n·ln(x)) and by a substitution u = g(x) whose derivative is the rest of the integrand \
+            (2x·cos(x^2), x·e^(x^2), sin(x)^3·cos(x))"
             .to_string(),
         Error::CheckFailed => "my numerical check did not confirm a result, so I won't state one".to_string(),
         Error::Overflow => "the numbers grow too large for me".to_string(),
@@ -347,126 +396,6 @@ fn cannot(what: &str, e: &Error) -> Answer {
         e => e.to_string(),
     };
     reply("unable", format!("I can't compute {what}: {why}."))
-}
-
-/// ` (ln needs a positive argument)`, or a general reason when none is named.
-fn because(why: &str) -> String {
-    if why.is_empty() {
-        " (its value there is not a finite real number)".to_string()
-    } else {
-        format!(" ({why})")
-    }
-}
-
-fn steps(lines: &[String]) -> String {
-    if lines.is_empty() {
-        return String::new();
-    }
-    let list: Vec<String> = lines.iter().map(|l| format!("- {l}")).collect();
-    format!("\nSteps:\n{}", list.join("\n"))
-}
-
-fn derivative(f: &Function, order: usize, at: Option<&str>) -> Answer {
-    let v = f.var;
-    let name = format!("f{}({v})", prime(order));
-    let head = format!("f({v}) = {}", f.shown());
-    let Some(at) = at else {
-        return match calculus::derivative(f, order) {
-            Ok(w) => {
-                // a higher derivative shows the one before it, which its steps start from
-                let before = match order {
-                    1 => String::new(),
-                    n => calculus::derivative(f, n - 1)
-                        .map(|p| format!("\nf{}({v}) = {}", prime(n - 1), p.shown))
-                        .unwrap_or_default(),
-                };
-                reply("answered", format!("{head}{before}\n{name} = {}{}", w.shown, steps(&w.steps)))
-            }
-            Err(e) => cannot(&format!("the derivative of {}", f.shown()), &e),
-        };
-    };
-    let point = match calculus::read_number(at) {
-        Ok(p) => p,
-        Err(_) => return reply("unable", format!("I couldn't read \"{at}\" as a number.")),
-    };
-    let shown_at = calculus::show(&point);
-    match calculus::derivative_at(f, order, &point) {
-        Ok((_, value)) if order == 0 => {
-            reply("answered", format!("{head}\nf({shown_at}) = {}", value.display()))
-        }
-        Ok((w, value)) => reply(
-            "answered",
-            format!("{head}\n{name} = {}\nf{}({shown_at}) = {}", w.shown, prime(order), value.display()),
-        ),
-        Err(Error::NotDefined { order: k, at, why }) => {
-            let which = match k {
-                0 => "f".to_string(),
-                k => match calculus::derivative(f, k) {
-                    Ok(d) => format!("f{}({v}) = {}", prime(k), d.shown),
-                    Err(_) => format!("f{}", prime(k)),
-                },
-            };
-            let asked = if order == 0 {
-                "so it has no value there".to_string()
-            } else if k == 0 {
-                format!("so f{}({at}) does not exist", prime(order))
-            } else {
-                format!("so the derivative f{}({at}) does not exist", prime(order))
-            };
-            reply(
-                "unable",
-                format!(
-                    "{head}
-{which} is not defined at {v} = {at}{}, {asked}.",
-                    because(&why)
-                ),
-            )
-        }
-        Err(e) => cannot(&format!("that value at {v} = {shown_at}"), &e),
-    }
-}
-
-fn integral(f: &Function, bounds: Option<&(String, String)>) -> Answer {
-    let v = f.var;
-    let shown = match &f.expr {
-        calculus::Expr::Add(_) => format!("({})", f.shown()),
-        _ => f.shown(),
-    };
-    let Some((a, b)) = bounds else {
-        return match calculus::antiderivative(f) {
-            Ok(w) => reply("answered", format!("∫ {shown} d{v} = {} + C{}", w.shown, steps(&w.steps))),
-            Err(e) => cannot(&format!("∫ {shown} d{v}"), &e),
-        };
-    };
-    let (pa, pb) = match (calculus::read_number(a), calculus::read_number(b)) {
-        (Ok(pa), Ok(pb)) => (pa, pb),
-        _ => return reply("unable", format!("I couldn't read the bounds \"{a}\" and \"{b}\" as numbers.")),
-    };
-    let (sa, sb) = (calculus::show(&pa), calculus::show(&pb));
-    match calculus::definite(f, &pa, &pb) {
-        Ok((w, value)) => reply(
-            "answered",
-            format!(
-                "The integral from {sa} to {sb} of {shown} d{v} = {}\nAn antiderivative: F({v}) = {}\n\
-                 Fundamental theorem: F({sb}) - F({sa}) = {}{}",
-                value.display(),
-                w.shown,
-                value.display(),
-                steps(&w.steps)
-            ),
-        ),
-        Err(Error::NotDefined { at, why, .. }) => reply(
-            "unable",
-            format!(
-                "I can't compute the integral from {sa} to {sb} of {shown} d{v}: {} is not defined at \
-                 {v} = {at}, a point of the interval{}. That makes it an improper integral (or one \
-                 that does not exist), which I don't evaluate offline.",
-                f.shown(),
-                because(&why)
-            ),
-        ),
-        Err(e) => cannot(&format!("the integral from {sa} to {sb} of {shown} d{v}"), &e),
-    }
 }
 
 #[cfg(test)]

@@ -30,6 +30,8 @@ pub(crate) enum Ask {
     Value {
         at: String,
     },
+    /// A limit (`limits.rs`).
+    Limit(crate::limits::LimitAsk),
     /// An expression with no command ("x^2 + 1").
     Bare {
         expr: String,
@@ -96,9 +98,11 @@ const REFERRING: &[&str] = &[
     "",
 ];
 
-/// The question with its closing punctuation gone and a few words turned into symbols.
+/// The question with its closing punctuation gone, in the tutor's English with typos
+/// corrected (`words.rs`), and a few words turned into symbols.
 pub(crate) fn normalize(question: &str) -> String {
     let lower = question.trim().to_lowercase();
+    let lower = crate::words::canonical(lower.trim_end_matches(['?', '.', '!', ' ']));
     let lower = lower.trim_end_matches(['?', '.', '!', ' ']);
     crate::leibniz::leibniz(
         &lower
@@ -165,7 +169,7 @@ fn split_bounds(s: &str) -> (String, Option<(String, String)>) {
 }
 
 /// The expression text after a command, or `None` when it only refers back ("it").
-fn clean(mut s: &str) -> Option<String> {
+pub(crate) fn clean(mut s: &str) -> Option<String> {
     s = s.trim();
     for t in TAILS {
         if let Some(i) = s.find(t) {
@@ -286,6 +290,9 @@ fn before_key(lower: &str, i: usize) -> Option<String> {
 
 /// What `lower` (see [`normalize`]) asks for.
 pub(crate) fn ask(lower: &str) -> Ask {
+    if let Some(l) = crate::limits::read(lower) {
+        return Ask::Limit(l);
+    }
     let integral = first_key(lower, INTEGRAL_KEYS);
     let derivative = first_key(lower, DERIVATIVE_KEYS);
     match (integral, derivative) {

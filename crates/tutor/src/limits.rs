@@ -1,0 +1,311 @@
+//! Limit questions: reading them and answering them with `calculus::limit`.
+//!
+//! A question is a limit when it has the word `limit` (or `lim`) and names where the
+//! variable goes: `as x goes to / approaches / tends to / -> / → a`, `lim x->0 …`,
+//! `lim_{x→0} …`, `lim (x->0) …`, `limit as x approaches 0 of …` (the words of other
+//! languages are English by then: `words.rs`). The point is a number (`0`, `pi/2`, `-1`)
+//! or infinity (`infinity`, `inf`, `∞`, `-infinity`, `negative infinity`); one side by
+//! `0+` / `0^+` / `0⁺`, `0-`, or `from the right` / `from above` / `from the left` /
+//! `from below`. A limit with no point asks for one; one with no function ("limit as x
+//! -> 0", "and as x goes to infinity?") is about the conversation's last function.
+
+use calculus::{Error, Function, Limit, Point, Side};
+
+use crate::mock::{Answer, cannot, reply};
+
+/// What a limit question asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LimitAsk {
+    /// The function's text; `None` when it refers back.
+    pub(crate) expr: Option<String>,
+    /// The point as typed (`0`, `infinity`); `None` when the question names none.
+    pub(crate) to: Option<String>,
+    pub(crate) side: Side,
+}
+
+/// Verbs of approach, turned into `->`.
+const ARROWS: &[&str] = &[
+    "→",
+    " goes to ",
+    " going to ",
+    " approaches ",
+    " approaching ",
+    " tends to ",
+    " tending to ",
+    " tends ",
+    " approach ",
+    " go to ",
+];
+
+/// The text from the key on, with approach verbs as `->` (`as x to 0` too).
+fn arrows(s: &str) -> String {
+    let mut s = format!(" {s} ");
+    for a in ARROWS {
+        s = s.replace(a, if a.starts_with(' ') { " -> " } else { "->" });
+    }
+    for lead in ["as ", "when ", "for "] {
+        let chars: Vec<char> = s.chars().collect();
+        if let Some(i) = s.find(lead) {
+            let rest: String = chars[s[..i].chars().count() + lead.len()..].iter().collect();
+            if let Some(v) = rest.strip_prefix(|c: char| c.is_ascii_alphabetic())
+                && let Some(r) = v.strip_prefix(" to ")
+            {
+                let var = rest.chars().next().unwrap_or('x');
+                s = format!("{}{lead}{var} -> {r}", &s[..i]);
+            }
+        }
+    }
+    s
+}
+
+/// `(index, length)` of the first whole word `limit`, `limits` or `lim` (also `lim_`).
+fn key(lower: &str) -> Option<(usize, usize)> {
+    for k in ["limits", "limit", "lim"] {
+        for (i, _) in lower.match_indices(k) {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + k.len()..].chars().next();
+            if !before.is_some_and(char::is_alphabetic) && !after.is_some_and(char::is_alphabetic) {
+                return Some((i, k.len()));
+            }
+        }
+    }
+    None
+}
+
+/// The point's text and side from the words after `->`, and how many bytes they took.
+fn point(after: &str, closer: Option<char>) -> (String, Side, usize) {
+    let trimmed = after.trim_start();
+    let start = after.len() - trimmed.len();
+    let mut end = match closer {
+        Some(c) => trimmed.find(c).map_or(trimmed.len(), |i| i + c.len_utf8()),
+        None => trimmed.find(' ').unwrap_or(trimmed.len()),
+    };
+    let mut text = trimmed[..end].trim_end_matches(closer.unwrap_or(' ')).trim().to_string();
+    for sign in ["negative ", "minus ", "plus ", "positive "] {
+        if let Some(r) = trimmed.strip_prefix(sign) {
+            let w = r.find(' ').unwrap_or(r.len());
+            text = format!(
+                "{}{}",
+                if sign.starts_with('n') || sign.starts_with('m') { "-" } else { "" },
+                &r[..w]
+            );
+            end = sign.len() + w;
+        }
+    }
+    let mut side = Side::Both;
+    for (suffix, s) in [
+        ("^+", Side::Right),
+        ("^-", Side::Left),
+        ("⁺", Side::Right),
+        ("⁻", Side::Left),
+        ("+", Side::Right),
+        ("-", Side::Left),
+    ] {
+        if text.len() > suffix.len() && text.ends_with(suffix) {
+            text.truncate(text.len() - suffix.len());
+            side = s;
+            break;
+        }
+    }
+    let rest = &trimmed[end..];
+    for (words, s) in [
+        (" from the right", Side::Right),
+        (" from above", Side::Right),
+        (" from the positive side", Side::Right),
+        (" from the left", Side::Left),
+        (" from below", Side::Left),
+        (" from the negative side", Side::Left),
+    ] {
+        if rest.starts_with(words) {
+            side = s;
+            end += words.len();
+        }
+    }
+    (text, side, start + end)
+}
+
+/// The limit `lower` asks for, if it is a limit question.
+pub(crate) fn read(lower: &str) -> Option<LimitAsk> {
+    // a follow-up names no key: "and as x goes to infinity?"
+    let follow_up =
+        ["and as ", "as ", "what about as ", "and when ", "now as "].iter().any(|p| lower.starts_with(p));
+    let (i, len) = key(lower).or_else(|| follow_up.then_some((0, 0)))?;
+    let s = arrows(&lower[i + len..]);
+    let Some(p) = s.find("->") else {
+        // no point: a limit to compute only when an expression is clearly there
+        let expr = crate::request::clean(s.trim().strip_prefix("of ").unwrap_or(s.trim()))
+            .filter(|e| e.chars().any(|c| c.is_ascii_digit() || "^*/+-()".contains(c)));
+        return expr.map(|e| LimitAsk { expr: Some(e), to: None, side: Side::Both });
+    };
+    // the clause "as x ->", "_{x->", "(x ->": where it starts, and what closes it
+    let head = s[..p].trim_end();
+    let (var_at, var) = head.char_indices().next_back()?;
+    if !var.is_ascii_alphabetic() || head[..var_at].chars().next_back().is_some_and(char::is_alphabetic) {
+        return None;
+    }
+    let mut start = var_at;
+    let mut closer = None;
+    let before = head[..var_at].trim_end();
+    for (lead, close) in
+        [("_{", Some('}')), ("_(", Some(')')), ("{", Some('}')), ("(", Some(')')), ("_", None)]
+    {
+        if before.ends_with(lead) {
+            start = before.len() - lead.len();
+            closer = close;
+            break;
+        }
+    }
+    for lead in ["as", "when", "for", "with"] {
+        if closer.is_none() && before.ends_with(lead) && whole_at(before, before.len() - lead.len()) {
+            start = before.len() - lead.len();
+        }
+    }
+    let (to, side, used) = point(&s[p + 2..], closer);
+    let rest = format!("{} {}", &s[..start], &s[p + 2 + used..]);
+    let rest = rest.trim();
+    let rest = rest.strip_prefix("of ").unwrap_or(rest).trim();
+    Some(LimitAsk { expr: crate::request::clean(rest), to: (!to.is_empty()).then_some(to), side })
+}
+
+fn whole_at(s: &str, i: usize) -> bool {
+    !s[..i].chars().next_back().is_some_and(char::is_alphabetic)
+}
+
+/// The point `text` names.
+fn reading(text: &str) -> Result<Point, ()> {
+    let t = text.trim().trim_start_matches('+');
+    match t {
+        "infinity" | "inf" | "∞" | "oo" => Ok(Point::Infinity),
+        "-infinity" | "-inf" | "-∞" | "-oo" => Ok(Point::MinusInfinity),
+        t => calculus::read_number(t).map(Point::At).map_err(|_| ()),
+    }
+}
+
+/// The answer to a limit question about `f`.
+pub(crate) fn answer(f: &Function, to: &str, side: Side) -> Answer {
+    let v = f.var;
+    let Ok(point) = reading(to) else {
+        return reply("unable", format!("I couldn't read \"{to}\" as a number or infinity."));
+    };
+    let shown_to = match &point {
+        Point::At(a) => calculus::show(a),
+        Point::Infinity => "∞".into(),
+        Point::MinusInfinity => "-∞".into(),
+    };
+    let mark = match (&point, side) {
+        (Point::At(_), Side::Right) => "⁺",
+        (Point::At(_), Side::Left) => "⁻",
+        _ => "",
+    };
+    let shown = match &f.expr {
+        calculus::Expr::Add(_) => format!("({})", f.shown()),
+        _ => f.shown(),
+    };
+    let head = format!("lim {v}→{shown_to}{mark} {shown}");
+    match calculus::limit(f, &point, side) {
+        Ok(w) => {
+            let value = match &w.limit {
+                Limit::Differ { .. } => format!(" {}", w.limit.display()),
+                l => format!(" = {}", l.display()),
+            };
+            let note = w.note.as_ref().map(|n| format!("\n({n}.)")).unwrap_or_default();
+            let steps = crate::compute::steps(&w.steps);
+            let approach = match (&point, mark, &w.note) {
+                (Point::At(_), "", None) => format!("approaching {v} = {shown_to} from both sides"),
+                (Point::At(_), _, _) => format!("approaching {v} = {shown_to} from that side"),
+                _ => format!("as {v} → {shown_to}"),
+            };
+            reply(
+                "answered",
+                format!(
+                    "{head}{value}{note}{steps}\nChecked numerically: the function's values {approach} agree."
+                ),
+            )
+        }
+        Err(Error::NotDefined { .. }) => reply(
+            "unable",
+            format!("{} is not defined beside {v} = {shown_to}, so it has no limit there.", f.shown()),
+        ),
+        Err(e) => cannot(&head, &e),
+    }
+}
+
+/// The answer when a limit question names no point.
+pub(crate) fn where_to(expr: &str) -> Answer {
+    reply(
+        "answered",
+        format!(
+            "Where should the variable go? Ask, for example: limit of {expr} as x -> 0 (or -> infinity, or 0+ for one side)."
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(q: &str) -> Option<LimitAsk> {
+        read(&crate::request::normalize(q))
+    }
+
+    fn ask(expr: &str, to: &str, side: Side) -> Option<LimitAsk> {
+        Some(LimitAsk { expr: Some(expr.into()), to: Some(to.into()), side })
+    }
+
+    #[test]
+    fn reads_the_ways_a_limit_is_written() {
+        for (q, want) in [
+            ("limit of sin(x)/x as x goes to 0", ask("sin(x)/x", "0", Side::Both)),
+            ("lim x->0 sin(x)/x", ask("sin(x)/x", "0", Side::Both)),
+            ("lim_{x→0} sin(x)/x", ask("sin(x)/x", "0", Side::Both)),
+            ("lim (x->1) (x^2-1)/(x-1)", ask("(x^2-1)/(x-1)", "1", Side::Both)),
+            ("limit as x approaches 0 of (1-cos(x))/x", ask("(1-cos(x))/x", "0", Side::Both)),
+            (
+                "what is the limit of (1+1/x)^x as x tends to infinity?",
+                ask("(1+1/x)^x", "infinity", Side::Both),
+            ),
+            ("limit of 1/x as x approaches 0 from the right", ask("1/x", "0", Side::Right)),
+            ("lim x->0+ 1/x", ask("1/x", "0", Side::Right)),
+            ("lim x->0- 1/x", ask("1/x", "0", Side::Left)),
+            ("limit of e^x as x goes to negative infinity", ask("e^x", "-infinity", Side::Both)),
+            ("límite de sin(x)/x cuando x tiende a 0", ask("sin(x)/x", "0", Side::Both)),
+            ("Grenzwert von sin(x)/x für x gegen 0", ask("sin(x)/x", "0", Side::Both)),
+            ("limit of x^2 as x to 3", ask("x^2", "3", Side::Both)),
+        ] {
+            assert_eq!(r(q), want, "{q}");
+        }
+        assert_eq!(r("what is a limit"), None);
+        // any mix of the characters the reading slices on, multibyte ones among them:
+        // never a panic
+        let alphabet: Vec<&str> = vec![
+            "lim",
+            "it ",
+            "->",
+            "→",
+            "{",
+            "}",
+            "(",
+            ")",
+            "x",
+            "é",
+            "0",
+            "+",
+            "-",
+            " ",
+            "as ",
+            "from the right",
+            "_",
+            "^",
+            "∞",
+            "of ",
+        ];
+        for text in crate::tests::mixes(&alphabet, 10, 11) {
+            let _ = read(&text);
+            let _ = crate::words::canonical(&text);
+        }
+        assert_eq!(
+            r("limit of sin(x)/x"),
+            Some(LimitAsk { expr: Some("sin(x)/x".into()), to: None, side: Side::Both })
+        );
+    }
+}

@@ -1,0 +1,302 @@
+//! What students type, turned into the English words the rest of the tutor reads, before
+//! anything else looks at a question (`request::normalize` calls [`canonical`]):
+//! 1. **Other languages**: Spanish, French, German and Hindi/Hinglish phrases for the
+//!    commands, topics and limit wording (`words/lists.rs`: `derivada de` → `derivative of`,
+//!    `cuando x tiende a` → `as x ->`, `Ableitung von`, `Grenzwert`, `noch ein Beispiel`,
+//!    `अवकलज`), bounds (`de 0 a 3`, `von 0 bis 3` → `from 0 to 3`), the Hinglish
+//!    postposition (`x^2 ka integral` → `integral of x^2`), and `sen` for sine.
+//! 2. **Typos**: a word of letters the tutor does not know is replaced by the nearest word
+//!    of its own vocabulary (`VOCABULARY`) by optimal-string-alignment edit distance
+//!    (`strsim`, so a swap of two letters is one edit): at most 1 edit for a word of 4–7
+//!    letters, 2 for 8–10, 3 for longer, with the same first letter; a handful of short
+//!    ones are listed (`SHORT`: `wat`). Words of an expression (`sin`, `x`, `sinx`),
+//!    words with digits, and common English words near a vocabulary word (`KEEP`:
+//!    `form`, `want`) are never changed.
+//! 3. **Politeness at the end** (`pls`, `thanks`, `thank you`) is dropped, so that an
+//!    expression is the last thing in the question.
+
+mod lists;
+use lists::{DROPPED, KEEP, PHRASES, POSTPOSITIONS, SHORT, TAIL, VOCABULARY};
+
+/// The most edits a word of `len` letters may be from its correction.
+fn reach(len: usize) -> usize {
+    match len {
+        0..=3 => 0,
+        4..=7 => 1,
+        8..=10 => 2,
+        _ => 3,
+    }
+}
+
+/// The vocabulary word `word` (lowercase letters) is a typo of, if any.
+pub(crate) fn correct(word: &str) -> Option<&'static str> {
+    if let Some((_, to)) = SHORT.iter().find(|(from, _)| *from == word) {
+        return Some(to);
+    }
+    let len = word.chars().count();
+    if VOCABULARY.contains(&word) || KEEP.contains(&word) || calculus::is_math_word(word) || reach(len) == 0 {
+        return None;
+    }
+    let first = word.chars().next()?;
+    VOCABULARY
+        .iter()
+        .filter(|v| v.starts_with(first))
+        .map(|v| (strsim::osa_distance(word, v), *v))
+        .filter(|(d, _)| *d <= reach(len))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, v)| v)
+}
+
+/// Whether `s[i..i + len]` is a whole word (or phrase) of `s`.
+fn whole(s: &str, i: usize, len: usize) -> bool {
+    let before = s[..i].chars().next_back();
+    let after = s[i + len..].chars().next();
+    !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+}
+
+/// `s` with every whole-word `from` replaced by `to`.
+fn replace_words(s: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    let mut offset = 0;
+    while let Some(i) = rest.find(from) {
+        let at = offset + i;
+        out.push_str(&rest[..i]);
+        if whole(s, at, from.len()) {
+            out.push_str(to);
+        } else {
+            out.push_str(from);
+        }
+        rest = &rest[i + from.len()..];
+        offset = at + from.len();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Bounds in other languages: `de 0 a 3`, `de 0 à 3`, `desde 0 hasta 3`, `von 0 bis 3`,
+/// `entre 0 y 3` / `entre 0 et 3` → `from 0 to 3`.
+fn bounds(s: &str) -> String {
+    let words: Vec<&str> = s.split(' ').collect();
+    let pairs = [
+        ("de", "a"),
+        ("de", "à"),
+        ("desde", "hasta"),
+        ("von", "bis"),
+        ("entre", "y"),
+        ("entre", "et"),
+        ("se", "tak"),
+    ];
+    for i in 0..words.len() {
+        for (from, to) in pairs {
+            let number = |w: &str| !w.is_empty() && calculus::read_number(w).is_ok();
+            if words[i] == from
+                && words.len() > i + 3
+                && number(words[i + 1])
+                && words[i + 2] == to
+                && number(words[i + 3])
+            {
+                let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+                out[i] = "from".into();
+                out[i + 2] = "to".into();
+                return out.join(" ");
+            }
+        }
+    }
+    s.to_string()
+}
+
+/// Hinglish: `E ka K …` → `K of E …` for a command word `K`.
+fn postposition(s: &str) -> String {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let keys =
+        ["derivative", "integral", "limit", "antiderivative", "differentiation", "integration", "example"];
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 && POSTPOSITIONS.contains(w) && words.get(i + 1).is_some_and(|k| keys.contains(k)) {
+            let key = match words[i + 1] {
+                "differentiation" => "derivative",
+                "integration" => "integral",
+                k => k,
+            };
+            let rest = words[i + 2..].join(" ");
+            return format!("{key} of {} {rest}", words[..i].join(" ")).trim().to_string();
+        }
+    }
+    s.to_string()
+}
+
+/// A bound written after `_` or `^`: `{…}` or up to `stop`.
+fn bound(s: &str, stop: char) -> (String, &str) {
+    if let Some(r) = s.strip_prefix('{')
+        && let Some(end) = r.find('}')
+    {
+        return (r[..end].to_string(), &r[end + 1..]);
+    }
+    let end = s.find(|c: char| c == stop || c.is_whitespace()).unwrap_or(s.len());
+    (s[..end].to_string(), &s[end..])
+}
+
+/// `∫_a^b f dx` (also `∫_{a}^{b}`, `int_a^b`) → `integral from a to b of f dx`.
+fn integral_bounds(s: &str) -> String {
+    for key in ["∫_", "int_"] {
+        let Some(i) = s.find(key) else { continue };
+        let (a, rest) = bound(&s[i + key.len()..], '^');
+        let Some(rest) = rest.strip_prefix('^') else { continue };
+        let (b, rest) = bound(rest, ' ');
+        if !a.is_empty() && !b.is_empty() {
+            return format!("{}integral from {a} to {b} of {}", &s[..i], rest.trim_start());
+        }
+    }
+    s.to_string()
+}
+
+/// Each word of letters replaced by its correction ([`correct`]), unless it is glued to
+/// an expression (`2xe`, `derivitive(`).
+fn typos(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut word = String::new();
+    let mut before: Option<char> = None;
+    let flush = |word: &mut String, out: &mut String, before: Option<char>, next: Option<char>| {
+        let glued = before.is_some_and(|c| c.is_ascii_digit() || c == ')')
+            || next.is_some_and(|c| c.is_ascii_digit() || c == '(' || c == '^' || c == '\'');
+        match correct(word).filter(|_| !glued) {
+            Some(to) => out.push_str(to),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in s.chars() {
+        if c.is_ascii_alphabetic() {
+            if word.is_empty() {
+                before = out.chars().next_back();
+            }
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            flush(&mut word, &mut out, before, Some(c));
+        }
+        out.push(c);
+    }
+    if !word.is_empty() {
+        flush(&mut word, &mut out, before, None);
+    }
+    out
+}
+
+/// The lowercase question in the tutor's English, typos corrected (see the module doc).
+pub(crate) fn canonical(lower: &str) -> String {
+    let mut s = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (from, to) in PHRASES {
+        if s.contains(from) {
+            s = replace_words(&s, from, to);
+        }
+    }
+    for w in DROPPED {
+        s = replace_words(&s, w, "");
+    }
+    s = replace_words(&s, "sen", "sin");
+    s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    s = postposition(&bounds(&integral_bounds(&s)));
+    s = typos(&s);
+    loop {
+        let t = s.trim_end_matches([' ', ',', '.', '!', '?']);
+        match TAIL.iter().find(|w| t.ends_with(*w) && whole(t, t.len() - w.len(), w.len())) {
+            Some(w) if t.len() > w.len() => s = t[..t.len() - w.len()].to_string(),
+            _ => break,
+        }
+    }
+    s.trim_end_matches([' ', ',']).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_of_its_own_words_are_corrected() {
+        for (typed, meant) in [
+            ("derivitive", "derivative"),
+            ("derivatve", "derivative"),
+            ("intergral", "integral"),
+            ("integrel", "integral"),
+            ("wat", "what"),
+            ("diferentiate", "differentiate"),
+            ("limt", "limit"),
+            ("exmaple", "example"),
+            ("anothr", "another"),
+            ("substition", "substitution"),
+        ] {
+            assert_eq!(correct(typed), Some(meant), "{typed}");
+        }
+        for kept in [
+            "form",
+            "want",
+            "sin",
+            "sinx",
+            "x",
+            "the",
+            "cos",
+            "definitely",
+            "integer",
+            "sqrt",
+            "with",
+            "change",
+            "interval",
+            "differential",
+            "defined",
+            "integrand",
+            "linear",
+            "point",
+            "problem",
+        ] {
+            assert_eq!(correct(kept), None, "{kept}");
+        }
+    }
+
+    /// What the rest of Campus sends the Tutor reads as it was typed.
+    #[test]
+    fn ordinary_questions_are_left_as_they_are() {
+        for q in [
+            "can you fix the plumbing in my apartment kitchen",
+            "when is the library open on monday",
+            "what are the library hours on monday",
+            "printing hours",
+            "printing price",
+            "how do i book a study room",
+            "can i renew my library loan",
+            "how do i find the derivative of x^2",
+            "how does substitution work",
+            "what does the fundamental theorem of calculus say",
+            "the rate of change of the force over time",
+            "solve the differential equation y' = y on the interval [0, 1]",
+            "what force does a 2 kg mass feel under gravity",
+        ] {
+            assert_eq!(canonical(q), q, "{q}");
+        }
+    }
+
+    #[test]
+    fn other_languages_read_as_english() {
+        for (typed, reads) in [
+            ("derivada de x^2", "derivative of x^2"),
+            ("dérivée de sin(x)", "derivative of sin(x)"),
+            ("ableitung von x^3", "derivative of x^3"),
+            ("x^2 ka integral", "integral of x^2"),
+            ("x^2 ka derivative batao", "derivative of x^2"),
+            ("integral de x^2 de 0 a 3", "integral of x^2 from 0 to 3"),
+            ("integral von x^2 von 0 bis 3", "integral of x^2 from 0 to 3"),
+            ("límite de sin(x)/x cuando x tiende a 0", "limit of sin(x)/x as x -> 0"),
+            ("grenzwert von sin(x)/x für x gegen 0", "limit of sin(x)/x for x -> 0"),
+            ("otro ejemplo", "another example"),
+            ("noch ein beispiel", "another example"),
+            ("ek aur example", "another example"),
+            ("derivada de sen(x)", "derivative of sin(x)"),
+            ("derivative of x^2 pls thanks", "derivative of x^2"),
+            ("∫_0^1 x e^x dx", "integral from 0 to 1 of x e^x dx"),
+            ("∫_{0}^{pi} sin(x) dx", "integral from 0 to pi of sin(x) dx"),
+        ] {
+            assert_eq!(canonical(typed), reads, "{typed}");
+        }
+    }
+}
