@@ -94,6 +94,11 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "Anong oras pwede pumasok sa inyo tuwing Sunday? Gusto ko sanang mag-aral doon sa may mga bookshelves",
                 "whats the lates i can stay to study in teh reading area during midterms",
                 "Heard the place with all the books runs a shorter day in the summer term — what's the earliest I can get in?",
+                "À quelle heure ferme la bibliothèque ce soir ?",
+                "Quels sont les horaires de la bibliothèque le samedi ?",
+                "Wie lange hat die Bibliothek heute offen?",
+                "Öffnungszeiten der Bibliothek am Wochenende?",
+                "library aaj kab tak khuli rahegi?",
             ],
             &[
                 "Monday: 8:00–22:00",
@@ -110,7 +115,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
             "borrowing",
             "Borrowing and renewals",
             "How long you can borrow items, how to renew them, fines and holds.",
-            &["borrow", "loan", "renew", "renewal", "due", "checkout"],
+            &["borrow", "loan", "renew", "renewal", "due", "checkout", "kitab", "emprunter", "ausleihen"],
             &[
                 "how long can I keep the stuff I took out",
                 "renew laptop loan?",
@@ -173,6 +178,11 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "Maine galti se ek kitaab bag mein rakh li aur counter pe scan nahi hui, ab kya karu?",
                 "Pwede bang ibalik yung libro sa ibang campus branch or dun lang talaga sa pinagkunan ko?",
                 "My account is blocked because of unpaid fines, how do I clear it so I can take things home again?",
+                "kitni baar kitab renew kar sakte hain?",
+                "kitab wapas karne ki last date kya hai",
+                "Combien de temps puis-je emprunter un livre ?",
+                "Wie lange kann ich ein Buch ausleihen?",
+                "I lost my library card, what now?",
             ],
             &[
                 "Books: 28-day loan.",
@@ -259,7 +269,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
             "printing",
             "Printing",
             "What printing and copying cost and how to pay.",
-            &["print", "printing", "copies", "price"],
+            &["print", "printing", "copies", "price", "scanning", "colour", "impression", "drucken"],
             &[
                 "how much does it cost to print black and white",
                 "color printing price per page?",
@@ -315,6 +325,10 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "Mujhe apne notes ki 20 pages ki photocopy karwani hai, kitne paise lagenge?",
                 "Pwede ba mag-A3 size dito para sa plates namin sa architecture? Magkano?",
                 "can i pay for copys with my student id or do i need cash",
+                "Combien coûte une photocopie en noir et blanc ?",
+                "Was kostet ein Farbdruck?",
+                "can I scan a document to my email?",
+                "is the scanner free to use",
             ],
             &[
                 "Black-and-white, single-sided: €0.10 per page",

@@ -40,6 +40,7 @@ pub fn alternatives(term: &str) -> &'static [&'static str] {
 /// `fin`, "price" `pric`).
 const KEY_TERMS: &[&str] = &[
     "cancel",
+    "card",
     "damag",
     "fin",
     "food",

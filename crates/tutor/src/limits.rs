@@ -215,12 +215,15 @@ pub(crate) fn answer(f: &Function, to: &str, side: Side) -> Answer {
                 (Point::At(_), _, _) => format!("approaching {v} = {shown_to} from that side"),
                 _ => format!("as {v} → {shown_to}"),
             };
-            reply(
-                "answered",
-                format!(
-                    "{head}{value}{note}{steps}\nChecked numerically: the function's values {approach} agree."
+            // the check agrees with what is stated: each side's values go where that side
+            // is said to go (two sides that differ do not "agree" with each other)
+            let checked = match &w.limit {
+                Limit::Differ { .. } => format!(
+                    "Checked numerically: the function's values {approach} go where each side is said to go."
                 ),
-            )
+                _ => format!("Checked numerically: the function's values {approach} agree."),
+            };
+            reply("answered", format!("{head}{value}{note}{steps}\n{checked}"))
         }
         Err(Error::NotDefined { .. }) => reply(
             "unable",

@@ -12,6 +12,7 @@ mod faults;
 mod keys;
 mod offline_tutor;
 mod persistence;
+mod questions;
 mod recheck;
 mod robustness;
 mod router;
