@@ -48,6 +48,7 @@ use std::collections::BTreeSet;
 use jiff::ZonedDateTime as Zoned;
 
 use crate::days::{self, Days};
+pub use crate::rank::SkillText;
 use crate::rank::{Index, Profile, hits, line_counts};
 use crate::words::{english_weekday, is_key, terms};
 
@@ -59,19 +60,6 @@ pub const ASK_THE_DESK: &str = "Please ask at the library's service desk.";
 pub const MAX_SHARE: f64 = 0.5;
 /// A kept line scores at least this share of the best line.
 pub const RELATIVE_SCORE: f64 = 0.5;
-
-/// What [`answer`] reads of one enabled skill.
-#[derive(Debug, Clone, Copy)]
-pub struct SkillText<'a> {
-    pub id: &'a str,
-    pub name: &'a str,
-    pub description: &'a str,
-    pub tags: &'a [String],
-    /// Example questions: weak evidence for choosing the skill.
-    pub examples: &'a [String],
-    /// The saved answer content, one fact per line.
-    pub content: &'a str,
-}
 
 /// What a question is asked with besides the skills.
 #[derive(Debug, Clone)]

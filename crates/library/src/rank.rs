@@ -21,8 +21,20 @@
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::extract::SkillText;
 use crate::words::{alternatives, terms, text_terms};
+
+/// What [`crate::answer`] reads of one enabled skill.
+#[derive(Debug, Clone, Copy)]
+pub struct SkillText<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub description: &'a str,
+    pub tags: &'a [String],
+    /// Example questions: weak evidence for choosing the skill.
+    pub examples: &'a [String],
+    /// The saved answer content, one fact per line.
+    pub content: &'a str,
+}
 
 const TOPIC_WEIGHT: f64 = 3.0;
 const DESCRIPTION_WEIGHT: f64 = 2.0;

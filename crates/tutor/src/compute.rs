@@ -4,7 +4,7 @@
 
 use calculus::{Error, Function};
 
-use crate::mock::{Answer, cannot, reply};
+use crate::answer::{Answer, cannot, reply};
 
 /// Primes up to the third (`f'''`); then the order as a superscript (`f⁽⁴⁾`, `f⁽¹⁰⁾`).
 pub(crate) fn prime(order: usize) -> String {

@@ -6,8 +6,8 @@
 //! first. Asked in a conversation that has not seen the topic, it starts at the second
 //! (the first is the one the explanation gives).
 
+use crate::answer::{Answer, reply};
 use crate::course::{self, TOPIC_LIST, Topic};
-use crate::mock::{Answer, reply};
 
 /// Words that ask for a further example (other languages are English by then).
 const ANOTHER: &[&str] = &[

@@ -11,6 +11,7 @@
 //! Served by [`specialist::serve`]:
 //! A2A endpoint, settings API, telemetry feed and Hub link.
 
+mod answer;
 mod card;
 mod compute;
 mod course;
@@ -24,6 +25,7 @@ pub mod live;
 mod mock;
 mod mode;
 mod ordinal;
+mod phrase;
 mod request;
 mod scope;
 mod words;

@@ -11,7 +11,7 @@
 
 use calculus::{Error, Function, Limit, Point, Side};
 
-use crate::mock::{Answer, cannot, reply};
+use crate::answer::{Answer, cannot, reply};
 
 /// What a limit question asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,7 +133,7 @@ pub(crate) fn read(lower: &str) -> Option<LimitAsk> {
     let s = arrows(&lower[i + len..]);
     let Some(p) = s.find("->") else {
         // no point: a limit to compute only when an expression is clearly there
-        let expr = crate::request::clean(s.trim().strip_prefix("of ").unwrap_or(s.trim()))
+        let expr = crate::phrase::clean(s.trim().strip_prefix("of ").unwrap_or(s.trim()))
             .filter(|e| e.chars().any(|c| c.is_ascii_digit() || "^*/+-()".contains(c)));
         return expr.map(|e| LimitAsk { expr: Some(e), to: None, side: Side::Both });
     };
@@ -164,7 +164,7 @@ pub(crate) fn read(lower: &str) -> Option<LimitAsk> {
     let rest = format!("{} {}", &s[..start], &s[p + 2 + used..]);
     let rest = rest.trim();
     let rest = rest.strip_prefix("of ").unwrap_or(rest).trim();
-    Some(LimitAsk { expr: crate::request::clean(rest), to: (!to.is_empty()).then_some(to), side })
+    Some(LimitAsk { expr: crate::phrase::clean(rest), to: (!to.is_empty()).then_some(to), side })
 }
 
 fn whole_at(s: &str, i: usize) -> bool {
@@ -248,7 +248,7 @@ mod tests {
     use super::*;
 
     fn r(q: &str) -> Option<LimitAsk> {
-        read(&crate::request::normalize(q))
+        read(&crate::phrase::normalize(q))
     }
 
     fn ask(expr: &str, to: &str, side: Side) -> Option<LimitAsk> {

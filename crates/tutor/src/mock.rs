@@ -13,6 +13,8 @@ use std::sync::Mutex;
 use calculus::{Error, Function};
 use skills::Policy;
 
+pub use crate::answer::{Answer, LABEL};
+use crate::answer::reply;
 use crate::compute::{derivative, integral};
 use crate::course::{self, TOPIC_LIST};
 use crate::examples::{self, Seen};
@@ -22,8 +24,6 @@ use crate::request::{self, Ask, Order};
 use crate::scope::{self, Area};
 use bounded::BoundedMap;
 
-/// The first words of every offline answer.
-pub const LABEL: &str = "Offline tutor (no model): ";
 /// Conversations whose last function is kept.
 pub const MEMORY_CAPACITY: usize = 4_096;
 /// Longest question read, in characters.
@@ -31,15 +31,6 @@ pub(crate) const MAX_QUESTION_CHARS: usize = 2_000;
 
 const EXAMPLES: &str = "Try: derivative of x^3*sin(x), d/dx (2x+1)^5, integrate x*e^x, \
     integrate x^2 from 0 to 3, limit of sin(x)/x as x -> 0, or what is the chain rule?";
-
-/// One reply of the offline tutor.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
-    /// Begins with [`LABEL`].
-    pub text: String,
-    /// `answered`, `declined` or `unable` (it could not compute what was asked).
-    pub outcome: &'static str,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Last {
@@ -67,10 +58,6 @@ impl Default for MockTutor {
     fn default() -> Self {
         Self { memory: Mutex::new(BoundedMap::new(MEMORY_CAPACITY)) }
     }
-}
-
-pub(crate) fn reply(outcome: &'static str, text: impl AsRef<str>) -> Answer {
-    Answer { text: format!("{LABEL}{}", text.as_ref()), outcome }
 }
 
 /// The order to compute, or the plain answer why not.
@@ -380,22 +367,6 @@ fn cannot_read(text: &str, e: &Error) -> Answer {
              e^(2x), sqrt(x) or sin(x)/x."
         ),
     )
-}
-
-/// The answer when a computation gave no result; never a guess.
-pub(crate) fn cannot(what: &str, e: &Error) -> Answer {
-    let why = match e {
-        Error::NoRule(_) => "none of my rules fits it. I integrate polynomials, constant multiples, 1/x, \
-            powers of ax+b, sin, cos and e^ of ax+b, by parts (a polynomial times e^, sin or cos; ln(x); \
-            x^n·ln(x)) and by a substitution u = g(x) whose derivative is the rest of the integrand \
-            (2x·cos(x^2), x·e^(x^2), sin(x)^3·cos(x))"
-            .to_string(),
-        Error::CheckFailed => "my numerical check did not confirm a result, so I won't state one".to_string(),
-        Error::Overflow => "the numbers grow too large for me".to_string(),
-        Error::Unsupported(what) => format!("I don't handle {what}"),
-        e => e.to_string(),
-    };
-    reply("unable", format!("I can't compute {what}: {why}."))
 }
 
 #[cfg(test)]

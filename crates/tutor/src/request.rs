@@ -2,7 +2,11 @@
 //! order, at which point), an integral (between which bounds), a value at a point, or
 //! a bare expression. Text work on the lowercased question: an expression ends at the
 //! first ordinary word ([`calculus::leading_expression`]); the `calculus` crate reads
-//! the expressions themselves.
+//! the expressions themselves. Cleaning a question and the expression text in it is
+//! `phrase.rs`'s, which the limit reader shares.
+
+use crate::phrase::clean;
+pub(crate) use crate::phrase::normalize;
 
 /// Which derivative is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,56 +69,6 @@ const DERIVATIVE_KEYS: &[&str] = &[
     "rate of change of",
 ];
 
-/// Tails that end the expression ("… with respect to x", "… for me").
-const TAILS: &[&str] = &[
-    " with respect to",
-    " wrt",
-    " using",
-    " for me",
-    " please",
-    " by ",
-    " step by step",
-    " and show",
-    " and explain",
-    " then",
-    ", then",
-];
-const LEADS: &[&str] =
-    &["of ", "the ", "function ", "f(x) = ", "f(x)=", "y = ", "y=", ": ", "for ", "if ", "when "];
-const REFERRING: &[&str] = &[
-    "it",
-    "this",
-    "that",
-    "again",
-    "it again",
-    "this function",
-    "that function",
-    "the function",
-    "the same function",
-    "the result",
-    "that one",
-    "the same",
-    "this one",
-    "",
-];
-
-/// The question with its closing punctuation gone, in the tutor's English with typos
-/// corrected (`words.rs`), and a few words turned into symbols.
-pub(crate) fn normalize(question: &str) -> String {
-    let lower = question.trim().to_lowercase();
-    let lower = crate::words::canonical(lower.trim_end_matches(['?', '.', '!', ' ']));
-    let lower = lower.trim_end_matches(['?', '.', '!', ' ']);
-    crate::leibniz::leibniz(
-        &lower
-            .replace(" squared", "^2")
-            .replace(" cubed", "^3")
-            .replace("step by step", "")
-            .replace("step-by-step", ""),
-    )
-    .trim()
-    .to_string()
-}
-
 fn first_key<'a>(s: &str, keys: &[&'a str]) -> Option<(usize, &'a str)> {
     keys.iter()
         .filter_map(|k| s.find(k).map(|i| (i, *k)))
@@ -166,38 +120,6 @@ fn split_bounds(s: &str) -> (String, Option<(String, String)>) {
         }
     }
     (s.to_string(), None)
-}
-
-/// The expression text after a command, or `None` when it only refers back ("it").
-pub(crate) fn clean(mut s: &str) -> Option<String> {
-    s = s.trim();
-    for t in TAILS {
-        if let Some(i) = s.find(t) {
-            s = &s[..i];
-        }
-    }
-    loop {
-        let before = s;
-        for l in LEADS {
-            s = s.strip_prefix(l).unwrap_or(s).trim_start();
-        }
-        if s == before {
-            break;
-        }
-    }
-    let mut s = calculus::leading_expression(s).trim_end_matches(',').trim().to_string();
-    for tail in [" dx", "dx", " dt", "dt"] {
-        if s.len() > tail.len() && s.ends_with(tail) {
-            s.truncate(s.len() - tail.len());
-            break;
-        }
-    }
-    let s = s.trim();
-    if REFERRING.contains(&s) || s.starts_with("it ") || s.starts_with("this ") {
-        None
-    } else {
-        Some(s.to_string())
-    }
 }
 
 const ORDINALS: [&str; 20] = [
