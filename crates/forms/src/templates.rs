@@ -340,9 +340,9 @@ pub fn booking_slots(surface_id: &str, slots: &[Slot], version: u32) -> Vec<Valu
 }
 
 /// The editing screen after the chat changed a criterion (date, room, duration or group
-/// size) while times, or the review of one, were shown: those times were for the earlier
-/// choices, so they are taken away, the slot choice is reset, and a line says to find times
-/// again — never a time list or a review that contradicts what the chat filled.
+/// size) while times were listed: those times were for the earlier choices, so they are
+/// taken away, the slot choice is reset, and a line says to find times again — never a
+/// time list that contradicts what the chat filled.
 pub fn booking_find_again(surface_id: &str, version: u32) -> Vec<Value> {
     vec![
         update_components(surface_id, edit_screen(Times::Changed, version)),
@@ -350,9 +350,11 @@ pub fn booking_find_again(surface_id: &str, version: u32) -> Vec<Value> {
     ]
 }
 
-/// The component ids whose presence says the booking form shows times or a review: the
-/// ones [`booking_find_again`] takes away.
-pub const BOOKING_TIMES_SHOWN: [&str; 2] = ["slot_field", "review_col"];
+/// The component whose presence says the booking form lists free times: the one
+/// [`booking_find_again`] takes away.
+pub const BOOKING_TIMES_SHOWN: &str = "slot_field";
+/// The component whose presence says the booking form shows its review.
+pub const BOOKING_REVIEW_SHOWN: &str = "review_col";
 
 /// What the editing screen says of free times.
 enum Times<'a> {

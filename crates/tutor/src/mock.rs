@@ -13,8 +13,8 @@ use std::sync::Mutex;
 use calculus::{Error, Function};
 use skills::Policy;
 
-pub use crate::answer::{Answer, LABEL};
 use crate::answer::reply;
+pub use crate::answer::{Answer, LABEL};
 use crate::compute::{derivative, integral};
 use crate::course::{self, TOPIC_LIST};
 use crate::examples::{self, Seen};

@@ -296,9 +296,10 @@ impl FormView {
     }
 
     /// Values filled from the chat: one `updateDataModel` per field. A booking whose
-    /// date, room, duration or group size changed while times (or the review of one) were
-    /// shown gets its editing screen back with those times taken away and a line saying to
-    /// find times again ([`forms::templates::booking_find_again`]).
+    /// date, room, duration or group size changed while times were listed gets its editing
+    /// screen back with those times taken away and a line saying to find times again
+    /// ([`forms::templates::booking_find_again`]); one under review is not filled at all
+    /// ([`FormView::reviewing`]).
     pub fn fill(&mut self, values: &[(String, Value)]) {
         for (field, value) in values {
             self.push(update_data_model(&self.surface_id, &format!("/form/{field}"), value.clone()));
@@ -313,17 +314,29 @@ impl FormView {
         self.compact();
     }
 
-    /// Whether the screen drawn last lists free times or reviews one (its last
-    /// `updateComponents` has one of [`forms::templates::BOOKING_TIMES_SHOWN`]).
+    /// Whether the screen drawn last lists free times (its last `updateComponents` has
+    /// [`forms::templates::BOOKING_TIMES_SHOWN`]).
     fn shows_times(&self) -> bool {
+        self.last_screen_has(forms::templates::BOOKING_TIMES_SHOWN)
+    }
+
+    /// Whether the screen drawn last is a booking's review
+    /// ([`forms::templates::BOOKING_REVIEW_SHOWN`]): the chat fills nothing there, since
+    /// the agent holds the reviewed choices and its review screen has no "Find times".
+    pub fn reviewing(&self) -> bool {
+        self.workflow == forms::Workflow::Booking.id()
+            && self.last_screen_has(forms::templates::BOOKING_REVIEW_SHOWN)
+    }
+
+    fn last_screen_has(&self, id: &str) -> bool {
         let last = self.messages.iter().rev().find_map(|m| m.get("updateComponents"));
-        let ids = last
+        let mut ids = last
             .and_then(|u| u.get("components"))
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter_map(|c| c.get("id").and_then(Value::as_str));
-        ids.into_iter().any(|id| forms::templates::BOOKING_TIMES_SHOWN.contains(&id))
+        ids.any(|shown| shown == id)
     }
 
     /// This form sent again as it stands under a new reference (`new`, "continue"): the
@@ -458,7 +471,7 @@ mod tests {
     }
 
     #[test]
-    fn a_criterion_changed_in_the_chat_while_times_or_a_review_show_takes_them_away() {
+    fn a_criterion_changed_in_the_chat_while_times_show_takes_them_away_and_a_review_is_kept() {
         let slot = |start| forms::rooms::Slot {
             id: format!("slot-{start}"),
             date: noon().date().tomorrow().unwrap(),
@@ -467,37 +480,31 @@ mod tests {
             duration: 1,
         };
         let slots = [slot(10), slot(11)];
-        for shown in [
-            forms::templates::booking_slots("s-1", &slots, 2),
-            forms::templates::booking_review(
-                "s-1",
-                &forms::rooms::Criteria {
-                    date: slots[0].date,
-                    room: slots[0].room,
-                    duration: 1,
-                    group_size: 3,
-                },
-                &slots[0],
-                2,
-            ),
-        ] {
-            let mut view = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
-            view.apply(&form(forms::templates::booking_slots("s-1", &slots, 2), Wire::Open, 2), None);
-            view.apply(&form(shown, Wire::Open, 2), None);
-            assert!(view.shows_times());
-            // the slot alone changes nothing; the room does
-            view.fill(&[("slot".into(), json!(["slot-11"]))]);
-            assert!(view.shows_times(), "{:?}", screen_ids(&view));
-            view.fill(&[("room".into(), json!(["B"]))]);
-            let ids = screen_ids(&view);
-            assert!(ids.contains(&"slots_changed".to_string()), "{ids:?}");
-            assert!(!ids.iter().any(|id| id == "slot_field" || id == "review_btn"), "{ids:?}");
-            assert_eq!(drawn_value(&view, "slot"), json!([]), "the old time's choice is reset");
-            assert_eq!(drawn_value(&view, "room"), json!(["B"]));
-            assert!(view.messages().iter().any(|m| m.to_string().contains("press Find times")));
-        }
+        let mut view = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
+        view.apply(&form(forms::templates::booking_slots("s-1", &slots, 2), Wire::Open, 2), None);
+        assert!(view.shows_times() && !view.reviewing());
+        // the slot alone changes nothing; the room does
+        view.fill(&[("slot".into(), json!(["slot-11"]))]);
+        assert!(view.shows_times(), "{:?}", screen_ids(&view));
+        view.fill(&[("room".into(), json!(["B"]))]);
+        let ids = screen_ids(&view);
+        assert!(ids.contains(&"slots_changed".to_string()), "{ids:?}");
+        assert!(ids.contains(&"find_btn".to_string()), "{ids:?}");
+        assert!(!ids.iter().any(|id| id == "slot_field" || id == "review_btn"), "{ids:?}");
+        assert_eq!(drawn_value(&view, "slot"), json!([]), "the old time's choice is reset");
+        assert_eq!(drawn_value(&view, "room"), json!(["B"]));
+        assert!(view.messages().iter().any(|m| m.to_string().contains("press Find times")));
+        // under review: the chat fills nothing there (the UI server holds the values back)
+        let criteria =
+            forms::rooms::Criteria { date: slots[0].date, room: slots[0].room, duration: 1, group_size: 3 };
+        view.apply(
+            &form(forms::templates::booking_review("s-1", &criteria, &slots[0], 3), Wire::Open, 3),
+            None,
+        );
+        assert!(view.reviewing() && !view.shows_times());
         // on the first screen, filling redraws nothing
         let mut view = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
+        assert!(!view.reviewing());
         let before = view.messages().len();
         view.fill(&[("room".into(), json!(["B"]))]);
         assert_eq!(view.messages().len(), before + 1, "one updateDataModel only");

@@ -6,6 +6,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// Why nothing is filled in a booking under review.
+const REVIEWING: &str = "the booking is at its review step; press Back to edit to change it";
+
 use a2a::client::ClientError;
 use agui::{Event, Role};
 use axum::http::StatusCode;
@@ -289,7 +292,13 @@ impl Runs {
         let filled = self.with_form(&run.thread, |form| {
             let view = form.as_mut().filter(|v| v.state.fillable())?;
             let workflow = forms::Workflow::from_id(&view.workflow)?;
-            let filling = forms::fill::fill_from_chat(workflow, question, &now);
+            let mut filling = forms::fill::fill_from_chat(workflow, question, &now);
+            // a booking under review shows what its agent holds: the chat changes nothing
+            // there (the note says how to change it), so the review never contradicts it
+            if view.reviewing() {
+                let held = std::mem::take(&mut filling.filled);
+                filling.not_filled.extend(held.into_iter().map(|(field, _)| (field, REVIEWING.to_string())));
+            }
             let note = filling.note()?;
             view.fill(&filling.filled);
             Some((view.snapshot(now_ms()), note, filling.rest))

@@ -182,46 +182,34 @@ fn continue_keeps_the_prefilled_values_and_what_the_student_typed_and_the_form_s
     });
 }
 
-/// Times listed (or one being reviewed), then the chat changes the room: the times were
-/// for the earlier room, so the form takes them away and says to find times again; found
-/// again they are the new room's, and the review says what the chat filled. A new
-/// conversation shows none of this conversation's form or receipt.
+/// Times listed, then the chat changes the room: the times were for the earlier room, so
+/// the form takes them away and says to find times again; found again they are the new
+/// room's. Under review the chat changes nothing (the note says how), so the review never
+/// contradicts it. A new conversation shows none of this conversation's form or receipt.
 #[test]
 fn a_room_changed_in_the_chat_while_times_show_takes_them_away_and_a_new_conversation_starts_clean() {
     browser_test("browser: booking changed from the chat", async |d, campus| {
         let (c, form_ref) = form_page(d, campus, BOOKING).await;
-        let offered = |what: &'static str| {
-            format!(
-                "{SURF} return {{times: r.querySelectorAll('input[type=radio][value^=\"s-\"]').length, \
+        find_times_in_b(&c).await;
+        let run = ask(&c, "make it room C").await;
+        let note = &replies_of(&c, &run, 1).await[0];
+        assert!(note["text"].as_str().unwrap().contains("room (C)"), "{note}");
+        let shown = until(
+            &c,
+            "the times taken away",
+            &format!(
+                "{SURF} const v = {{times: r.querySelectorAll('input[type=radio][value^=\"s-\"]').length, \
                  changed: r.textContent.includes('Your choices changed in the chat: press Find times'), \
-                 review: r.textContent.includes('Review your booking'), \
-                 buttons: [...r.querySelectorAll('button')].map(b => b.textContent.trim()), what: '{what}'}};"
-            )
-        };
-        for step in ["times listed", "a time reviewed"] {
-            find_times_in_b(&c).await;
-            if step == "a time reviewed" {
-                review_first_time(&c).await;
-            }
-            let run = ask(&c, "make it room C").await;
-            let note = &replies_of(&c, &run, 1).await[0];
-            assert!(note["text"].as_str().unwrap().contains("room (C)"), "{note}");
-            let shown = until(
-                &c,
-                "the times taken away",
-                &format!("const v = (() => {{ {} }})(); return v.changed ? v : null;", offered("after")),
-            )
-            .await;
-            assert_eq!(shown["times"], 0, "{step}: no time of room B is offered: {shown}");
-            assert_eq!(shown["review"], false, "{step}: no review contradicts the chat: {shown}");
-            assert!(
-                !shown["buttons"].as_array().unwrap().iter().any(|b| b == "Review booking"),
-                "{step}: {shown}"
-            );
-            assert_eq!(in_form(&c, "return pick('input[type=radio][value=C]').checked;").await, true);
-            screenshot(&c, &format!("form-room-changed-{}", step.replace(' ', "-"))).await;
-        }
-        // found again: room C's times, and its review says room C
+                 buttons: [...r.querySelectorAll('button')].map(b => b.textContent.trim())}}; return v.changed ? v : null;"
+            ),
+        )
+        .await;
+        assert_eq!(shown["times"], 0, "no time of room B is offered: {shown}");
+        assert!(!shown["buttons"].as_array().unwrap().iter().any(|b| b == "Review booking"), "{shown}");
+        assert_eq!(in_form(&c, "return pick('input[type=radio][value=C]').checked;").await, true);
+        screenshot(&c, "form-room-changed-from-chat").await;
+
+        // found again: room C's times
         click_button(&c, "Find times").await;
         until(
             &c,
@@ -230,10 +218,22 @@ fn a_room_changed_in_the_chat_while_times_show_takes_them_away_and_a_new_convers
         )
         .await;
         review_first_time(&c).await;
+        // under review the chat fills nothing, and says how to change it
+        let run = ask(&c, "actually make it room A").await;
+        let note = replies_of(&c, &run, 1).await[0]["text"].as_str().unwrap().to_string();
+        assert!(
+            note.contains("Not filled: room — the booking is at its review step; press Back to edit"),
+            "{note}"
+        );
         let summary = in_form(&c, "return r.textContent;").await;
-        assert!(summary.as_str().unwrap().contains("Room C ·"), "{summary}");
+        assert!(
+            summary.as_str().unwrap().contains("Room C ·"),
+            "the review says what the form holds: {summary}"
+        );
         click_button(&c, "Confirm demo booking").await;
         wait_state(&c, &form_ref, "submitted").await;
+        let (text, _) = receipt(&c, &form_ref).await;
+        assert!(text.contains("RoomC"), "room C was booked: {text}");
 
         // a new conversation: nothing of the last one, its receipt included
         js(&c, "document.getElementById('new-conversation').click();").await;
