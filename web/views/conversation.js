@@ -3,7 +3,7 @@
 import { h, replace, duration, agentName } from "../dom.js";
 import { runRecord, runStatus, hopReason, errorLabel } from "../store.js";
 import { formNode } from "./form.js";
-import { AGENTS, STEP, STEP_IDS, CHANNELS, WORKFLOW_AGENT } from "../vocab.js";
+import { AGENTS, STEP, STEP_IDS, CHANNELS, RUN_ERRORS, WORKFLOW_AGENT } from "../vocab.js";
 import { STEP_LABELS, HUB_OUTCOMES } from "../store/words.js";
 
 const WAIT_AFTER_MS = 1000;
@@ -162,8 +162,9 @@ export function mount(section, ctx) {
       if (run.channel !== CHANNELS.student || run.threadId !== state.currentThread) continue;
       const rec = runRecord(state, run.runId);
       // the latest question of this conversation, even one that never left the page: its
-      // strip shows its own failure, never an earlier question's steps
-      if (rec || run.local) return run;
+      // strip shows its own failure, never an earlier question's steps — except one refused
+      // because another is under way (run_in_progress): the strip stays on that one
+      if (rec || (run.local && run.error?.code !== RUN_ERRORS.runInProgress)) return run;
     }
     return null;
   }
