@@ -115,7 +115,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
             "borrowing",
             "Borrowing and renewals",
             "How long you can borrow items, how to renew them, fines and holds.",
-            &["borrow", "loan", "renew", "renewal", "due", "checkout", "kitab", "emprunter", "ausleihen"],
+            &["borrow", "loan", "renew", "renewal", "due", "checkout"],
             &[
                 "how long can I keep the stuff I took out",
                 "renew laptop loan?",
@@ -269,7 +269,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
             "printing",
             "Printing",
             "What printing and copying cost and how to pay.",
-            &["print", "printing", "copies", "price", "scanning", "colour", "impression", "drucken"],
+            &["print", "printing", "copies", "price"],
             &[
                 "how much does it cost to print black and white",
                 "color printing price per page?",

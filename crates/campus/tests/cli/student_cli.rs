@@ -52,7 +52,7 @@ fn the_chat_keeps_one_conversation_until_new_and_refuses_locally() {
     u.wait_ready();
     let long = "why ".repeat(500) + "x"; // 2,001 characters
     let input = format!(
-        "hi\nwith calculus please\n   \n{long}\n/help\n/new\nWhat are the library hours on Monday?\n"
+        "I need some help\nwith calculus please\n   \n{long}\n/help\n/new\nWhat are the library hours on Monday?\n"
     );
     let out = student(&["--verbose"], &u.hub_url, &input);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));

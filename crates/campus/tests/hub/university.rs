@@ -112,7 +112,7 @@ fn a_follow_up_goes_where_the_conversation_was() {
     // what does not read as a follow-up stays the Hub's to answer, in the same conversation
     let sink = rt.block_on(me.ask("Can you fix the plumbing in my apartment kitchen?")).unwrap();
     assert_eq!(sink.outcome.as_deref(), Some("unsupported"), "{}", sink.reply_text);
-    let hi = rt.block_on(me.ask("hi")).unwrap();
+    let hi = rt.block_on(me.ask("I need some help")).unwrap();
     assert_eq!(hi.outcome.as_deref(), Some("clarify"), "{}", hi.reply_text);
     assert_eq!(received(&u.tutor), t0 + 1, "neither reached the tutor");
     // a library question in the same conversation still goes to the Library
@@ -129,8 +129,11 @@ fn clarify_and_unsupported_are_answered_by_the_hub_alone() {
     let u = University::start(&[], &[]);
     u.wait_ready();
     let (t0, l0) = (received(&u.tutor), received(&u.library));
-    let ex = ask(&u.hub_url, "hi");
+    let ex = ask(&u.hub_url, "I need some help");
     assert_eq!(ex.outcome.as_deref(), Some("clarify"));
+    // small talk is the Hub's too, answered without a question back
+    let ex = ask(&u.hub_url, "hi");
+    assert_eq!(ex.outcome.as_deref(), Some("courtesy"), "{}", ex.reply_text);
     let ex = ask(&u.hub_url, "Can you fix the plumbing in my apartment kitchen?");
     assert_eq!(ex.outcome.as_deref(), Some("unsupported"));
     assert!(ex.served_by.is_some_and(|s| !s.contains("Agent")));
@@ -484,7 +487,7 @@ fn an_answer_to_a_clarifying_question_routes_the_original_question() {
 
     // after "could you say a little more?", an answer that is a question of its own is
     // the question (the vague first words are not sent along)
-    let vague = rt.block_on(student.ask("hi")).unwrap();
+    let vague = rt.block_on(student.ask("I need some help")).unwrap();
     assert_eq!(vague.outcome.as_deref(), Some("clarify"), "{}", vague.reply_text);
     let own = rt.block_on(student.ask("When is the library open on Monday?")).unwrap();
     assert_eq!(own.reply_text, "Monday: 8:00–22:00");
@@ -506,7 +509,7 @@ fn the_hub_offers_only_what_is_routable_right_now() {
     let u = University::start(&[], &[("SPECIALIST_ENABLED", "0")]);
     u.wait_status("tutor", "ready");
     u.wait_status("library", "disabled");
-    let vague = ask(&u.hub_url, "hi");
+    let vague = ask(&u.hub_url, "I need some help");
     assert_eq!(vague.outcome.as_deref(), Some("clarify"));
     assert!(vague.reply_text.contains("Tutoring"), "{}", vague.reply_text);
     assert!(!vague.reply_text.to_lowercase().contains("library"), "{}", vague.reply_text);
