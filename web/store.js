@@ -153,7 +153,8 @@ function studentEvent(state, ev, now, lane) {
       if (ev.name !== "campus.notice" || typeof ev.value?.message !== "string") return state;
       const id = `notice-${open?.runId ?? state.chat.length}`;
       if (state.chat.some((m) => m.id === id)) return state;
-      return addChat(state, { id, runId: open?.runId ?? null, threadId: state.currentThread, role: "assistant", text: ev.value.message, busy: false, kind: "notice", code: ev.value.code ?? null });
+      // on the server's notices lane: shown in every conversation
+      return addChat(state, { id, runId: open?.runId ?? null, threadId: open?.threadId ?? state.currentThread, role: "assistant", text: ev.value.message, busy: false, kind: "notice", code: ev.value.code ?? null });
     }
     case "RUN_FINISHED": {
       state = setOpen(state, lane, null);
@@ -219,7 +220,8 @@ export function reduce(state, action) {
     }
     case "askFailed": {
       // the server refused the POST: nothing was sent to any agent
-      state = rememberRun(state, { runId: action.runId, finished: true, error: { code: action.code, message: action.message } });
+      // a question of this window's, even when no conversation could be started for it
+      state = rememberRun(state, { runId: action.runId, threadId: action.threadId, channel: CHANNELS.student, local: true, finished: true, error: { code: action.code, message: action.message } });
       return addChat(state, errorItem(action.runId, action.threadId, action.message, action.code));
     }
     case "press": {
@@ -233,7 +235,8 @@ export function reduce(state, action) {
       // the UI server refused the press: nothing was sent; the form stays as it was
       const form = state.forms[action.formId];
       if (!form) return state;
-      return rememberForm(state, action.formId, { ...form, local: { sending: false, refused: { code: action.code, message: action.message } } });
+      // a press that was not sent pressed nothing: not "You cancelled" later
+      return rememberForm(state, action.formId, { ...form, pressedHere: null, local: { sending: false, refused: { code: action.code, message: action.message } } });
     }
     case "pref":
       return { ...state, prefs: { ...state.prefs, [action.key]: action.value } };

@@ -195,8 +195,9 @@ test("a notice the server opened itself is one chat line, whatever conversation 
   assert.deepEqual(
     s.chat.filter((m) => m.kind === "notice").map((m) => [m.text, m.code, m.threadId]),
     [
-      ["The Hub can't be reached.", "hub_unreachable", "t1"],
-      ["The Hub is back.", "hub_reachable", "t1"],
+      // on the notices' own thread: shown in every conversation, not tied to the one shown
+      ["The Hub can't be reached.", "hub_unreachable", "notices"],
+      ["The Hub is back.", "hub_reachable", "notices"],
     ],
   );
   // a replayed notice is not shown twice, and another custom event is not a notice
@@ -299,11 +300,11 @@ test("forms are bounded", () => {
   assert.equal(s.formOrder.length, LIMITS.forms);
 });
 
-test("a cancelled form says the agent closed it, not that nothing was sent", () => {
+test("a cancelled form says nothing was submitted, and claims no one closed it that this window does not know of", () => {
   const st = formStatus({ state: "cancelled" });
   assert.equal(st.state, "cancelled");
-  assert.match(st.text, /agent closed this form/);
-  assert.doesNotMatch(st.text, /nothing was sent/);
+  assert.equal(st.text, "Cancelled: nothing was submitted.");
+  assert.doesNotMatch(st.text, /agent closed|You cancelled/);
 });
 
 test("the draft of a form is what was typed over what the messages set", () => {

@@ -43,10 +43,10 @@ test("a form's status line: the server's problem in words, this window's press o
   assert.equal(formStatus({ state: "submitted", local: { refused: { message: "no" } } }).text, "Not sent: no", "a refusal is said first");
 });
 
-test("a form cancelled from this window says you cancelled it; one the agent closed says so", () => {
+test("a form cancelled from this window says you cancelled it; otherwise only that it was cancelled", () => {
   assert.equal(formStatus({ state: "cancelled", pressedHere: "cancel_form" }).text, "You cancelled this form; nothing was submitted.");
-  assert.equal(formStatus({ state: "cancelled", pressedHere: "find_times" }).text, "Cancelled: the agent closed this form; nothing was submitted.");
-  assert.equal(formStatus({ state: "cancelled" }).text, "Cancelled: the agent closed this form; nothing was submitted.");
+  assert.equal(formStatus({ state: "cancelled", pressedHere: "find_times" }).text, "Cancelled: nothing was submitted.");
+  assert.equal(formStatus({ state: "cancelled" }).text, "Cancelled: nothing was submitted.");
 });
 
 test("the button this window pressed stays with the form after the server's snapshot", () => {
@@ -57,6 +57,10 @@ test("the button this window pressed stays with the form after the server's snap
   s = store.reduce(s, { type: "press", formId: "form-f1", operationId: "op-1", name: "cancel_form" });
   s = store.reduce(s, snapshot("cancelled"));
   assert.equal(s.forms["form-f1"].local, null, "the server's snapshot replaces the local press");
+  // a Cancel press the UI server refused pressed nothing
+  let t = store.reduce(store.reduce(s, snapshot("editing")), { type: "press", formId: "form-f1", operationId: "op-2", name: "cancel_form" });
+  t = store.reduce(t, { type: "pressFailed", formId: "form-f1", code: "x", message: "no" });
+  assert.equal(t.forms["form-f1"].pressedHere, null);
   assert.equal(formStatus(s.forms["form-f1"]).text, "You cancelled this form; nothing was submitted.");
 });
 

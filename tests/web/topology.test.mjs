@@ -66,7 +66,8 @@ test("statuses, rates and heartbeats in words", () => {
   assert.equal(rateText({ perMin: 2, p50Ms: 2300, window: 30 }, true), "2/min · p50 2.3 s · 30 s");
   assert.equal(rateText(undefined, true), "0/min · p50 n/a · 60 s");
   assert.equal(rateText({ perMin: 4 }, false), "rate unknown · p50 unknown");
-  assert.equal(heartbeatText({}, 10_000), "no heartbeat");
+  assert.equal(heartbeatText({ status: "ready" }, 10_000), "no heartbeat");
+  assert.equal(heartbeatText({ status: "unknown" }, 10_000), "heartbeat unknown", "not known is not none");
   assert.equal(heartbeatText({ heartbeatAt: 7_400 }, 10_000), "♥ 3 s ago");
   assert.equal(heartbeatText({ heartbeatAt: 12_000 }, 10_000), "♥ 0 s ago", "a clock ahead is not a negative age");
   assert.equal(color("tutor"), "#0f7b5f");

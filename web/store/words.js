@@ -25,7 +25,7 @@ export function formStatus(form) {
     case FORM_VIEW.cancelled:
       return form.pressedHere === CANCEL_ACTION
         ? { state: FORM_VIEW.cancelled, text: "You cancelled this form; nothing was submitted.", canReconcile: false, editable: false }
-        : { state: FORM_VIEW.cancelled, text: "Cancelled: the agent closed this form; nothing was submitted.", canReconcile: false, editable: false };
+        : { state: FORM_VIEW.cancelled, text: "Cancelled: nothing was submitted.", canReconcile: false, editable: false };
     case FORM_VIEW.superseded:
       return { state: FORM_VIEW.superseded, text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
     default:
@@ -73,6 +73,8 @@ export function errorLabel(code) {
       return { who: "? Outcome unknown", tone: "pending", showCode: false };
     case RUN_ERRORS.hubUnavailable:
       return { who: "✕ Not sent", tone: "error", showCode: false };
+    case "ui_server_unreachable": // the page's own: its post to the UI server broke off
+      return { who: "? Maybe not sent", tone: "pending", showCode: false };
     default:
       return { who: "✕ Problem", tone: "error", showCode: Boolean(code) };
   }

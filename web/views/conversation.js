@@ -171,10 +171,14 @@ export function mount(section, ctx) {
 
   function drawHops(state, run) {
     const rec = run ? runRecord(state, run.runId) : null;
-    // a question the page's server never took: its first step failed, nothing after it ran
+    // a question the page's server never took: its first step failed, nothing after it ran;
+    // one whose post broke off may have reached it: unknown, and so is everything after
     const neverLeft = run && !rec && run.error;
+    const lost = neverLeft && run.error.code === "ui_server_unreachable";
     const hops = neverLeft
-      ? STEPS.map(([step], i) => (i === 0 ? { step, state: "failed", reason: run.error.message } : { step, state: "skipped" }))
+      ? STEPS.map(([step], i) =>
+          i === 0 ? { step, state: lost ? "unknown" : "failed", reason: run.error.message } : { step, state: lost ? "unknown" : "skipped" },
+        )
       : Array.isArray(rec?.hops)
         ? rec.hops
         : [];

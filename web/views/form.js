@@ -98,6 +98,7 @@ export function invalidFields(messages, action, root) {
  *  fields the agent asked to change. */
 function refusalText(st, errs) {
   const fields = errs.map((e) => `${FIELD_LABELS[e.field] || e.field}: ${e.message || e.code}`);
+  if (st.state === FORM_VIEW.rejected) return fields.length ? `The agent asked for changes: ${fields.join("; ")}.` : st.text;
   return fields.length ? `${st.text} ${fields.join("; ")}` : st.text;
 }
 
@@ -254,7 +255,8 @@ export function formNode(formId, ctx) {
       // a refusal (the UI server's, or the agent asking for changes) said next to the
       // buttons, in the live region: once each time it changes
       const refusal = st.state === "refused" || st.state === FORM_VIEW.rejected || st.state === FORM_VIEW.notDelivered ? refusalText(st, errs) : "";
-      if (refusal && refusal !== saidRefusal) problem.textContent = refusal;
+      // said again when a redraw of the surface cleared it while it still holds
+      if (refusal && (refusal !== saidRefusal || problem.textContent === "")) problem.textContent = refusal;
       saidRefusal = refusal;
       // `inert` (while a press is on its way, or read-only) drops the focus to the body:
       // the element that had it gets it back when the form is editable again, so a

@@ -227,9 +227,11 @@ export function mount(section, ctx) {
     listBtn.setAttribute("aria-pressed", String(p.listView));
     hbBox.checked = p.showHeartbeats;
     const traces = state.traces;
-    const want = ["", ...traces].join("|");
+    // keyed by the labels too: a question's words that arrive after its trace relabel it
+    const labels = [...traces].reverse().map((t) => [t, traceLabel(state, t)]);
+    const want = JSON.stringify(labels);
     if (traceSel.dataset.options !== want) {
-      replace(traceSel, h("option", { value: "" }, "None"), ...[...traces].reverse().map((t) => h("option", { value: t }, traceLabel(state, t))));
+      replace(traceSel, h("option", { value: "" }, "None"), ...labels.map(([t, label]) => h("option", { value: t }, label)));
       traceSel.dataset.options = want;
     }
     traceSel.value = p.trace && traces.includes(p.trace) ? p.trace : "";
@@ -270,8 +272,12 @@ export function mount(section, ctx) {
       opener?.focus();
     });
     const { heading, body } = detailsContent(sel, src, live, prefs);
+    // redrawn every second (the heartbeat's age): the focus inside stays where it was
+    const had = details.contains(document.activeElement) ? document.activeElement : null;
+    const keep = had?.matches("button.close") ? "button.close" : had ? "h2" : null;
     replace(details, h("div", { class: "details-head" }, h("h2", { id: "topo-details-title", tabindex: "-1" }, heading), close), body);
     details.hidden = false;
+    if (keep) details.querySelector(keep)?.focus();
     if (focusDetails) details.querySelector("h2")?.focus();
     focusDetails = false;
   }

@@ -350,9 +350,9 @@ pub fn booking_find_again(surface_id: &str, version: u32) -> Vec<Value> {
     ]
 }
 
-/// The component whose presence says the booking form lists free times: the one
-/// [`booking_find_again`] takes away.
-pub const BOOKING_TIMES_SHOWN: &str = "slot_field";
+/// The components whose presence says the booking form answered "Find times" (the times,
+/// or the line that there are none): what [`booking_find_again`] replaces.
+pub const BOOKING_TIMES_SHOWN: [&str; 2] = ["slot_field", "slots_none"];
 /// The component whose presence says the booking form shows its review.
 pub const BOOKING_REVIEW_SHOWN: &str = "review_col";
 

@@ -71,70 +71,46 @@ pub(crate) fn unsupported(names: &[String], all_up: bool) -> String {
     }
 }
 
-/// Words that open a follow-up: "and at x=2?", "what about Sunday?", "why?".
-const OPENERS: &[&str] = &[
-    "and",
-    "also",
-    "now",
-    "then",
-    "so",
-    "but",
-    "or",
-    "at",
-    "for",
-    "with",
-    "why",
-    "how come",
-    "what about",
-    "how about",
-    "what if",
-    "y",
-    "et",
-    "und",
-    "aur",
-    "por que",
-    "porque",
-    "pourquoi",
-    "warum",
-    "kyun",
-    "kyon",
-    "kyu",
+/// Words that open a follow-up, whatever follows: "and at x=2?", "what about Sunday?".
+const OPENERS: &[&str] = &["and", "also", "now", "then", "so", "what about", "how about", "what if"];
+/// Words that open a follow-up only in a short message ("why?", "at x=2?", "und am
+/// Sonntag?"): "why was my financial aid reduced?" is a question of its own.
+const SHORT_OPENERS: &[&str] = &[
+    "why", "how come", "but", "or", "at", "for", "with", "y", "et", "und", "aur", "por que", "por qué",
+    "porque", "pourquoi", "warum", "kyun", "kyon", "kyu",
 ];
-/// Words that refer back to the last question, or ask for more of it.
-const BACK: &[&str] = &[
-    "it",
-    "that",
-    "this",
-    "them",
-    "again",
-    "instead",
+/// Words that refer back to the last question, whatever else is said.
+const BACK: &[&str] = &["it", "that", "this", "them", "again", "instead"];
+/// Words that ask for more of the last answer only in a short message ("another example
+/// please", "otro ejemplo", "noch ein Beispiel", "ek aur"): "give me another example of a
+/// cover letter" is a question of its own.
+const SHORT_BACK: &[&str] = &[
     "another",
     "more",
-    "else",
     "example",
     "examples",
     "elaborate",
-    "explain",
-    "detail",
-    "details",
     "otro",
     "otra",
     "ejemplo",
     "autre",
     "exemple",
     "nochmal",
-    "noch",
     "beispiel",
     "ek aur",
     "aur ek",
     "dobara",
     "phir se",
 ];
+/// The most words a message has for [`SHORT_OPENERS`] and [`SHORT_BACK`] to count.
+const SHORT: usize = 6;
 
 /// Whether a question reads as a follow-up to the conversation's last one: it opens with
-/// one of [`OPENERS`] ("and", "what about", "why", "y", "und", "aur"…), or refers back to
-/// it or asks for more of it ([`BACK`]: "it", "that", "again", "another", "example"…), in
-/// English, Spanish, French, German or Hindi/Hinglish.
+/// one of [`OPENERS`] ("and", "what about"…) or refers back to it ([`BACK`]: "it", "that",
+/// "again"…); or, in a message of at most [`SHORT`] words, opens with one of
+/// [`SHORT_OPENERS`] ("why", "at", "und", "aur"…) or asks for more ([`SHORT_BACK`]:
+/// "another", "example", "otro", "Beispiel", "ek aur"…), in English, Spanish, French,
+/// German or Hindi/Hinglish.
 pub(crate) fn reads_as_follow_up(text: &str) -> bool {
     let words: Vec<String> =
         text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
@@ -142,8 +118,11 @@ pub(crate) fn reads_as_follow_up(text: &str) -> bool {
         let parts: Vec<&str> = phrase.split(' ').collect();
         words.len() >= at + parts.len() && words[at..at + parts.len()].iter().zip(&parts).all(|(w, p)| w == p)
     };
-    let opens = OPENERS.iter().any(|p| phrase_at(0, p));
-    opens || (0..words.len()).any(|at| BACK.iter().any(|p| phrase_at(at, p)))
+    let anywhere = |list: &[&str]| (0..words.len()).any(|at| list.iter().any(|p| phrase_at(at, p)));
+    let short = words.len() <= SHORT;
+    OPENERS.iter().any(|p| phrase_at(0, p))
+        || anywhere(BACK)
+        || (short && (SHORT_OPENERS.iter().any(|p| phrase_at(0, p)) || anywhere(SHORT_BACK)))
 }
 
 #[cfg(test)]
@@ -215,6 +194,12 @@ mod tests {
             "hello there",
             "",
             "sandwich thoughts",
+            "Why was my financial aid reduced last year?",
+            "Can you explain the visa rules?",
+            "Who else handles housing?",
+            "Ist die Mensa noch offen?",
+            "give me another example of a cover letter",
+            "for my thesis I need a supervisor, who do I ask",
         ] {
             assert!(!reads_as_follow_up(q), "{q}");
         }

@@ -51,7 +51,11 @@ pub(crate) async fn propose(
             let decision = router.propose(text, view, &mut calls).await;
             (follow_up(turn.last_route.as_ref(), text, decision), text.to_string())
         }
-        Some(pending) => answer(pending, text, view, router, config, &mut calls).await,
+        Some(pending) => match crate::courtesy::read(text) {
+            // small talk answers no clarifying question: "thanks" is not what was asked for
+            Some(courtesy) => (Decision::Courtesy(courtesy), text.to_string()),
+            None => answer(pending, text, view, router, config, &mut calls).await,
+        },
     };
     Proposal { decision, question, calls }
 }

@@ -301,12 +301,10 @@ impl FormView {
     /// ([`forms::templates::booking_find_again`]); one under review is not filled at all
     /// ([`FormView::reviewing`]).
     pub fn fill(&mut self, values: &[(String, Value)]) {
-        for (field, value) in values {
-            self.push(update_data_model(&self.surface_id, &format!("/form/{field}"), value.clone()));
-            self.filled.insert(field.clone(), value.clone());
-        }
-        let criterion = values.iter().any(|(f, _)| f != "slot");
-        if self.workflow == forms::Workflow::Booking.id() && criterion && self.shows_times() {
+        // a criterion that really changed (the same room typed again changes nothing)
+        let changed = values.iter().any(|(f, v)| f != "slot" && self.drawn_value(f) != *v);
+        self.set_values(values);
+        if self.workflow == forms::Workflow::Booking.id() && changed && self.shows_times() {
             for m in forms::templates::booking_find_again(&self.surface_id, self.version) {
                 self.push(m);
             }
@@ -314,10 +312,33 @@ impl FormView {
         self.compact();
     }
 
-    /// Whether the screen drawn last lists free times (its last `updateComponents` has
-    /// [`forms::templates::BOOKING_TIMES_SHOWN`]).
+    /// One `updateDataModel` per field, remembered as filled from the chat.
+    fn set_values(&mut self, values: &[(String, Value)]) {
+        for (field, value) in values {
+            self.push(update_data_model(&self.surface_id, &format!("/form/{field}"), value.clone()));
+            self.filled.insert(field.clone(), value.clone());
+        }
+    }
+
+    /// The value the drawn list leaves at `/form/<field>` (the last message that sets it).
+    fn drawn_value(&self, field: &str) -> Value {
+        let mut value = Value::Null;
+        for m in &self.messages {
+            let u = &m["updateDataModel"];
+            match u["path"].as_str() {
+                Some("/form") => value = u["value"][field].clone(),
+                Some(p) if p.strip_prefix("/form/") == Some(field) => value = u["value"].clone(),
+                _ => {}
+            }
+        }
+        value
+    }
+
+    /// Whether the screen drawn last answers "Find times" (its last `updateComponents` has
+    /// one of [`forms::templates::BOOKING_TIMES_SHOWN`]: the times, or the line that there
+    /// are none).
     fn shows_times(&self) -> bool {
-        self.last_screen_has(forms::templates::BOOKING_TIMES_SHOWN)
+        forms::templates::BOOKING_TIMES_SHOWN.iter().any(|id| self.last_screen_has(id))
     }
 
     /// Whether the screen drawn last is a booking's review
@@ -343,11 +364,14 @@ impl FormView {
     /// values filled from the chat here that the agent has not seen are filled in it too
     /// (the student's word wins over the agent's stored value). Another form: nothing.
     pub fn carry_into(&self, new: &mut FormView) {
-        if new.surface_id != self.surface_id || self.filled.is_empty() {
+        // a form sent again under review shows what its agent holds: nothing is carried there
+        if new.surface_id != self.surface_id || self.filled.is_empty() || new.reviewing() {
             return;
         }
         let values: Vec<(String, Value)> = self.filled.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        new.fill(&values);
+        // the agent's screen as it sent it: its times are for what it holds, not redrawn here
+        new.set_values(&values);
+        new.compact();
     }
 
     /// The stream event: `ACTIVITY_SNAPSHOT` with `replace: true`, message id `form-<formRef>`.
@@ -430,18 +454,8 @@ mod tests {
         );
     }
 
-    /// The value the drawn list leaves at `/form/<field>` (the last message that sets it).
     fn drawn_value(view: &FormView, field: &str) -> Value {
-        let mut value = Value::Null;
-        for m in view.messages() {
-            let u = &m["updateDataModel"];
-            match u["path"].as_str() {
-                Some("/form") => value = u["value"][field].clone(),
-                Some(p) if p == format!("/form/{field}") => value = u["value"].clone(),
-                _ => {}
-            }
-        }
-        value
+        view.drawn_value(field)
     }
 
     #[test]
@@ -481,11 +495,15 @@ mod tests {
         };
         let slots = [slot(10), slot(11)];
         let mut view = FormView::open(&form(first(), Wire::Open, 1)).unwrap();
-        view.apply(&form(forms::templates::booking_slots("s-1", &slots, 2), Wire::Open, 2), None);
+        let pressed: Map<String, Value> =
+            serde_json::from_value(json!({"room": ["A"], "formVersion": 1})).unwrap();
+        view.apply(&form(forms::templates::booking_slots("s-1", &slots, 2), Wire::Open, 2), Some(&pressed));
         assert!(view.shows_times() && !view.reviewing());
-        // the slot alone changes nothing; the room does
+        // the slot alone changes nothing, nor the room it already has; another room does
         view.fill(&[("slot".into(), json!(["slot-11"]))]);
         assert!(view.shows_times(), "{:?}", screen_ids(&view));
+        view.fill(&[("room".into(), json!(["A"]))]);
+        assert!(view.shows_times(), "the same room again: {:?}", screen_ids(&view));
         view.fill(&[("room".into(), json!(["B"]))]);
         let ids = screen_ids(&view);
         assert!(ids.contains(&"slots_changed".to_string()), "{ids:?}");

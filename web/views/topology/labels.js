@@ -78,7 +78,7 @@ export function agentInfo(state, id, live = true) {
 export const inFlightText = (a) => (typeof a.inFlight === "number" ? `${a.inFlight} in flight` : "");
 
 export function heartbeatText(a, now) {
-  if (typeof a.heartbeatAt !== "number") return "no heartbeat";
+  if (typeof a.heartbeatAt !== "number") return a.status === "unknown" ? "heartbeat unknown" : "no heartbeat";
   const age = Math.max(0, Math.round((now - a.heartbeatAt) / 1000));
   return `♥ ${age} s ago`;
 }

@@ -200,6 +200,8 @@ fn rows() -> Vec<Row> {
         ),
         row("Thank you so much, bye", fresh(), all_ready, Mock, Say(Courtesy, "Goodbye", true, None)),
         row("gracias", fresh(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
+        // small talk while a clarifying question is open is not an answer to it
+        row("thanks", vague(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
         // a bare follow-up goes where the conversation's last question went
         row(
             "another example please",
