@@ -112,12 +112,8 @@ const SHORT: usize = 6;
 /// "another", "example", "otro", "Beispiel", "ek aur"…), in English, Spanish, French,
 /// German or Hindi/Hinglish.
 pub(crate) fn reads_as_follow_up(text: &str) -> bool {
-    let words: Vec<String> =
-        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
-    let phrase_at = |at: usize, phrase: &str| {
-        let parts: Vec<&str> = phrase.split(' ').collect();
-        words.len() >= at + parts.len() && words[at..at + parts.len()].iter().zip(&parts).all(|(w, p)| w == p)
-    };
+    let words = crate::courtesy::lower_words(text);
+    let phrase_at = |at: usize, phrase: &str| crate::courtesy::phrase_at(&words, at, phrase).is_some();
     let anywhere = |list: &[&str]| (0..words.len()).any(|at| list.iter().any(|p| phrase_at(at, p)));
     let short = words.len() <= SHORT;
     OPENERS.iter().any(|p| phrase_at(0, p))

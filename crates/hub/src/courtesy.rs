@@ -96,11 +96,7 @@ const FILLER: &[&str] = &[
 
 /// Whether `text` is only small talk, and which.
 pub(crate) fn read(text: &str) -> Option<Courtesy> {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase())
-        .collect();
+    let words = lower_words(text);
     if words.is_empty() || words.len() > 12 {
         return None;
     }
@@ -119,17 +115,28 @@ pub(crate) fn read(text: &str) -> Option<Courtesy> {
     covered.iter().all(|c| *c).then_some(found)
 }
 
+/// A message's words, lowercased, split at everything that is not a letter or digit.
+pub(crate) fn lower_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// How many words `phrase` (words separated by single spaces) spans when `words` spell it
+/// from `at`.
+pub(crate) fn phrase_at(words: &[String], at: usize, phrase: &str) -> Option<usize> {
+    let parts: Vec<&str> = phrase.split(' ').collect();
+    let run = words.get(at..at + parts.len())?;
+    run.iter().zip(&parts).all(|(w, p)| w == p).then_some(parts.len())
+}
+
 /// Marks every run of `words` that spells one of `phrases`; whether any did.
 fn mark(words: &[String], phrases: &[&str], covered: &mut [bool]) -> bool {
     let mut any = false;
     for phrase in phrases {
-        let parts: Vec<&str> = phrase.split(' ').collect();
-        for start in 0..words.len().saturating_sub(parts.len() - 1) {
-            let run = &words[start..start + parts.len()];
-            if run.iter().zip(&parts).all(|(w, p)| w == p)
-                && !covered[start..start + parts.len()].iter().all(|c| *c)
+        for start in 0..words.len() {
+            if let Some(n) = phrase_at(words, start, phrase)
+                && !covered[start..start + n].iter().all(|c| *c)
             {
-                covered[start..start + parts.len()].iter_mut().for_each(|c| *c = true);
+                covered[start..start + n].iter_mut().for_each(|c| *c = true);
                 any = true;
             }
         }
