@@ -13,7 +13,7 @@ export const FORM_VIEW = Object.freeze({"cancelled":"cancelled","confirmationPen
 /** A specialist's status in the Hub's registry (vocab::registry::Status). */
 export const STATUSES = Object.freeze(["ready","stale","unreachable","disconnected","disabled","invalid_card"]);
 /** The kinds of event on the Hub's feed (vocab::HubEventKind). */
-export const HUB_EVENTS = Object.freeze(["message_received","duplicate_request","routed","forwarded","specialist_replied","forward_failed","reply_published","router_trained","form_relayed","form_action_received","form_action_refused","form_action_replayed","form_action_forwarded","form_action_unknown","form_action_result","registered","heartbeat","signed_out","card_change_notice","card_fetched"]);
+export const HUB_EVENTS = Object.freeze(["message_received","duplicate_request","routed","forwarded","specialist_replied","forward_failed","reply_published","router_trained","form_relayed","form_action_received","form_action_refused","form_action_replayed","form_action_forwarded","form_action_unknown","form_action_result","form_action_replied","registered","heartbeat","signed_out","card_change_notice","card_fetched"]);
 /** The agents' ids, as telemetry, `servedBy` and the registry carry them (vocab::agents). */
 export const AGENTS = Object.freeze({"hub":"hub","library":"library","student":"student","tutor":"tutor"});
 /** The specialists drawn before the Hub reports its registry, in order (vocab::agents). */
@@ -28,5 +28,7 @@ export const CHANNELS = Object.freeze({"monitor":"monitor","noticesThread":"noti
 export const NOTICES = Object.freeze({"historyTruncated":"history_truncated","hubReachable":"hub_reachable","hubUnreachable":"hub_unreachable"});
 /** Why a forward brought no answer: a hop's reason (vocab::events::ForwardFailure). */
 export const FORWARD_FAILURES = Object.freeze({"error":"error","outcomeUnknown":"outcome_unknown","unreachable":"unreachable"});
+/** The codes a press on a form is refused with, by the Hub or its specialist (vocab::form::refusal). */
+export const FORM_REFUSALS = Object.freeze({"actionNotAllowed":"action_not_allowed","formClosed":"form_closed","formExpired":"form_expired","formNotYours":"form_not_yours","formStale":"form_stale","formUnknown":"form_unknown","operationIdInvalid":"operation_id_invalid","operationReused":"operation_reused","slotUnknown":"slot_unknown","workflowDisabled":"workflow_disabled"});
 /** The codes a run ends with in RUN_ERROR (ui::error::run_codes). */
 export const RUN_ERRORS = Object.freeze({"hubError":"hub_error","hubUnavailable":"hub_unavailable","outcomeUnknown":"outcome_unknown","runInProgress":"run_in_progress","timeout":"timeout"});

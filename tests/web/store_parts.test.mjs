@@ -35,6 +35,13 @@ test("a form's status line: the server's problem in words, this window's press o
   assert.equal(formStatus({ state: "editing" }).text, "");
   assert.deepEqual(formStatus({ state: "editing", problem: { message: "pick a slot" } }), { state: "editing", text: "Not done: pick a slot", canReconcile: false, editable: true });
   assert.equal(formStatus({ state: "superseded", problem: { message: "booked elsewhere" } }).text, "Closed: booked elsewhere");
+  // a refusal with a code Campus words is said in words, never as the agent's raw message
+  const raw = "invalid params: message.parts[0]: no button of the form's current screen sends this action";
+  const refused = formStatus({ state: "editing", problem: { code: "action_not_allowed", message: raw } }).text;
+  assert.match(refused, /^Not done: that button is not on the form's current screen/);
+  assert.ok(!refused.includes("message.parts"));
+  assert.equal(formStatus({ state: "superseded", problem: { code: "form_closed", message: "x" } }).text, "Closed: it was sent, cancelled or replaced by a newer one.");
+  assert.match(formStatus({ state: "editing", problem: { code: "a2ui_wrong_surface", message: "/action/surfaceId names another surface" } }).text, /did not match the form's screen/);
   assert.equal(formStatus({ state: "superseded" }).text, "Closed: a newer form took its place.");
   for (const state of ["editing", "rejected", "not_delivered", "confirmation_pending"]) {
     assert.deepEqual(formStatus({ state, local: { sending: true } }), { state: "submitting", text: "Sending…", canReconcile: false, editable: false }, state);

@@ -1,6 +1,6 @@
 // What the page says for the server's codes: a form's status line, a hop's reason and
 // the label of a run that ended in an error. Codes never reach the page raw.
-import { CANCEL_ACTION, FORM_VIEW, FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
+import { CANCEL_ACTION, FORM_REFUSALS, FORM_VIEW, FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
 
 /**
  * What a form's status line says, from the server's state and this window's own press:
@@ -27,9 +27,37 @@ export function formStatus(form) {
         ? { state: FORM_VIEW.cancelled, text: "You cancelled this form; nothing was submitted.", canReconcile: false, editable: false }
         : { state: FORM_VIEW.cancelled, text: "Cancelled: nothing was submitted.", canReconcile: false, editable: false };
     case FORM_VIEW.superseded:
-      return { state: FORM_VIEW.superseded, text: form.problem?.message ? `Closed: ${form.problem.message}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
+      return { state: FORM_VIEW.superseded, text: form.problem ? `Closed: ${refusalWords(form.problem)}` : "Closed: a newer form took its place.", canReconcile: false, editable: false };
     default:
-      return { state: FORM_VIEW.editing, text: form.problem?.message ? `Not done: ${form.problem.message}` : "", canReconcile: false, editable: true };
+      return { state: FORM_VIEW.editing, text: form.problem ? `Not done: ${refusalWords(form.problem)}` : "", canReconcile: false, editable: true };
+  }
+}
+
+/** Why a press was refused, in words, by its code; an agent's own message only for a code
+ *  not worded here (it names no field paths for the known ones). */
+export function refusalWords(problem) {
+  switch (problem?.code) {
+    case FORM_REFUSALS.formUnknown:
+      return "the university no longer knows this form.";
+    case FORM_REFUSALS.formClosed:
+      return "it was sent, cancelled or replaced by a newer one.";
+    case FORM_REFUSALS.formExpired:
+      return "it is too old; ask again for a new one.";
+    case FORM_REFUSALS.formNotYours:
+      return "this form belongs to another conversation.";
+    case FORM_REFUSALS.actionNotAllowed:
+      return "that button is not on the form's current screen, so nothing was done. Use the buttons shown now.";
+    case FORM_REFUSALS.formStale:
+      return "the form changed since this screen was drawn, so nothing was done. Look at it again and press once more.";
+    case FORM_REFUSALS.workflowDisabled:
+      return "the service has turned this form off for now; nothing was done.";
+    case FORM_REFUSALS.operationReused:
+      return "this press was already used for a different action; nothing was done. Press the button again.";
+    case FORM_REFUSALS.slotUnknown:
+      return "that time is not one the form offered; find times again.";
+    default:
+      if (typeof problem?.code === "string" && problem.code.startsWith("a2ui_")) return "the press did not match the form's screen; nothing was done.";
+      return problem?.message || "it was refused.";
   }
 }
 
@@ -92,5 +120,13 @@ export const STEP_LABELS = {
   hub_replied: "Hub replied",
   student_received: "Student received",
 };
+/** A press on a form: the labels that differ from a question's (the Hub checks the form
+ *  it recorded instead of deciding where a question goes). */
+export const PRESS_STEP_LABELS = {
+  student_sent: "Student sent the press",
+  hub_decided: "Hub checked the form",
+};
+/** The strip's heading: a question's, or a press's on a form. */
+export const STRIP_TITLES = { question: "This question's path", press: "This form press's path" };
 /** The path strip's label for a question the Hub answered itself, by its outcome. */
 export const HUB_OUTCOMES = { clarify: "Clarifying question", unsupported: "Not supported", unavailable: "Unavailable" };

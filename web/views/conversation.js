@@ -4,7 +4,7 @@ import { h, replace, duration, agentName } from "../dom.js";
 import { runRecord, runStatus, hopReason, errorLabel } from "../store.js";
 import { formNode } from "./form.js";
 import { AGENTS, STEP, STEP_IDS, CHANNELS, RUN_ERRORS, WORKFLOW_AGENT } from "../vocab.js";
-import { STEP_LABELS, HUB_OUTCOMES } from "../store/words.js";
+import { STEP_LABELS, PRESS_STEP_LABELS, STRIP_TITLES, HUB_OUTCOMES } from "../store/words.js";
 
 const WAIT_AFTER_MS = 1000;
 const FOLLOW_SLACK_PX = 40;
@@ -24,6 +24,7 @@ export function mount(section, ctx) {
   const waiting = h("p", { class: "waiting", role: "status", id: "waiting" });
   const strip = h("ol", { class: "hops", "aria-label": "Progress", id: "hops" });
   const stripNote = h("p", { class: "hops-note" });
+  const stripTitle = h("h2", { id: "hops-title" }, STRIP_TITLES.question);
   const input = h("textarea", {
     id: "question",
     name: "question",
@@ -47,7 +48,7 @@ export function mount(section, ctx) {
     h("div", { class: "view-head" }, h("h1", { tabindex: "-1" }, "Conversation"), fresh),
     h("div", { class: "chat-wrap" }, log, empty),
     waiting,
-    h("section", { class: "hop-panel", "aria-labelledby": "hops-title" }, h("h2", { id: "hops-title" }, "This question's path"), strip, stripNote),
+    h("section", { class: "hop-panel", "aria-labelledby": "hops-title" }, stripTitle, strip, stripNote),
     liveNotice,
     form,
   );
@@ -184,6 +185,11 @@ export function mount(section, ctx) {
         : [];
     const byStep = new Map(hops.map((hop) => [hop.step, hop]));
     const specialist = byStep.get(STEP.hubForwarded)?.to;
+    // a press on a form is a run of its own: the same nine steps, the Hub's check of the
+    // form where a question has its decision
+    const press = rec?.kind === "press";
+    const heading = press ? STRIP_TITLES.press : STRIP_TITLES.question;
+    if (stripTitle.textContent !== heading) stripTitle.textContent = heading;
     // the step in progress: the server's "active" one, else (while the run is under way)
     // the first step after the last one done
     let waitingOn = null;
@@ -196,7 +202,7 @@ export function mount(section, ctx) {
       if (step === waitingOn && hop.state === "pending") hop = { ...hop, state: "active" };
       const st = HOP_STATES[hop.state] ? hop.state : "unknown";
       const [icon, word] = HOP_STATES[st];
-      let title = name;
+      let title = (press && PRESS_STEP_LABELS[step]) || name;
       if (specialist && step.startsWith("specialist_")) title = name.replace("Specialist", agentName(specialist));
       if (step === STEP.hubForwarded && specialist) title = `Hub forwarded to ${agentName(specialist)}`;
       let detail = word;
@@ -214,14 +220,14 @@ export function mount(section, ctx) {
       );
     });
     replace(strip, items);
-    milestone(run, byStep, specialist);
+    milestone(run, byStep, specialist, press);
     strip.dataset.runId = run?.runId ?? "";
     stripNote.textContent = run ? "" : "Ask a question to see how it travels.";
   }
 
   let announced = ""; // the last milestone said in the status region (run + step)
   let said = ""; // its text, taken back once the run ended
-  function milestone(run, byStep, specialist) {
+  function milestone(run, byStep, specialist, press) {
     if (!run || run.finished) {
       // a milestone of a run that ended no longer describes anything
       if (said) ctx.clearStatus(said);
@@ -230,7 +236,7 @@ export function mount(section, ctx) {
     }
     const fwd = byStep.get(STEP.hubForwarded);
     let text = "";
-    if (fwd?.state === "done" && specialist) text = `Hub asked the ${agentName(specialist)}.`;
+    if (fwd?.state === "done" && specialist) text = press ? `Hub passed your press to the ${agentName(specialist)}.` : `Hub asked the ${agentName(specialist)}.`;
     else if (fwd?.state === "skipped") text = "The Hub is answering itself.";
     const key = `${run.runId}:${text}`;
     if (text && key !== announced) {

@@ -5,6 +5,7 @@
 
 use a2a::RpcError;
 use store::form_refs::FormRefProblem;
+use vocab::form::refusal;
 
 const PARTS: &str = "message.parts";
 const PART: &str = "message.parts[0]";
@@ -56,11 +57,11 @@ pub enum FormRefusal {
 impl FormRefusal {
     pub fn code(self) -> &'static str {
         match self {
-            FormRefusal::Unknown => "form_unknown",
+            FormRefusal::Unknown => refusal::FORM_UNKNOWN,
             // a superseded form is closed to its student: one code for both
-            FormRefusal::Ref(FormRefProblem::Superseded) => "form_closed",
+            FormRefusal::Ref(FormRefProblem::Superseded) => refusal::FORM_CLOSED,
             FormRefusal::Ref(problem) => problem.code(),
-            FormRefusal::OperationReused => "operation_reused",
+            FormRefusal::OperationReused => refusal::OPERATION_REUSED,
             FormRefusal::WrongSurface => "a2ui_wrong_surface",
         }
     }

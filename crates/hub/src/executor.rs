@@ -11,7 +11,7 @@ use std::sync::Arc;
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use hublink::{Signed, ack_codes, ack_reply};
-use vocab::events::{Ids, Published, Received};
+use vocab::events::{FormEvent, Ids, Published, Received};
 use vocab::{CampusForm, HubEventKind};
 
 use crate::config::Config;
@@ -54,7 +54,18 @@ impl AgentExecutor for HubExecutor {
             Incoming::Control(control) => return Ok(ack_reply(&inner.control(control).await)),
             Incoming::Action { asker, action } => {
                 let hub = inner.config.served_by_hub();
-                return Ok(inner.forms.act(&inner.registry, &hub, &ctx.context_id, &asker, action).await?);
+                let (form_ref, operation_id) = (action.form_ref.clone(), action.operation_id.clone());
+                let result = inner.forms.act(&inner.registry, &hub, &ctx.context_id, &asker, action).await;
+                // the press's last step: the Hub's reply, an answer or a refusal, goes back
+                let replied = FormEvent {
+                    context_id: Cow::Borrowed(&ctx.context_id),
+                    form_ref: Cow::Borrowed(&form_ref),
+                    operation_id: Some(Cow::Borrowed(&operation_id)),
+                    code: result.as_ref().err().map(|e| Cow::Borrowed(e.code())),
+                    ..Default::default()
+                };
+                inner.emit.report(HubEventKind::FormActionReplied, &replied);
+                return Ok(result?);
             }
             Incoming::Question(q) => q,
         };

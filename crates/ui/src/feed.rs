@@ -3,12 +3,12 @@
 //! a specialist's own events, relayed by the Hub with `relayedFrom`, keep their own kinds
 //! (`vocab::events::specialist`); the hosted Student's own are `vocab::events::student`.
 //!
-//! Only what a question's hop strip needs is read here ([`read`]); the monitor reads the
-//! same payloads for its labels.
+//! Only what the hop strip of a question or of a press on a form needs is read here
+//! ([`read`]); the monitor reads the same payloads for its labels.
 
 use serde::de::DeserializeOwned;
 use vocab::events::specialist::{Relayed, SpecialistEventKind};
-use vocab::events::{Forwarded, Operation, Published, Received, Routed, RoutedDecision};
+use vocab::events::{FormEvent, Forwarded, Operation, Published, Received, Routed, RoutedDecision};
 use vocab::{HubEventKind, ReplyOutcome};
 
 /// What one event of the feed says of a question's way.
@@ -30,6 +30,21 @@ pub(crate) enum FeedEvent {
     SpecialistReceived,
     /// The specialist's own `reply_published`, relayed.
     SpecialistPublished,
+    /// `form_action_received`: the Hub has the press.
+    ActionReceived,
+    /// `form_action_refused` with its code: by the Hub itself, or (`specialist` named) by
+    /// the specialist or because it could not be reached.
+    ActionRefused { specialist: Option<String>, code: Option<String> },
+    /// `form_action_replayed`: a repeated press, answered from the Hub's record.
+    ActionReplayed,
+    /// `form_action_forwarded` to `specialist` as the Hub's operation `operation_id`.
+    ActionForwarded { specialist: String, operation_id: String },
+    /// `form_action_unknown`: forwarded, no confirmation in time.
+    ActionUnknown,
+    /// `form_action_result`: the specialist's answer, recorded.
+    ActionResult,
+    /// `form_action_replied`: the Hub's reply went back (`code` for a refusal).
+    ActionReplied { code: Option<String> },
 }
 
 /// Which question an event is about: the Hub names the request; a specialist's relayed
@@ -38,6 +53,8 @@ pub(crate) enum FeedEvent {
 pub(crate) enum About {
     Request(String),
     Operation(String),
+    /// A press on a form, by the operation id the page gave it.
+    Action(String),
 }
 
 /// The event's payload as `T`, when it is one.
@@ -91,6 +108,31 @@ pub(crate) fn read(e: &telemetry::Event) -> Option<(About, FeedEvent)> {
             let p: Published = payload(e)?;
             (request(p.request_id), FeedEvent::HubReplied { outcome: p.outcome })
         }
+        kind @ (HubEventKind::FormActionReceived
+        | HubEventKind::FormActionRefused
+        | HubEventKind::FormActionReplayed
+        | HubEventKind::FormActionForwarded
+        | HubEventKind::FormActionUnknown
+        | HubEventKind::FormActionResult
+        | HubEventKind::FormActionReplied) => {
+            let f: FormEvent = payload(e)?;
+            let owned = |c: Option<std::borrow::Cow<'_, str>>| c.map(|c| c.into_owned());
+            let event = match kind {
+                HubEventKind::FormActionReceived => FeedEvent::ActionReceived,
+                HubEventKind::FormActionRefused => {
+                    FeedEvent::ActionRefused { specialist: owned(f.specialist), code: owned(f.code) }
+                }
+                HubEventKind::FormActionReplayed => FeedEvent::ActionReplayed,
+                HubEventKind::FormActionForwarded => FeedEvent::ActionForwarded {
+                    specialist: owned(f.specialist)?,
+                    operation_id: owned(f.hub_operation_id)?,
+                },
+                HubEventKind::FormActionUnknown => FeedEvent::ActionUnknown,
+                HubEventKind::FormActionResult => FeedEvent::ActionResult,
+                _ => FeedEvent::ActionReplied { code: owned(f.code) },
+            };
+            (About::Action(f.operation_id?.into_owned()), event)
+        }
         _ => return None,
     })
 }
@@ -137,6 +179,39 @@ mod tests {
         assert_eq!(
             read(&event("reply_published", relayed, Some("tutor"))),
             Some((About::Operation("op".into()), FeedEvent::SpecialistPublished))
+        );
+        // a press's steps name the page's operation id; its forward the Hub's own
+        let form = |more: Value| {
+            let mut v = json!({"contextId": "c", "formRef": "hf-1", "operationId": "op-1"});
+            v.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
+            v
+        };
+        let action = |e| Some((About::Action("op-1".into()), e));
+        assert_eq!(
+            read(&event("form_action_received", form(json!({})), None)),
+            action(FeedEvent::ActionReceived)
+        );
+        assert_eq!(
+            read(&event(
+                "form_action_forwarded",
+                form(json!({"specialist": "library", "hubOperationId": "h"})),
+                None
+            )),
+            action(FeedEvent::ActionForwarded { specialist: "library".into(), operation_id: "h".into() })
+        );
+        assert_eq!(
+            read(&event("form_action_refused", form(json!({"code": "form_closed"})), None)),
+            action(FeedEvent::ActionRefused { specialist: None, code: Some("form_closed".into()) })
+        );
+        assert_eq!(
+            read(&event("form_action_replied", form(json!({"code": "form_closed"})), None)),
+            action(FeedEvent::ActionReplied { code: Some("form_closed".into()) })
+        );
+        // a forward that names no Hub operation, a press with no operation id: nothing
+        assert_eq!(read(&event("form_action_forwarded", form(json!({"specialist": "library"})), None)), None);
+        assert_eq!(
+            read(&event("form_action_result", json!({"contextId": "c", "formRef": "hf-1"}), None)),
+            None
         );
         // not a step of a question, or not what its kind says: nothing
         assert_eq!(read(&event("heartbeat", json!({"specialist": "tutor"}), None)), None);

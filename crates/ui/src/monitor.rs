@@ -314,7 +314,19 @@ mod tests {
         assert_eq!(form("form_action_unknown", Some("tutor")), tutor("hub", "tutor", "unknown"));
         assert_eq!(form("form_relayed", Some("tutor")), tutor("tutor", "hub", "received"));
         let refused = form("form_action_refused", None);
-        assert_eq!((refused.0.as_str(), refused.4), ("student-hub", "failed"));
+        assert_eq!((refused.0.as_str(), refused.1.as_str(), refused.4), ("student-hub", "student", "failed"));
+        // the Hub's reply to a press goes back to the Student: a refusal as failed
+        assert_eq!(
+            form("form_action_replied", None),
+            ("student-hub".into(), "hub".into(), "student".into(), "form", "sent")
+        );
+        let data = json!({"contextId": "c", "formRef": "hf-1", "operationId": "op-1", "code": "form_closed"});
+        assert_eq!(label(&event("hub", "form_action_replied", data, None)).unwrap().phase, "failed");
+        // a replay is answered by the reply alone: no second pulse
+        assert!(
+            label(&event("hub", "form_action_replayed", json!({"contextId": "c", "formRef": "hf-1"}), None))
+                .is_none()
+        );
         // no line between the Student and a specialist, ever
         for kind in ["request_sent", "reply_received", "message_received", "reply_published"] {
             for relayed in [None, Some("tutor")] {

@@ -78,16 +78,48 @@ struct Progress {
 }
 
 impl Run {
+    /// A run just begun: sending, its strip at the first step. `key` is what the Hub's
+    /// feed names it by (a question's request id, a press's operation id).
+    fn new(thread: String, run_id: String, key: String, question: String) -> Arc<Run> {
+        Arc::new(Run {
+            thread,
+            run_id,
+            request_id: key,
+            question,
+            progress: Mutex::new(Progress {
+                status: Status::Sending,
+                hops: Hops::default(),
+                finished: false,
+                sent: None,
+            }),
+            changed: Notify::new(),
+        })
+    }
+
     fn lock(&self) -> MutexGuard<'_, Progress> {
         self.progress.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
+/// The runs in flight, by what the Hub's feed names them with.
 #[derive(Default)]
 struct Active {
+    /// A question's request id → its run.
     by_request: HashMap<String, Arc<Run>>,
-    /// The Hub's operation id of a forward → its request id (while the run is active).
-    by_operation: HashMap<String, String>,
+    /// A press's operation id (the page's) → its run.
+    by_action: HashMap<String, Arc<Run>>,
+    /// The Hub's operation id of a forward (a question's or a press's) → its run.
+    by_operation: HashMap<String, Arc<Run>>,
+}
+
+impl Active {
+    /// Forgets a run that ended, under every name.
+    fn forget(&mut self, run: &Run) {
+        let other = |r: &Arc<Run>| !std::ptr::eq(Arc::as_ptr(r), run);
+        self.by_request.retain(|_, r| other(r));
+        self.by_action.retain(|_, r| other(r));
+        self.by_operation.retain(|_, r| other(r));
+    }
 }
 
 /// Every conversation and run of this UI server.
@@ -326,19 +358,23 @@ impl Runs {
     pub fn on_hub_event(&self, event: &telemetry::Event) {
         let Some((about, feed)) = crate::feed::read(event) else { return };
         let mut active = lock(&self.active);
-        let request = match about {
-            About::Request(r) => Some(r),
-            About::Operation(op) => active.by_operation.get(&op).cloned(),
+        let run = match about {
+            About::Request(r) => active.by_request.get(&r),
+            About::Action(op) => active.by_action.get(&op),
+            About::Operation(op) => active.by_operation.get(&op),
         };
-        let Some(run) = request.and_then(|r| active.by_request.get(&r).cloned()) else { return };
-        if let FeedEvent::Forwarded { operation_id, .. } = &feed {
-            active.by_operation.insert(operation_id.clone(), run.request_id.clone());
+        let Some(run) = run.cloned() else { return };
+        if let FeedEvent::Forwarded { operation_id, .. } | FeedEvent::ActionForwarded { operation_id, .. } =
+            &feed
+        {
+            active.by_operation.insert(operation_id.clone(), run.clone());
         }
         drop(active);
         self.update(&run, |p| {
             let hops = p.hops.apply(&feed, Some(event.ts));
-            // the Hub has the question: it was sent, whatever the client concludes
-            let moved = feed == FeedEvent::HubReceived && p.status == Status::Sending;
+            // the Hub has the question (or the press): it was sent, whatever the client concludes
+            let received = matches!(feed, FeedEvent::HubReceived | FeedEvent::ActionReceived);
+            let moved = received && p.status == Status::Sending;
             if moved {
                 p.status = Status::Waiting;
             }

@@ -118,6 +118,17 @@ fn render() -> String {
                 json!({"unreachable": Unreachable.as_str(), "error": Error.as_str(), "outcomeUnknown": OutcomeUnknown.as_str()})
             },
         ),
+        (
+            "FORM_REFUSALS",
+            "The codes a press on a form is refused with, by the Hub or its specialist (vocab::form::refusal).",
+            {
+                use vocab::form::refusal::*;
+                json!({"formUnknown": FORM_UNKNOWN, "formClosed": FORM_CLOSED, "formExpired": FORM_EXPIRED,
+                    "formNotYours": FORM_NOT_YOURS, "actionNotAllowed": ACTION_NOT_ALLOWED, "formStale": FORM_STALE,
+                    "workflowDisabled": WORKFLOW_DISABLED, "operationReused": OPERATION_REUSED,
+                    "operationIdInvalid": OPERATION_ID_INVALID, "slotUnknown": SLOT_UNKNOWN})
+            },
+        ),
         ("RUN_ERRORS", "The codes a run ends with in RUN_ERROR (ui::error::run_codes).", {
             use ui::error::run_codes::*;
             json!({"timeout": TIMEOUT, "hubError": HUB_ERROR, "hubUnavailable": HUB_UNAVAILABLE,

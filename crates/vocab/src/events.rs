@@ -59,12 +59,20 @@ kinds! {
         RouterTrained = "router_trained",
         /// A form a specialist opened, recorded as the Hub's reference ([`FormEvent`]).
         FormRelayed = "form_relayed",
+        /// A Student's press on a form arrived ([`FormEvent`] with its `operationId`).
         FormActionReceived = "form_action_received",
+        /// Refused, by the Hub (no `specialist`) or by the specialist (its `code`).
         FormActionRefused = "form_action_refused",
+        /// A repeated press answered from the Hub's record.
         FormActionReplayed = "form_action_replayed",
+        /// Forwarded to the specialist that opened the form (`hubOperationId`).
         FormActionForwarded = "form_action_forwarded",
+        /// Forwarded, no confirmation in time.
         FormActionUnknown = "form_action_unknown",
+        /// The specialist's answer, recorded (`state`, `version`).
         FormActionResult = "form_action_result",
+        /// The Hub's reply to the press went back to the Student (`code` when it is a refusal).
+        FormActionReplied = "form_action_replied",
         /// A specialist registered (specialist, instanceId, enabled, mode).
         Registered = "registered",
         /// A heartbeat (transient: not kept in the history).

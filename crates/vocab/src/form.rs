@@ -20,6 +20,30 @@ pub const FORM_ERRORS_MEDIA_TYPE: &str = "application/vnd.campus.form-errors+jso
 /// The media type of an accepted form's receipt.
 pub const FORM_RECEIPT_MEDIA_TYPE: &str = "application/vnd.campus.form-receipt+json";
 
+/// The stable codes a press on a form is refused with, by the Hub or by the specialist
+/// that opened the form (the `ErrorInfo.reason` of the refusal); the page words each.
+pub mod refusal {
+    /// No such form (the Hub has no reference, or the specialist no form).
+    pub const FORM_UNKNOWN: &str = "form_unknown";
+    /// Submitted, cancelled or replaced by a newer form.
+    pub const FORM_CLOSED: &str = "form_closed";
+    /// The Hub's reference is past its age.
+    pub const FORM_EXPIRED: &str = "form_expired";
+    /// Another student's or another conversation's form.
+    pub const FORM_NOT_YOURS: &str = "form_not_yours";
+    /// No button of the form's current screen sends this action.
+    pub const ACTION_NOT_ALLOWED: &str = "action_not_allowed";
+    /// The screen pressed on is not the form's current one.
+    pub const FORM_STALE: &str = "form_stale";
+    /// The workflow is turned off in the specialist's settings.
+    pub const WORKFLOW_DISABLED: &str = "workflow_disabled";
+    /// The operation id was used for another action.
+    pub const OPERATION_REUSED: &str = "operation_reused";
+    pub const OPERATION_ID_INVALID: &str = "operation_id_invalid";
+    /// A booking's time that the form never offered.
+    pub const SLOT_UNKNOWN: &str = "slot_unknown";
+}
+
 /// A form's state as `campusForm.state` says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

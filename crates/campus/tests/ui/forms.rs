@@ -123,6 +123,24 @@ fn a_form_streams_as_a_snapshot_a_press_gets_the_receipt_and_a_forged_ref_sends_
         .find(|f| f.event()["runId"] == "r-press")
         .expect("the press's run finished");
     assert_eq!(finished.event()["result"]["outcome"], "submitted");
+    // the press has a path strip of its own, each step as the agents reported it: the Hub
+    // checked the form, the Tutor that opened it answered, the Student got the receipt
+    let hops = testkit::ui::hops(&frames, THREAD, "r-press");
+    let states = testkit::ui::hop_states(&hops);
+    assert!(states.iter().all(|s| s.ends_with("=done")), "every step of the press was reported: {states:?}");
+    assert_eq!(hops[2]["reason"], "form_checked", "{hops:?}");
+    assert_eq!(
+        (hops[3]["to"].as_str(), hops[5]["from"].as_str()),
+        (Some("tutor"), Some("tutor")),
+        "{hops:?}"
+    );
+    let record = frames
+        .iter()
+        .filter(|f| f.is_student(THREAD) && f.kind() == "STATE_SNAPSHOT")
+        .find_map(|f| f.event()["snapshot"]["runs"].get("r-press").cloned())
+        .expect("the press's run record");
+    assert_eq!((record["kind"].as_str(), record["operationId"].as_str()), (Some("press"), Some("op-1")));
+    assert_eq!(record["action"], "submit_tutoring_request");
 
     // the closed form takes nothing more, and nothing more is sent
     let (status, answer) = post(

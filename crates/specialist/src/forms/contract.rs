@@ -15,17 +15,8 @@ use store::forms::{Form, StoredState as StoreState};
 use vocab::FormState;
 use vocab::form::{CAMPUS_FORM_KEY, FORM_ERRORS_MEDIA_TYPE, FORM_RECEIPT_MEDIA_TYPE, SpecialistCampusForm};
 
-/// Refusal codes.
-pub mod code {
-    pub const FORM_UNKNOWN: &str = "form_unknown";
-    pub const FORM_CLOSED: &str = "form_closed";
-    pub const ACTION_NOT_ALLOWED: &str = "action_not_allowed";
-    pub const FORM_STALE: &str = "form_stale";
-    pub const WORKFLOW_DISABLED: &str = "workflow_disabled";
-    pub const OPERATION_REUSED: &str = "operation_reused";
-    pub const OPERATION_ID_INVALID: &str = "operation_id_invalid";
-    pub const SLOT_UNKNOWN: &str = "slot_unknown";
-}
+/// Refusal codes (Campus's own words: `vocab::form::refusal`).
+pub use vocab::form::refusal as code;
 
 /// What the store keeps of a reply's form state: a rejection leaves the form open.
 pub(super) fn stored_state(state: FormState) -> StoreState {

@@ -131,9 +131,15 @@ pub fn label(e: &telemetry::Event) -> Option<Pulse> {
                         // the specialist refused it
                         Some(sp) if refused => on(&sp, false, "form", "failed"),
                         Some(_) => None,
-                        // the Hub refused or replayed it itself
-                        None => student(HUB, STUDENT, "form", if refused { "failed" } else { "result" }, HUB),
+                        // the Hub refused it itself: it went no further (the reply follows,
+                        // `form_action_replied`); a replay is answered by that reply alone
+                        None if refused => student(STUDENT, HUB, "form", "failed", HUB),
+                        None => None,
                     }
+                }
+                HubEventKind::FormActionReplied => {
+                    let phase = if form()?.code.is_some() { "failed" } else { "sent" };
+                    student(HUB, STUDENT, "form", phase, HUB)
                 }
                 HubEventKind::FormActionForwarded => on(form()?.specialist.as_deref()?, true, "form", "sent"),
                 HubEventKind::FormActionResult => on(form()?.specialist.as_deref()?, false, "form", "result"),
@@ -224,6 +230,10 @@ pub(crate) fn summary(e: &telemetry::Event, data: &Value) -> String {
         HubEventKind::FormActionUnknown => {
             format!("no answer from {} in time (outcome unknown)", or(form().specialist.as_deref()))
         }
+        HubEventKind::FormActionReplied => match form().code {
+            Some(code) => format!("replied to a form action: refused ({code})"),
+            None => "replied to a form action".into(),
+        },
         other => other.as_str().replace('_', " "),
     }
 }

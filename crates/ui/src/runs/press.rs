@@ -10,6 +10,7 @@ use agui::{Event, Role};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use student::{ActionOutcome, FormReply, Student};
+use vocab::ReplyOutcome;
 use vocab::events::student::{Pressed, StudentEventKind};
 use vocab::form::FORM_REF_KEY;
 use vocab::meta::{OPERATION_ID_KEY, OUTCOME_KEY};
@@ -17,8 +18,11 @@ use vocab::meta::{OPERATION_ID_KEY, OUTCOME_KEY};
 use crate::error::ApiError;
 use crate::forms::press::Press;
 use crate::forms::{FormView, ViewState};
+use crate::hops::{State, step};
 use crate::now_ms;
-use crate::runs::Runs;
+use crate::runs::outcome::{HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status};
+use crate::runs::question::FEED_GRACE;
+use crate::runs::{Run, Runs, lock};
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
 
 impl Runs {
@@ -47,29 +51,45 @@ impl Runs {
         })?;
         let Some((student, (action, before, snapshot))) = claimed else { return Ok(false) };
         self.presses.fetch_add(1, Ordering::SeqCst);
+        // the press is a run of its own, with its own path strip: the Hub's feed names it
+        // by its operation id
+        let run = Run::new(thread_id, run_id, press.operation_id.clone(), String::new());
+        lock(&self.active).by_action.entry(press.operation_id.clone()).or_insert_with(|| run.clone());
         let ts = now_ms();
+        let name = press.message.pointer("/action/name").and_then(Value::as_str).unwrap_or_default();
+        let record = json!({
+            "threadId": run.thread,
+            "conversationId": student.conversation(),
+            "runs": {&run.run_id: {
+                "status": Status::Sending.name(),
+                "kind": "press",
+                "action": name,
+                "formRef": press.form_ref,
+                "operationId": press.operation_id,
+                "startedAt": ts,
+                "hops": run.lock().hops,
+            }},
+        });
         self.stream.emit(
             CHANNEL,
-            &thread_id,
-            &run_id,
-            &[Event::run_started(&thread_id, &run_id, ts), snapshot],
+            &run.thread,
+            &run.run_id,
+            &[Event::run_started(&run.thread, &run.run_id, ts), Event::state_snapshot(record, ts), snapshot],
         );
         let runs = self.clone();
-        tokio::spawn(
-            async move { runs.execute_press(thread_id, run_id, student, press, action, before).await },
-        );
+        tokio::spawn(async move { runs.execute_press(run, student, press, action, before).await });
         Ok(true)
     }
 
     async fn execute_press(
         self: Arc<Self>,
-        thread: String,
-        run_id: String,
+        run: Arc<Run>,
         student: Arc<Student>,
         press: Press,
         action: Value,
         before: ViewState,
     ) {
+        let (thread, run_id) = (run.thread.clone(), run.run_id.clone());
         let pressed = || Pressed {
             form_ref: press.form_ref.as_str().into(),
             operation_id: press.operation_id.as_str().into(),
@@ -83,7 +103,9 @@ impl Runs {
             ..pressed()
         };
         self.record(StudentEventKind::ActionSent, &sent);
+        self.update(&run, |p| (false, p.hops.set(step::STUDENT_SENT, State::Done, Some(now_ms()), None)));
         let outcome = student.act(&press.form_ref, &press.operation_id, action.clone()).await;
+        let received_at = now_ms();
         let carried = action.get("context").and_then(Value::as_object).cloned().unwrap_or_default();
         let mut text = None;
         let (snapshot, state) = self
@@ -104,7 +126,37 @@ impl Runs {
             .unzip();
         let state = state.unwrap_or("superseded");
         self.record(StudentEventKind::ActionResult, &Pressed { state: Some(state.into()), ..pressed() });
+        let came = Came::of(&outcome);
+        // the Hub's feed reports its last steps a moment after its reply: wait a little
+        if came.hub_replied {
+            let deadline = tokio::time::Instant::now() + FEED_GRACE;
+            while !run.lock().hops.settled_before(step::STUDENT_RECEIVED) {
+                if tokio::time::timeout_at(deadline, run.changed.notified()).await.is_err() {
+                    break;
+                }
+            }
+        }
         let now = now_ms();
+        {
+            let mut p = run.lock();
+            let mut hops = Vec::new();
+            if came.nothing_sent {
+                hops.extend(p.hops.nothing_sent("the Hub could not be reached; nothing was sent"));
+            }
+            hops.extend(match came.received {
+                State::Done => p.hops.set(step::STUDENT_RECEIVED, State::Done, Some(received_at), None),
+                state => p.hops.set(step::STUDENT_RECEIVED, state, Some(received_at), came.reason),
+            });
+            hops.extend(p.hops.finish());
+            hops.sort_unstable();
+            hops.dedup();
+            let moved = came.status > p.status;
+            if moved {
+                p.status = came.status;
+            }
+            self.delta(&run, &p, moved, &hops);
+            p.finished = true;
+        }
         let mut events: Vec<Event> = snapshot.into_iter().collect();
         if let Some(text) = text {
             events.extend(Event::text_message(&format!("{run_id}:a"), Role::Assistant, &text, now));
@@ -113,6 +165,7 @@ impl Runs {
             json!({FORM_REF_KEY: press.form_ref, OPERATION_ID_KEY: press.operation_id, OUTCOME_KEY: state});
         events.push(Event::run_finished(&thread, &run_id, Some(result), now));
         self.stream.emit(CHANNEL, &thread, &run_id, &events);
+        lock(&self.active).forget(&run);
         self.presses.fetch_sub(1, Ordering::SeqCst);
         self.release(&thread, &run_id);
     }
@@ -138,5 +191,56 @@ impl Runs {
             }
             events
         })
+    }
+}
+
+/// What a press came to, for its strip: the run's status, the Student's last step, and
+/// whether the Hub replied at all (then its feed has more to tell).
+struct Came {
+    status: Status,
+    received: State,
+    reason: Option<String>,
+    hub_replied: bool,
+    nothing_sent: bool,
+}
+
+impl Came {
+    fn of(outcome: &ActionOutcome) -> Came {
+        let replied = |status| Came {
+            status,
+            received: State::Done,
+            reason: None,
+            hub_replied: true,
+            nothing_sent: false,
+        };
+        let unavailable = ReplyOutcome::Unavailable.as_str();
+        let unknown = ReplyOutcome::OutcomeUnknown.as_str();
+        match outcome {
+            // the Hub answered that the form's service is unavailable: the press was not done
+            ActionOutcome::NotDelivered { reason } if reason == unavailable => replied(Status::Failed),
+            // the Hub was not reached: nothing was sent
+            ActionOutcome::NotDelivered { .. } => Came {
+                status: Status::Failed,
+                received: State::Failed,
+                reason: Some(HUB_UNAVAILABLE.0.into()),
+                hub_replied: false,
+                nothing_sent: true,
+            },
+            // the Hub answered that it could not tell
+            ActionOutcome::Uncertain { reason } if reason == unknown => replied(Status::Unknown),
+            // sent, no answer the Student could read
+            ActionOutcome::Uncertain { .. } => Came {
+                status: Status::Unknown,
+                received: State::Unknown,
+                reason: Some(OUTCOME_UNKNOWN.0.into()),
+                hub_replied: false,
+                nothing_sent: false,
+            },
+            ActionOutcome::Refused { .. } => replied(Status::Failed),
+            ActionOutcome::Updated(_)
+            | ActionOutcome::Rejected(_)
+            | ActionOutcome::Submitted(_)
+            | ActionOutcome::Cancelled(_) => replied(Status::Completed),
+        }
     }
 }

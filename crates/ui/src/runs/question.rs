@@ -3,7 +3,7 @@
 //! reply and `RUN_FINISHED`, or `RUN_ERROR`); "Check for answer" asks again with the same
 //! request id.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Why nothing is filled in a booking under review.
@@ -14,19 +14,18 @@ use agui::{Event, Role};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use student::{LocalReply, Prepared, Reply, Student};
-use tokio::sync::Notify;
 use vocab::events::student::{Answered, Asked, Failed, StudentEventKind};
 use vocab::meta::{OUTCOME_KEY, REQUEST_ID_KEY, SERVED_BY_KEY};
 
 use crate::error::ApiError;
-use crate::hops::{Hops, State, step};
+use crate::hops::{State, step};
 use crate::now_ms;
 use crate::runs::outcome::{Failure, HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status, classify};
-use crate::runs::{Progress, Run, Runs, lock};
+use crate::runs::{Run, Runs, lock};
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
 
 /// How long a run waits, after the reply, for the Hub's feed to report it.
-const FEED_GRACE: Duration = Duration::from_secs(2);
+pub(super) const FEED_GRACE: Duration = Duration::from_secs(2);
 
 /// A run that ended well: its reply text, its result, when the Student received the
 /// reply, and the events that follow the text (a form's snapshots).
@@ -69,19 +68,7 @@ impl Runs {
         request_id: String,
         checks: Option<String>,
     ) {
-        let run = Arc::new(Run {
-            thread: thread_id,
-            run_id,
-            request_id: request_id.clone(),
-            question: question.clone(),
-            progress: Mutex::new(Progress {
-                status: Status::Sending,
-                hops: Hops::default(),
-                finished: false,
-                sent: None,
-            }),
-            changed: Notify::new(),
-        });
+        let run = Run::new(thread_id, run_id, request_id.clone(), question.clone());
         lock(&self.active).by_request.insert(request_id, run.clone());
         // the opening events go out before the 202, so a page that posts sees them next
         let ts = now_ms();
@@ -276,10 +263,7 @@ impl Runs {
             self.stream.emit(CHANNEL, &run.thread, &run.run_id, &events);
             p.finished = true;
         }
-        let mut active = lock(&self.active);
-        active.by_request.remove(&run.request_id);
-        active.by_operation.retain(|_, request| *request != run.request_id);
-        drop(active);
+        lock(&self.active).forget(run);
         self.release(&run.thread, &run.run_id);
     }
 

@@ -44,6 +44,23 @@ fn the_booking_form_finds_times_in_place_reviews_and_confirms() {
         assert_eq!(runs.len(), runs_before + 1);
         let find = the_action(&runs[runs_before], &form_ref);
         assert_eq!(find["context"]["room"], json!(["B"]), "{find}");
+        // the press is the strip's current run, with steps of its own: the Hub checked the
+        // form and passed the press to the Library, which answered
+        let press_run = runs[runs_before]["runId"].as_str().expect("the press's run id").to_string();
+        let steps = hops_settled(&c, &press_run).await;
+        assert!(steps.iter().all(|s| s == "done"), "every step of the press reported: {steps:?}");
+        let strip = js(
+            &c,
+            "return {title: document.getElementById('hops-title').textContent,              names: [...document.querySelectorAll('#hops .hop-name')].map(n => n.textContent)};",
+        )
+        .await;
+        assert_eq!(strip["title"], "This form press's path", "{strip}");
+        let names = strip["names"].as_array().unwrap();
+        assert_eq!(
+            (names[2].as_str(), names[3].as_str()),
+            (Some("Hub checked the form"), Some("Hub forwarded to Library")),
+            "{strip}"
+        );
         screenshot(&c, "form-booking-times").await;
         no_violations(&c, "the booking form with its times").await;
 
