@@ -457,7 +457,8 @@ pub fn booking_back_to_edit(surface_id: &str, slots: &[Slot], version: u32) -> V
     vec![update_components(surface_id, edit_screen(Times::Offered(slots), version))]
 }
 
-fn weekday_name(date: Date) -> &'static str {
+/// The English name of `date`'s weekday ("Saturday").
+pub fn weekday_name(date: Date) -> &'static str {
     use jiff::civil::Weekday::*;
     match date.weekday() {
         Monday => "Monday",

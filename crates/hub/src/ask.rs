@@ -92,7 +92,8 @@ async fn send(hub: &Ask<'_>, q: &Question, turn: &Turn, to: &Target, text: &str,
     };
     hub.emit.report(HubEventKind::Forwarded, &forwarded);
     let card_name = forward.card_name().to_string();
-    let sent = forward.send(message, &q.asker.extensions(), hub.config.forward_timeout).await;
+    let sent =
+        forward.send(message, q.asker.vouched(), &q.asker.extensions(), hub.config.forward_timeout).await;
     let operation = |reason: Option<ForwardFailure>, code: Option<i32>| Operation {
         request_id: Cow::Borrowed(&q.request_id),
         specialist: Cow::Borrowed(&to.specialist),

@@ -47,6 +47,12 @@ impl Asker {
         Ok(Asker { student_id, a2ui: a2ui::part::extension_requested(extensions), capabilities })
     }
 
+    /// The student the Hub vouches for when it forwards (signed, `hublink::sign_forward`):
+    /// the validated id the Student declared, never the anonymous one.
+    pub(crate) fn vouched(&self) -> Option<&str> {
+        (self.student_id != ANONYMOUS_STUDENT).then_some(self.student_id.as_str())
+    }
+
     /// The extensions to activate with the specialist: A2UI when the Student did.
     pub(crate) fn extensions(&self) -> Vec<String> {
         if self.a2ui { vec![a2ui::EXTENSION_URI.to_string()] } else { Vec::new() }
@@ -70,9 +76,11 @@ mod tests {
     fn a_student_id_is_checked_and_capabilities_pass_only_when_valid() {
         let mut m = Message::new(Role::User, vec![Part::text("hi")]);
         assert_eq!(Asker::of(&m, &[]).unwrap().student_id, ANONYMOUS_STUDENT);
+        assert_eq!(Asker::of(&m, &[]).unwrap().vouched(), None, "the Hub vouches for no anonymous asker");
         m.metadata = Some(a2ui::part::client_metadata());
         m.metadata.as_mut().unwrap().insert(STUDENT_ID_KEY.into(), json!("demo-student"));
         let c = Asker::of(&m, &[a2ui::EXTENSION_URI.to_string()]).unwrap();
+        assert_eq!(c.vouched(), Some("demo-student"));
         assert_eq!(c.extensions(), vec![a2ui::EXTENSION_URI.to_string()]);
         let mut forwarded = HashMap::new();
         c.describe(&mut forwarded);

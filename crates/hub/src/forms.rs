@@ -283,7 +283,10 @@ impl Forms {
         message.metadata = Some(metadata);
         tracing::info!(specialist, operation_id = %action.operation_id, hub_operation_id = %hub_operation_id, "forwarding a form action");
         self.emit.report(HubEventKind::FormActionForwarded, &event(None, None));
-        let resp = match to.send(message, &[a2ui::EXTENSION_URI.to_string()], self.timeout).await {
+        let resp = match to
+            .send(message, asker.vouched(), &[a2ui::EXTENSION_URI.to_string()], self.timeout)
+            .await
+        {
             SendOutcome::Answered(resp) => *resp,
             SendOutcome::Refused { reason: Some(code), message, .. } if is_code(&code) => {
                 self.emit.report(HubEventKind::FormActionRefused, &event(Some(&code), None));

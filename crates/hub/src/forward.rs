@@ -5,7 +5,8 @@
 //! then is a specialist marked unreachable; a timeout or a broken answer is unknown.
 //!
 //! Every forward is authenticated by the Hub for its specialist (with the key the two
-//! share, `keys::SharedKey`), and an answer counts only when authenticated with it for that
+//! share, `keys::SharedKey`), naming the student the Hub vouches for (the asker's
+//! validated id; none for an anonymous asker or the Hub's own lookups), and an answer counts only when authenticated with it for that
 //! forward: an answer from any other
 //! program at its address is discarded, and to the student the specialist was not reached.
 
@@ -53,12 +54,14 @@ impl<'a> Forward<'a> {
         &self.handle.card.name
     }
 
-    /// Sends `message` once, signed by the Hub, activating `extensions`, and waits at most
+    /// Sends `message` once, signed by the Hub — vouching for `student`, the asker the Hub
+    /// validated (`None`: for no one) —, activating `extensions`, and waits at most
     /// `timeout`. The specialist is marked reachable when it answered and unreachable when
     /// nothing was sent.
     pub(crate) async fn send(
         self,
         mut message: Message,
+        student: Option<&str>,
         extensions: &[String],
         timeout: Duration,
     ) -> SendOutcome {
@@ -68,7 +71,7 @@ impl<'a> Forward<'a> {
             tracing::warn!(specialist = %self.specialist, "no key shared with this specialist; nothing sent");
             return SendOutcome::NotSent;
         };
-        let nonce = hublink::sign_forward(&shared, self.specialist, None, &mut message);
+        let nonce = hublink::sign_forward(&shared, self.specialist, student, &mut message);
         let sent = match tokio::time::timeout(timeout, self.handle.send_message(message, extensions)).await {
             Ok(Ok(response)) => {
                 // the answer of whoever holds the specialist's key, to this very forward

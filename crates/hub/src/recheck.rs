@@ -78,7 +78,7 @@ pub(crate) async fn recheck(hub: &Ask<'_>, request_id: &str, stored: &Stored) ->
             continue;
         };
         let card_name = forward.card_name().to_string();
-        let sent = forward.send(lookup_message(r), &[], hub.config.forward_timeout).await;
+        let sent = forward.send(lookup_message(r), None, &[], hub.config.forward_timeout).await;
         let resp = match sent {
             SendOutcome::Answered(resp) => *resp,
             _ => {

@@ -67,13 +67,24 @@ fn digest(message: &Message) -> String {
 /// returns the signature's nonce, which the specialist's reply must name
 /// ([`check_reply`]). Sign last: any later change to the message breaks the signature.
 pub fn sign_forward(key: &SharedKey, audience: &str, student: Option<&str>, message: &mut Message) -> String {
+    sign_forward_at(key, audience, student, message, keys::now_ms())
+}
+
+/// [`sign_forward`] as if signed at `issued_at_ms`.
+fn sign_forward_at(
+    key: &SharedKey,
+    audience: &str,
+    student: Option<&str>,
+    message: &mut Message,
+    issued_at_ms: u64,
+) -> String {
     let claims = ForwardClaims {
         audience: audience.into(),
         digest: digest(message),
         context: message.context_id.clone(),
         student: student.map(Into::into),
     };
-    let proof = key.seal(FORWARD, &claims);
+    let proof = key.seal_at(FORWARD, &claims, issued_at_ms);
     let nonce = proof.nonce.clone();
     let signature = serde_json::to_value(Sealed { claims, proof }).unwrap_or_default();
     message.metadata.get_or_insert_with(Default::default).insert(HUB_SIGNATURE_KEY.into(), signature);
@@ -434,6 +445,48 @@ mod tests {
         m.context_id = Some("ctx-2".into());
         assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
         assert_eq!(Caller::Unverified { reason: "x" }.student(), None);
+    }
+
+    /// The student a forward names counts only on the Hub's valid, fresh, first-seen
+    /// signature for this specialist: a forged id (in the claims or beside them), a stale
+    /// or replayed signature, one for another specialist or none at all vouch for no one.
+    #[tokio::test]
+    async fn only_a_valid_fresh_first_seen_forward_names_a_student() {
+        let hub = AgentKey::from_seed([1; 32]);
+        let library = trust("library", &hub).await;
+        let to_library = shared(&hub, "library");
+        let with_student_meta = || {
+            let mut m = question();
+            m.metadata = Some([(vocab::form::STUDENT_ID_KEY.to_string(), "alex".into())].into());
+            m
+        };
+        // a student id in the metadata and no signature: no one
+        let m = with_student_meta();
+        assert_eq!(library.caller(&m).student(), None);
+        // signed for no one, a student id written beside the signature: no one
+        let mut m = question();
+        sign_forward(&to_library, "library", None, &mut m);
+        m.metadata.as_mut().unwrap().insert(vocab::form::STUDENT_ID_KEY.into(), "alex".into());
+        assert_eq!(library.caller(&m).student(), None);
+        // signed for alex, the claims' student replaced: no one
+        let mut m = with_student_meta();
+        sign_forward(&to_library, "library", Some("alex"), &mut m);
+        m.metadata.as_mut().unwrap().get_mut(HUB_SIGNATURE_KEY).unwrap()["student"] = "sam".into();
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "bad_signature" });
+        // a genuine signature made longer ago than the freshness window: no one
+        let mut m = with_student_meta();
+        let old = keys::now_ms() - keys::MAX_SKEW_MS - 1_000;
+        sign_forward_at(&to_library, "library", Some("alex"), &mut m, old);
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "stale_signature" });
+        // one for the Tutor, shown to the Library: no one
+        let mut m = with_student_meta();
+        sign_forward(&to_library, "tutor", Some("alex"), &mut m);
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "wrong_audience" });
+        // the real one counts once; the same message again is anyone's
+        let mut m = with_student_meta();
+        sign_forward(&to_library, "library", Some("alex"), &mut m);
+        assert_eq!(library.caller(&m).student(), Some("alex"));
+        assert_eq!(library.caller(&m), Caller::Unverified { reason: "replayed" });
     }
 
     #[test]

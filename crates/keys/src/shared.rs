@@ -54,8 +54,13 @@ impl SharedKey {
 
     /// Authenticates `claims` for `purpose`, now, with a fresh nonce.
     pub fn seal(&self, purpose: &str, claims: &impl Serialize) -> Proof {
+        self.seal_at(purpose, claims, crate::now_ms())
+    }
+
+    /// [`SharedKey::seal`] as if made at `issued_at_ms` (a test makes an old one with it).
+    pub fn seal_at(&self, purpose: &str, claims: &impl Serialize, issued_at_ms: u64) -> Proof {
         let claims = serde_json::to_value(claims).unwrap_or_default();
-        let (issued_at_ms, nonce) = (crate::now_ms(), nonce());
+        let nonce = nonce();
         let tag = self.mac(input(purpose, issued_at_ms, &nonce, &claims).as_bytes()).finalize().into_bytes();
         Proof { kid: SHARED_KID.into(), issued_at_ms, nonce, signature: b64(&tag) }
     }

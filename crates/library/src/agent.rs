@@ -15,6 +15,7 @@ use crate::booking;
 use crate::clock::Clock;
 use crate::extract::{Answer, Context, SkillText, answer, render};
 use crate::live::LiveConfig;
+use crate::loans::Loans;
 
 /// The Library's port unless `PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 41242;
@@ -130,6 +131,8 @@ pub struct Library {
     live: Option<Arc<LiveConfig>>,
     /// `LIBRARY_CLOCK` or the real clock: the answerer's days and the booking form's.
     clock: Clock,
+    /// The loan service over the same store and clock.
+    loans: Loans,
 }
 
 impl Library {
@@ -153,8 +156,9 @@ impl Library {
             Some(l) => Arc::new(forms::intent::Live { llm: l.llm.clone(), model: l.model }),
             None => forms::intent::heuristic(),
         };
+        let loans = Loans::new(store.clone(), clock);
         let host = FormHost::new(store, decider, &env);
-        Self { settings, telemetry, host, key, live: live.map(Arc::new), clock }
+        Self { settings, telemetry, host, key, live: live.map(Arc::new), clock, loans }
     }
 
     fn mode(&self) -> &'static str {
@@ -191,6 +195,26 @@ impl Library {
         self.host.answer_chat(&self.front(), ctx, &policy, offer).await
     }
 
+    /// A question about the asker's own loans, offline: the loan service's overview for the
+    /// student the Hub vouched for on this very forward, and for no one else.
+    async fn answer_loans(&self, ctx: &RequestContext) -> Result<Reply, RpcError> {
+        let caller = specialist::caller();
+        let (text, outcome, count) = match caller.student() {
+            None => (crate::loans::NOT_VOUCHED.to_string(), "not_vouched", None),
+            Some(student) => {
+                let (loans, student, context) =
+                    (self.loans.clone(), student.to_string(), ctx.context_id.clone());
+                let list = self.host.store().run(move |_| loans.open(&student, Some(&context))).await;
+                let list = list.map_err(|e| specialist::forms::store_failed(&e))?;
+                (crate::loans::overview(&list, self.clock.now().date()), "answered", Some(list.len()))
+            }
+        };
+        let reply = Reply::text(text.clone());
+        let details = json!({ "loans": count, "caller": caller.as_str(), "mode": self.mode() });
+        specialist::log_reply(&self.telemetry, ctx, &reply, outcome, &text, &details);
+        Ok(reply)
+    }
+
     /// A question in live mode: the model's answer, released only as [`crate::live`] says.
     async fn answer_live(
         &self,
@@ -222,6 +246,9 @@ impl AgentExecutor for Library {
         };
         if let Some(live) = &self.live {
             return Ok(self.answer_live(&ctx, live, intent).await);
+        }
+        if crate::loans::about_own_loans(&question) {
+            return self.answer_loans(&ctx).await;
         }
         // The policy is read once: the whole answer comes from one configuration revision.
         let snapshot = self.settings.current();

@@ -17,6 +17,7 @@ pub mod days;
 pub mod extract;
 pub mod fixtures;
 pub mod live;
+pub mod loans;
 mod rank;
 pub mod words;
 

@@ -9,7 +9,8 @@
 //!   saved skill settings), [`operations`] (exactly-once results), [`tutoring`] (tutoring
 //!   requests), [`bookings`] (study-room bookings, one row per booked hour so a double
 //!   booking is a constraint violation), [`form_refs`] (the Hub's form references),
-//!   [`ledger`] (the Hub's request ledger) and [`pins`] (other agents' public keys).
+//!   [`ledger`] (the Hub's request ledger), [`loans`] (the Library's demo loans) and
+//!   [`pins`] (other agents' public keys).
 //!   Operations that may run inside an [exactly-once](Store::once) effect are methods
 //!   of [`Tx`]; the `Store` method of the same name runs them in a transaction of their
 //!   own.
@@ -31,6 +32,7 @@ mod error;
 pub mod form_refs;
 pub mod forms;
 pub mod ledger;
+pub mod loans;
 mod migrate;
 pub mod operations;
 pub mod pins;

@@ -165,6 +165,34 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // (`created_at_ms`, the column the age prune reads); those kept so far count from now
     "ALTER TABLE hub_conversations ADD COLUMN created_at_ms INTEGER NOT NULL DEFAULT 0;
     UPDATE hub_conversations SET created_at_ms = CAST(strftime('%s', 'now') AS INTEGER) * 1000;",
+    // 14: the Library's demo loans (a fixed sample: rows are replaced, never added by
+    // requests), the day each borrower's sample was first made (its dates count from it),
+    // and the Hub conversations each borrower's loans were last reset for (seq: the order
+    // of writing, for pruning the oldest)
+    "CREATE TABLE loans (
+        id TEXT PRIMARY KEY,
+        borrower TEXT NOT NULL,
+        title TEXT NOT NULL,
+        author TEXT NOT NULL,
+        due_date TEXT NOT NULL CHECK (length(due_date) = 10 AND due_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        renewals INTEGER NOT NULL CHECK (renewals >= 0),
+        hold INTEGER NOT NULL CHECK (hold IN (0, 1)),
+        course_reserve INTEGER NOT NULL CHECK (course_reserve IN (0, 1)),
+        version INTEGER NOT NULL CHECK (version >= 1)
+    ) STRICT;
+    CREATE INDEX loans_by_borrower ON loans (borrower);
+    CREATE TABLE loan_samples (
+        borrower TEXT PRIMARY KEY,
+        anchor TEXT NOT NULL CHECK (length(anchor) = 10),
+        created_at_ms INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE loan_contexts (
+        seq INTEGER PRIMARY KEY,
+        borrower TEXT NOT NULL,
+        context_id TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        UNIQUE (borrower, context_id)
+    ) STRICT;",
 ];
 
 /// The schema version this build writes and understands.

@@ -29,7 +29,7 @@ pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
 pub const DEFAULT_TUTOR_URL: &str = "http://127.0.0.1:41241";
 /// The student id this demo sends (there is no sign-in): the Hub's form references
 /// belong to it.
-pub const DEMO_STUDENT_ID: &str = "demo-student";
+pub const DEMO_STUDENT_ID: &str = vocab::loans::DEMO_STUDENT_ID;
 
 /// The command-line Student's configuration: defaults, then an optional `STUDENT_CONFIG`
 /// JSON file (`{"hubUrl": …, "timeoutMs": …}`), then `HUB_URL`, `STUDENT_TIMEOUT_MS`, and

@@ -18,6 +18,7 @@
 pub mod agents;
 pub mod events;
 pub mod form;
+pub mod loans;
 pub mod meta;
 pub mod registry;
 

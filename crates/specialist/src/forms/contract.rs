@@ -159,7 +159,8 @@ pub(super) fn reused() -> RpcError {
     )
 }
 
-pub(super) fn store_failed(e: &StoreError) -> RpcError {
+/// A store failure as the caller sees it (an internal error; the code in the log).
+pub fn store_failed(e: &StoreError) -> RpcError {
     tracing::warn!(code = e.code(), "form store failed: {e}");
     RpcError::internal()
 }
