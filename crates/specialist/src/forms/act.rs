@@ -120,7 +120,7 @@ impl FormHost {
             form,
             name: checked_action.name,
             values,
-            student_id: FormHost::student_id(ctx),
+            student_id: FormHost::student_id(),
         };
         let handler = Arc::new(handler);
         // the test switch waits inside the work, which runs on whether or not the caller waits

@@ -11,7 +11,7 @@ use serde_json::Value;
 use store::forms::{Form, FormChange, StoredState as StoreState};
 use store::{Store, StoreError};
 use vocab::FormState;
-use vocab::form::{ANONYMOUS_STUDENT, FORM_ERRORS_MEDIA_TYPE, FORM_RECEIPT_MEDIA_TYPE, STUDENT_ID_KEY};
+use vocab::form::{ANONYMOUS_STUDENT, FORM_ERRORS_MEDIA_TYPE, FORM_RECEIPT_MEDIA_TYPE};
 
 use super::contract::{Outcome, checked, code, refuse, store_failed};
 
@@ -63,16 +63,10 @@ impl FormHost {
                 || a2ui::part::client_supports(ctx.metadata.as_ref(), a2ui::BASIC_CATALOG_ID))
     }
 
-    /// The student the Hub says this is.
-    pub fn student_id(ctx: &RequestContext) -> String {
-        ctx.message
-            .metadata
-            .as_ref()
-            .and_then(|m| m.get(STUDENT_ID_KEY))
-            .and_then(Value::as_str)
-            .filter(|s| (1..=64).contains(&s.len()))
-            .unwrap_or(ANONYMOUS_STUDENT)
-            .to_string()
+    /// The student the Hub vouched for in its signed forward ([`crate::caller`]); a
+    /// `studentId` the message merely claims counts for nothing: anonymous.
+    pub fn student_id() -> String {
+        crate::caller().student().unwrap_or(ANONYMOUS_STUDENT).to_string()
     }
 
     /// How this host's chat messages are decided (`heuristic`, `live`).

@@ -145,8 +145,10 @@ fn cancel(form_id: &str, operation_id: &str, version: u32) -> RequestContext {
     press(form_id, operation_id, "cancel_btn", CANCEL_FORM, version, "")
 }
 
+/// A press as the Hub forwards it: its signature vouches for `STUDENT`.
 async fn act(host: &FormHost, ctx: &RequestContext, runs: &Arc<AtomicUsize>) -> Result<Outcome, RpcError> {
-    host.act(ctx, &[WORKFLOW], |_| true, buttons, handler(runs.clone())).await
+    let hub = hublink::Caller::Hub { student: Some(STUDENT.into()), forward: "f".into() };
+    crate::CALLER.scope(hub, host.act(ctx, &[WORKFLOW], |_| true, buttons, handler(runs.clone()))).await
 }
 
 fn refused(result: Result<Outcome, RpcError>) -> String {
@@ -191,6 +193,12 @@ async fn an_accepted_submit_is_recorded_once_and_its_retry_gets_the_stored_answe
     assert_eq!(stored_state(&host, &form), StoreState::Submitted);
     let requests = || host.store().tutoring_requests_of(STUDENT, 10).unwrap().len();
     assert_eq!((runs.load(Ordering::SeqCst), requests()), (1, 1));
+    // a student id the message merely claims counts for nothing: only the Hub's vouching
+    let claimed = submit(&offer(&host).await.form_id, "op-claimed", 1, "limits");
+    let elsewhere = Arc::new(AtomicUsize::new(0));
+    host.act(&claimed, &[WORKFLOW], |_| true, buttons, handler(elsewhere)).await.unwrap();
+    assert_eq!(host.store().tutoring_requests_of(vocab::form::ANONYMOUS_STUDENT, 10).unwrap().len(), 1);
+    assert_eq!(requests(), 1, "not recorded as the student it claims to be");
 
     // the same press again (a retry): the stored answer, no second run, no second request
     let again = act(&host, &submit(&form, "op-1", 1, "limits"), &runs).await.unwrap();
