@@ -151,6 +151,9 @@ function studentEvent(state, ev, now, lane) {
     case "CUSTOM": {
       // a notice nobody asked for (the Hub unreachable, or back): one line in the chat
       if (ev.name !== "campus.notice" || typeof ev.value?.message !== "string") return state;
+      // a window started a new conversation: every window shows it, and so does one opened
+      // later from the history (never the last conversation's messages or receipts)
+      if (ev.value.code === NOTICES.conversationStarted) return typeof ev.value.threadId === "string" ? { ...state, currentThread: ev.value.threadId } : state;
       const id = `notice-${open?.runId ?? state.chat.length}`;
       if (state.chat.some((m) => m.id === id)) return state;
       // on the server's notices lane: shown in every conversation

@@ -25,7 +25,7 @@ export const WORKFLOW_AGENT = Object.freeze({"study-room-booking":"library","tut
 /** The stream's channels (crates/ui/src/stream.rs, monitor.rs) and the notices' lane. */
 export const CHANNELS = Object.freeze({"monitor":"monitor","noticesThread":"notices","student":"student"});
 /** The codes of the server's notices (crates/ui/src/notices.rs). */
-export const NOTICES = Object.freeze({"historyTruncated":"history_truncated","hubReachable":"hub_reachable","hubUnreachable":"hub_unreachable"});
+export const NOTICES = Object.freeze({"conversationStarted":"conversation_started","historyTruncated":"history_truncated","hubReachable":"hub_reachable","hubUnreachable":"hub_unreachable"});
 /** Why a forward brought no answer: a hop's reason (vocab::events::ForwardFailure). */
 export const FORWARD_FAILURES = Object.freeze({"error":"error","outcomeUnknown":"outcome_unknown","unreachable":"unreachable"});
 /** The codes a press on a form is refused with, by the Hub or its specialist (vocab::form::refusal). */

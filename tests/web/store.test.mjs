@@ -203,6 +203,17 @@ test("a notice the server opened itself is one chat line, whatever conversation 
   // a replayed notice is not shown twice, and another custom event is not a notice
   s = apply(s, [...notice("n-2", "hub_reachable", "The Hub is back."), ev("student", { type: "CUSTOM", name: "other", value: { message: "x" } })]);
   assert.equal(s.chat.filter((m) => m.kind === "notice").length, 2);
+  // a new conversation another window started: this one (and one replaying the history)
+  // shows it, with none of the last conversation's lines; no chat line of its own
+  s = apply(s, [...notice("n-3", "conversation_started", "a new conversation started")]);
+  assert.equal(s.currentThread, "t1", "without its thread id it switches nothing");
+  s = apply(s, [
+    ev("student", { type: "RUN_STARTED", threadId: "notices", runId: "n-4" }),
+    ev("student", { type: "CUSTOM", name: "campus.notice", value: { code: "conversation_started", message: "a new conversation started", at: 6, threadId: "t2" } }),
+    ev("student", { type: "RUN_FINISHED", threadId: "notices", runId: "n-4", result: { notice: "conversation_started" } }),
+  ]);
+  assert.equal(s.currentThread, "t2");
+  assert.equal(s.chat.filter((m) => m.kind === "notice").length, 2, "no chat line for it");
 });
 
 test("hop reasons reach people in words, never as raw codes", () => {

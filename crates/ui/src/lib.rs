@@ -119,6 +119,7 @@ fn new_boot() -> String {
 struct App {
     stream: Stream,
     runs: Arc<Runs>,
+    notices: Arc<Notices>,
 }
 
 /// The running UI server's parts.
@@ -148,9 +149,17 @@ pub fn build(config: &Config, addr: SocketAddr, stop: watch::Receiver<bool>) -> 
         .expect("http client builds with static settings");
     spawn_follow(&config.hub_url, runs.clone(), monitor.clone(), stop.clone());
     let notices = Arc::new(Notices::new(stream.clone()));
-    spawn_poll(http, config.hub_url.clone(), runs.clone(), monitor.clone(), notices, student, stop.clone());
+    spawn_poll(
+        http,
+        config.hub_url.clone(),
+        runs.clone(),
+        monitor.clone(),
+        notices.clone(),
+        student,
+        stop.clone(),
+    );
     spawn_flush(monitor, stop);
-    let app = App { stream: stream.clone(), runs };
+    let app = App { stream: stream.clone(), runs, notices };
     let api = Router::new()
         .route("/", get(assets::shell))
         .route("/conversation", get(assets::shell))
@@ -326,7 +335,11 @@ async fn new_conversation(
     if let Err(e) = read_json::<runs::NewConversation>(&headers, body) {
         return e.into_response();
     }
-    (StatusCode::CREATED, Json(json!({"threadId": app.runs.new_conversation()}))).into_response()
+    let thread = app.runs.new_conversation();
+    // every window (and one opened later, from the history) shows the new conversation,
+    // never the last one's messages and receipts
+    app.notices.conversation_started(&thread);
+    (StatusCode::CREATED, Json(json!({"threadId": thread}))).into_response()
 }
 
 async fn not_found() -> Response {

@@ -1,9 +1,9 @@
 //! Notices nobody asked for: short runs the server opens itself on the `student` channel,
 //! in its own lane (thread [`THREAD`], which no conversation may use), kept in the history
-//! like any run. Today: the Hub became unreachable, or reachable again, as the UI server's
-//! registry polling saw it.
+//! like any run: the Hub became unreachable, or reachable again, as the UI server's
+//! registry polling saw it; a new conversation was started (with its `threadId`).
 //!
-//! Each run: `RUN_STARTED`, `CUSTOM {name: "campus.notice", value: {code, message, at}}`,
+//! Each run: `RUN_STARTED`, `CUSTOM {name: "campus.notice", value: {code, message, at[, threadId]}}`,
 //! `RUN_FINISHED {result: {notice: code}}`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,6 +21,9 @@ pub const THREAD: &str = "notices";
 pub const HUB_UNREACHABLE: &str = "hub_unreachable";
 /// The notice when the Hub answers again.
 pub const HUB_REACHABLE: &str = "hub_reachable";
+/// The notice when a window started a new conversation (`threadId`): every window shows
+/// it from then on, and so does one opened later.
+pub const CONVERSATION_STARTED: &str = "conversation_started";
 
 pub struct Notices {
     stream: Stream,
@@ -49,17 +52,30 @@ impl Notices {
         Some(code)
     }
 
+    /// A new conversation, `thread`, was started.
+    pub fn conversation_started(&self, thread: &str) {
+        self.emit_with(CONVERSATION_STARTED, "a new conversation started", Some(thread));
+    }
+
     fn emit(&self, code: &'static str) {
         let message = match code {
             HUB_UNREACHABLE => "the hub cannot be reached; a question asked now fails and is not sent later",
             _ => "the hub can be reached again",
         };
+        self.emit_with(code, message, None);
+    }
+
+    fn emit_with(&self, code: &str, message: &str, thread: Option<&str>) {
         let n = self.runs.fetch_add(1, Ordering::Relaxed) + 1;
         let run = format!("n-{}-{n}", self.stream.boot());
         let ts = now_ms();
+        let mut value = json!({"code": code, "message": message, "at": ts});
+        if let Some(thread) = thread {
+            value["threadId"] = json!(thread);
+        }
         let events = [
             Event::run_started(THREAD, &run, ts),
-            Event::custom("campus.notice", json!({"code": code, "message": message, "at": ts}), ts),
+            Event::custom("campus.notice", value, ts),
             Event::run_finished(THREAD, &run, Some(json!({"notice": code})), ts),
         ];
         self.stream.emit(CHANNEL, THREAD, &run, &events);

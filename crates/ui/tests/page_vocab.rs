@@ -108,6 +108,7 @@ fn render() -> String {
             "NOTICES",
             "The codes of the server's notices (crates/ui/src/notices.rs).",
             json!({"hubUnreachable": ui::notices::HUB_UNREACHABLE, "hubReachable": ui::notices::HUB_REACHABLE,
+                "conversationStarted": ui::notices::CONVERSATION_STARTED,
                 "historyTruncated": ui::stream::HISTORY_TRUNCATED}),
         ),
         (

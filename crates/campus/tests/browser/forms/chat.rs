@@ -243,6 +243,24 @@ fn a_room_changed_in_the_chat_while_times_show_takes_them_away_and_a_new_convers
             "return document.querySelectorAll('#chat-log .msg').length === 0 ? true : null;",
         )
         .await;
+        // a window opened now shows the new conversation too, not the last one's receipt
+        let seen = js(&c, "return Number(document.body.dataset.lastEventId.split(':')[1]);").await;
+        let late = d.session(false).await;
+        open(&late, &campus.url("/conversation")).await;
+        until(
+            &late,
+            "the history replayed up to what the first window saw",
+            &format!("return Number((document.body.dataset.lastEventId || ':0').split(':')[1]) >= {seen} ? true : null;"),
+        )
+        .await;
+        let shown = js(&late, "return document.getElementById('chat-log').textContent;").await;
+        assert!(!shown.as_str().unwrap().contains("bk-"), "no old receipt in a new window: {shown}");
+        assert_eq!(
+            js(&late, "return document.querySelectorAll('#chat-log .msg').length;").await,
+            0,
+            "the new window shows the new, empty conversation"
+        );
+        late.close().await.unwrap();
         let run = ask(&c, "When is the library open on Sunday?").await;
         reply(&c, &run).await;
         let log = js(&c, "return document.getElementById('chat-log').textContent;").await;
