@@ -195,8 +195,9 @@ impl Library {
         self.host.answer_chat(&self.front(), ctx, &policy, offer).await
     }
 
-    /// A question about the asker's own loans, offline: the loan service's overview for the
-    /// student the Hub vouched for on this very forward, and for no one else.
+    /// A question about the asker's own loans: the loan service's overview (written by
+    /// rule, in either mode) for the student the Hub vouched for on this very forward, and
+    /// for no one else.
     async fn answer_loans(&self, ctx: &RequestContext) -> Result<Reply, RpcError> {
         let caller = specialist::caller();
         let (text, outcome, count) = match caller.student() {
@@ -206,7 +207,8 @@ impl Library {
                     (self.loans.clone(), student.to_string(), ctx.context_id.clone());
                 let list = self.host.store().run(move |_| loans.open(&student, Some(&context))).await;
                 let list = list.map_err(|e| specialist::forms::store_failed(&e))?;
-                (crate::loans::overview(&list, self.clock.now().date()), "answered", Some(list.len()))
+                let text = crate::loans::overview(&list, self.clock.now().date(), self.live.is_some());
+                (text, "answered", Some(list.len()))
             }
         };
         let reply = Reply::text(text.clone());
@@ -240,15 +242,17 @@ impl AgentExecutor for Library {
         if FormHost::is_action(&ctx) {
             return self.act(&ctx).await;
         }
+        // the student's own loans: every fact is the loan service's, in either mode, and
+        // no model is asked anything about them
+        if crate::loans::about_own_loans(&question) {
+            return self.answer_loans(&ctx).await;
+        }
         let intent = match self.maybe_form(&ctx).await {
             Ok(reply) => return Ok(reply),
             Err(intent) => intent,
         };
         if let Some(live) = &self.live {
             return Ok(self.answer_live(&ctx, live, intent).await);
-        }
-        if crate::loans::about_own_loans(&question) {
-            return self.answer_loans(&ctx).await;
         }
         // The policy is read once: the whole answer comes from one configuration revision.
         let snapshot = self.settings.current();

@@ -92,6 +92,11 @@ fn the_live_library_releases_only_verified_answers_and_reads_form_intent_with_th
     );
     let v = ask(&library.url, "is the library open on sunday?", false);
     assert_eq!(text(&v), "On Sundays: 12:00–18:00.", "{v}");
+    let answered = requests(&fake).len();
+    // the student's own loans: never the model's, and without the Hub's vouching no data
+    let loans = ask(&library.url, "when are my books due?", false);
+    assert_eq!(text(&loans), library::loans::NOT_VOUCHED, "{loans}");
+    assert_eq!(requests(&fake).len(), answered, "no model call about loans");
     let meta = &message(&v)["metadata"];
     assert_eq!(
         (&meta["mode"], &meta["model"], &meta["skill"]),
@@ -99,7 +104,7 @@ fn the_live_library_releases_only_verified_answers_and_reads_form_intent_with_th
     );
     assert_eq!(meta["usage"], json!({"inputTokens": 990, "outputTokens": 72}), "{meta}");
     let seen = requests(&fake);
-    assert_eq!(seen.len(), 2, "one intent call and one answer call");
+    assert_eq!(seen.len(), 2, "one intent call and one answer call (none about loans)");
     assert_eq!(meta["requestId"], seen[1]["request_id"]);
     // the exact requests: model, cap, effort, schema, thinking off, no sampling parameters
     let (decide, answering) = (&seen[0]["body"], &seen[1]["body"]);

@@ -11,8 +11,10 @@ use super::rules::{LoanFacts, MAX_RENEWALS};
 /// replayed signature, or a forward for no one): no loan data at all.
 pub const NOT_VOUCHED: &str = "I can't show any loans: the university has not vouched for who you are. Ask through the University Hub, signed in as yourself.";
 
-/// The label every offline loan answer starts with.
+/// The label a loan answer starts with in mock mode.
 const LABEL: &str = "Offline Library (no model)";
+/// The label in live mode: the model writes nothing of it either.
+const LIVE_LABEL: &str = "Library loan service (written by rule; no model wrote this)";
 
 /// "2026-12-26 (Saturday)".
 fn day(date: Date) -> String {
@@ -43,14 +45,16 @@ fn line(l: &LoanFacts) -> String {
     format!("- {} ({}, loan {}): due {}. {status}", l.title, l.author, l.id, day(l.due))
 }
 
-/// The overview of `loans` (one borrower's, by due date) on `today`.
-pub fn overview(loans: &[LoanFacts], today: Date) -> String {
+/// The overview of `loans` (one borrower's, by due date) on `today`; `live` when the
+/// Library runs in live mode (the label says no model wrote it all the same).
+pub fn overview(loans: &[LoanFacts], today: Date, live: bool) -> String {
+    let label = if live { LIVE_LABEL } else { LABEL };
     if loans.is_empty() {
-        return format!("{LABEL}: you have no loans on record.");
+        return format!("{label}: you have no loans on record.");
     }
     let renewable = loans.iter().filter(|l| l.renewable.is_ok()).count();
     let mut text = format!(
-        "{LABEL}: your loans from the loan service (demo records), today {}. {} loans, {renewable} of them renewable now.",
+        "{label}: your loans from the loan service (demo records), today {}. {} loans, {renewable} of them renewable now.",
         day(today),
         loans.len()
     );

@@ -230,7 +230,7 @@ fn the_overview_states_the_services_facts_and_nothing_of_another_borrower() {
     let tmp = TempDir::new();
     let service = service(&tmp.file(), TODAY);
     let loans = service.open(ALEX, Some("ctx-1")).unwrap();
-    let text = overview(&loans, date(2026, 12, 24));
+    let text = overview(&loans, date(2026, 12, 24), false);
     assert!(text.starts_with("Offline Library (no model)"), "{text}");
     for fact in [
         "today 2026-12-24 (Thursday)",
@@ -243,5 +243,12 @@ fn the_overview_states_the_services_facts_and_nothing_of_another_borrower() {
         assert!(text.contains(fact), "{fact:?} in {text}");
     }
     assert!(!text.contains("Lighthouses"), "{text}");
-    assert_eq!(overview(&[], date(2026, 12, 24)), "Offline Library (no model): you have no loans on record.");
+    assert_eq!(
+        overview(&[], date(2026, 12, 24), false),
+        "Offline Library (no model): you have no loans on record."
+    );
+    // live mode: the same facts, labelled as the loan service's, never as offline
+    let live = overview(&loans, date(2026, 12, 24), true);
+    assert!(live.starts_with("Library loan service (written by rule; no model wrote this)"), "{live}");
+    assert_eq!(live.split_once(':').unwrap().1, text.split_once(':').unwrap().1);
 }
