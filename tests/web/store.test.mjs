@@ -219,6 +219,7 @@ test("a notice the server opened itself is one chat line, whatever conversation 
 test("hop reasons reach people in words, never as raw codes", () => {
   assert.equal(hopReason("hub_got_answer", "unknown", "outcome_unknown", "Tutor"), "Outcome unknown: the Hub could not tell whether the Tutor handled it");
   assert.match(hopReason("student_received", "unknown", "outcome_unknown", null), /^Outcome unknown: the connection to the Hub broke/);
+  assert.match(hopReason("student_received", "unknown", "outcome_unknown", null, "press"), /broke after the press was sent/);
   assert.match(hopReason("student_received", "unknown", "timeout", null), /^Outcome unknown: no answer from the Hub in time/);
   assert.equal(hopReason("student_received", "failed", "hub_unavailable", null), "The Hub could not be reached; nothing was sent");
   assert.equal(hopReason("hub_forwarded", "skipped", "Hub answered itself (clarify)", null), "Hub answered itself (clarify)");

@@ -64,14 +64,14 @@ export function refusalWords(problem) {
 /** A hop's reason in words for people: the server's codes (`outcome_unknown`, `timeout`,
  *  `hub_unavailable`, `hub_error`, `unreachable`, …) never reach the page raw. `step` is the
  *  hop's step, `specialist` the specialist's display name (or null); other text is kept. */
-export function hopReason(step, state, reason, specialist) {
+export function hopReason(step, state, reason, specialist, what = "question") {
   if (!reason) return null;
   const who = specialist ? `the ${specialist}` : "the specialist";
   const fromHub = step === STEP.studentReceived;
   switch (reason) {
     case RUN_ERRORS.outcomeUnknown:
       return fromHub
-        ? "Outcome unknown: the connection to the Hub broke after the question was sent, so whether it was handled is not known"
+        ? `Outcome unknown: the connection to the Hub broke after the ${what} was sent, so whether it was handled is not known`
         : `Outcome unknown: the Hub could not tell whether ${who} handled it`;
     case RUN_ERRORS.timeout:
       return fromHub ? "Outcome unknown: no answer from the Hub in time" : `Outcome unknown: no answer from ${who} in time`;

@@ -207,7 +207,7 @@ export function mount(section, ctx) {
       if (step === STEP.hubForwarded && specialist) title = `Hub forwarded to ${agentName(specialist)}`;
       let detail = word;
       if (st === "done" && typeof hop.ms === "number") detail = `done · ${duration(hop.ms)}`;
-      const why = hopReason(step, st, hop.reason, specialist ? agentName(specialist) : null);
+      const why = hopReason(step, st, hop.reason, specialist ? agentName(specialist) : null, press ? "press" : "question");
       if ((st === "skipped" || st === "failed") && why) detail = `${word}: ${why}`;
       if (st === "unknown" && why) detail = why;
       const actor = step.startsWith("specialist_") ? specialist : (hop.from || step.split("_")[0]);
