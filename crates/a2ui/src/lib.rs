@@ -1,12 +1,14 @@
 //! A2UI v0.9 for Campus: the official JSON Schemas (vendored from `@a2ui/web_core`
 //! 0.11.0, see `schemas/SOURCE.md`) and validation against them ([`validate_server_message`],
 //! [`validate_client_message`]), the Student's allowlist ([`check_payload`],
-//! [`check_update`], [`check_action`] under a [`Policy`]) and A2UI over A2A 1.0 ([`part`]).
+//! [`check_update`], [`check_action`] under a [`Policy`]), A2UI over A2A 1.0 ([`part`]) and
+//! a surface's structure for an inspector, its words redacted ([`inspect::structure`]).
 //!
 //! This crate knows no agent: which workflow, which form, which actions a form takes are
 //! its callers' business.
 
 mod allowlist;
+pub mod inspect;
 pub mod part;
 mod schema;
 
