@@ -8,7 +8,7 @@ use jiff::civil::Date;
 use serde_json::Value;
 use vocab::loans::ComposeCheck;
 
-use super::blocks::{Composition, Facts};
+use super::blocks::{Block, Composition, Facts};
 use super::check::{CheckError, check_composition};
 use super::compile::{Surface, compile};
 use super::surface::check_surface;
@@ -50,7 +50,16 @@ pub fn parse(value: &Value) -> Result<Composition, CheckError> {
                 Segment::Enum { .. } | Segment::Unknown => {}
             }
         }
-        let message = e.inner().to_string().to_lowercase().replace('`', "'");
+        // a tagged enum is read whole: find the block that breaks the shape
+        let block = value.get("blocks").and_then(Value::as_array).and_then(|blocks| {
+            blocks.iter().enumerate().find_map(|(i, b)| {
+                serde_json::from_value::<Block>(b.clone())
+                    .err()
+                    .map(|e| (format!("/blocks/{i}"), e.to_string()))
+            })
+        });
+        let (path, message) = block.unwrap_or_else(|| (path, e.inner().to_string()));
+        let message = message.to_lowercase().replace('`', "'");
         CheckError::new(ComposeCheck::BlocksInvalid, path, message)
     })
 }

@@ -83,13 +83,12 @@ fn the_block_schema_is_one_the_provider_accepts_and_holds_the_offline_compositio
         assert!(schema.accepts(&value), "{value}");
         assert_eq!(parse(&value), Ok(c));
     }
-    // a field outside the blocks is refused by the schema and by the types (a tagged
-    // block is read whole, so the place is the composition's)
+    // a field outside the blocks is refused by the schema and by the types, at its block
     let extra = json!({"decision": "screen", "title": "T", "blocks": [
         {"type": "notice", "text": "hello", "component": "Image"}]});
     assert!(!schema.accepts(&extra));
     let err = parse(&extra).unwrap_err();
-    assert_eq!(err.code, ComposeCheck::BlocksInvalid, "{err}");
+    assert_eq!((err.code, err.path.as_str()), (ComposeCheck::BlocksInvalid, "/blocks/0"), "{err}");
     assert!(err.message.contains("unknown field 'component'"), "{err}");
     let unknown = json!({"decision": "screen", "title": "T", "blocks": [{"type": "image", "url": "x"}]});
     assert!(!schema.accepts(&unknown) && parse(&unknown).is_err());
