@@ -45,8 +45,8 @@ mod tokens;
 use amounts::{duration_at, group_at, room_at};
 pub use contact::is_email;
 use contact::{email_in, name};
-use date::date_at;
 pub use date::weekday;
+use date::{calendar_date_at, date_at};
 use time::{period_at, time_at};
 pub use tokens::fold;
 use tokens::{Found, Tok, negated_spans, span_text, tokenize};
@@ -211,6 +211,44 @@ pub fn read(text: &str, now: &Zoned) -> Reading {
     let emails: Vec<String> = toks.iter().filter_map(|t| email_in(&t.text)).collect();
     reading.email = distinct_one(emails, "email", &mut reading.notes, |e| e.clone());
     reading
+}
+
+/// Which date words [`dates_named`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DateWords {
+    /// Every date the words name, day words too (`tomorrow`, `Friday`, `in 3 days`),
+    /// negated or not: what a student's message mentions.
+    All,
+    /// Only dates written out (`2027-01-03`, `January 3`, `1/3`): what a written text
+    /// claims as a date (a weekday beside a date is no second date).
+    Calendar,
+}
+
+/// Every date `text` names as said on `today`, in order: `None` for one that does not
+/// exist (`February 30`). Unlike [`read`], two dates are both kept.
+pub fn dates_named(text: &str, today: Date, which: DateWords) -> Vec<Option<Date>> {
+    let toks = tokenize(truncate(text, MAX_TEXT));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let at = match which {
+            DateWords::All => date_at(&toks, i, today),
+            DateWords::Calendar => calendar_date_at(&toks, i, today),
+        };
+        let Some((len, found)) = at else {
+            i += 1;
+            continue;
+        };
+        for f in found {
+            match f {
+                Found::Date(d) => out.push(Some(d)),
+                Found::DateNote(_) if which == DateWords::Calendar => out.push(None),
+                _ => {}
+            }
+        }
+        i += len.max(1);
+    }
+    out
 }
 
 /// `text` cut to at most `max` bytes at a character boundary.

@@ -32,16 +32,19 @@ pub struct Built {
     pub not_filled: Vec<FieldError>,
 }
 
-fn create_surface(surface_id: &str) -> Value {
+/// Opens `surface_id` on the basic catalog.
+pub fn create_surface(surface_id: &str) -> Value {
     json!({"version": VERSION, "createSurface": {
         "surfaceId": surface_id, "catalogId": BASIC_CATALOG_ID, "sendDataModel": false}})
 }
 
-fn update_components(surface_id: &str, components: Vec<Value>) -> Value {
+/// Sets components of `surface_id`.
+pub fn update_components(surface_id: &str, components: Vec<Value>) -> Value {
     json!({"version": VERSION, "updateComponents": {"surfaceId": surface_id, "components": components}})
 }
 
-fn update_data_model(surface_id: &str, path: &str, value: Value) -> Value {
+/// Sets the data model of `surface_id` at `path`.
+pub fn update_data_model(surface_id: &str, path: &str, value: Value) -> Value {
     json!({"version": VERSION, "updateDataModel": {"surfaceId": surface_id, "path": path, "value": value}})
 }
 
@@ -50,7 +53,8 @@ pub fn delete_surface(surface_id: &str) -> Value {
     json!({"version": VERSION, "deleteSurface": {"surfaceId": surface_id}})
 }
 
-fn path(field: &str) -> Value {
+/// A binding to `/form/{field}` (`field` may hold `/`: a deeper path).
+pub fn path(field: &str) -> Value {
     json!({"path": format!("/form/{field}")})
 }
 
@@ -62,7 +66,8 @@ fn check(condition: Value, message: &str) -> Value {
     json!({"condition": condition, "message": message})
 }
 
-fn required(field: &str, message: &str) -> Value {
+/// A check that `/form/{field}` is set.
+pub fn required(field: &str, message: &str) -> Value {
     check(call("required", json!({"value": path(field)})), message)
 }
 
@@ -70,7 +75,8 @@ fn max_length(field: &str, max: usize) -> Value {
     check(call("length", json!({"value": path(field), "max": max})), &format!("At most {max} characters"))
 }
 
-fn text(id: &str, content: &str, variant: &str) -> Value {
+/// A Text of `variant` (`h3`, `body`, `caption`, …).
+pub fn text(id: &str, content: &str, variant: &str) -> Value {
     json!({"id": id, "component": "Text", "text": content, "variant": variant})
 }
 
@@ -86,18 +92,37 @@ fn choice(id: &str, field: &str, label: &str, options: Vec<(String, String)>, ch
 }
 
 fn date_input(id: &str, label: &str, min: Date, max: Date, message: &str) -> Value {
-    json!({"id": id, "component": "DateTimeInput", "label": label, "value": path("date"),
+    date_input_at(id, "date", label, min, max, message)
+}
+
+/// A date-only DateTimeInput bound to `/form/{field}`, from `min` to `max` (both
+/// included), required with `message`.
+pub fn date_input_at(id: &str, field: &str, label: &str, min: Date, max: Date, message: &str) -> Value {
+    json!({"id": id, "component": "DateTimeInput", "label": label, "value": path(field),
         "enableDate": true, "enableTime": false, "min": min.to_string(), "max": max.to_string(),
-        "checks": [required("date", message)]})
+        "checks": [required(field, message)]})
 }
 
 /// A button and its label (a Text child): two components. Its action's context binds
 /// `context`'s fields and carries `version` as [`FORM_VERSION_KEY`].
 fn button(id: &str, label: &str, variant: &str, name: &str, context: &[&str], version: u32) -> [Value; 2] {
+    let context: Map<String, Value> = context.iter().map(|f| ((*f).to_string(), path(f))).collect();
+    button_with(id, label, variant, name, context, version)
+}
+
+/// A button and its label (a Text child, `{id}_label`): two components. Its action's
+/// context is `context` (bindings or literals) with `version` as [`FORM_VERSION_KEY`].
+pub fn button_with(
+    id: &str,
+    label: &str,
+    variant: &str,
+    name: &str,
+    mut context: Map<String, Value>,
+    version: u32,
+) -> [Value; 2] {
     let label_id = format!("{id}_label");
     let mut event = Map::new();
     event.insert("name".into(), json!(name));
-    let mut context: Map<String, Value> = context.iter().map(|f| ((*f).to_string(), path(f))).collect();
     context.insert(FORM_VERSION_KEY.into(), json!(version));
     event.insert("context".into(), Value::Object(context));
     [

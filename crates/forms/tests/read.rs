@@ -259,3 +259,19 @@ fn contradictions_name_both_values() {
         Some("two different values for the time: 15:00 and 16:00")
     );
 }
+
+#[test]
+fn dates_named_keeps_every_date_and_calendar_reads_only_written_out_ones() {
+    use forms::read::{DateWords, dates_named};
+    use jiff::civil::date;
+    let today = at(MON).date();
+    let text = "Due 2026-12-05 (Saturday), or tomorrow, or Dec 9th; not February 30.";
+    let all: Vec<_> = dates_named(text, today, DateWords::All);
+    assert_eq!(
+        all,
+        [Some(date(2026, 12, 5)), Some(date(2026, 12, 5)), Some(date(2026, 12, 1)), Some(date(2026, 12, 9))]
+    );
+    let written = dates_named(text, today, DateWords::Calendar);
+    assert_eq!(written, [Some(date(2026, 12, 5)), Some(date(2026, 12, 9)), None]);
+    assert!(dates_named("0 of 2 renewals used, loan ln-calculus", today, DateWords::Calendar).is_empty());
+}

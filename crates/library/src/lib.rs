@@ -13,6 +13,7 @@
 mod agent;
 pub mod booking;
 pub mod clock;
+pub mod compose;
 pub mod days;
 pub mod extract;
 pub mod fixtures;

@@ -1,6 +1,7 @@
 //! The Library's loan service in words other crates read: why a loan cannot be renewed
 //! and why a renewal was refused, each a stable code (the later renew form and its tests
-//! name them), and the demo's one student with loans.
+//! name them), the demo's one student with loans, and a composed loan screen's operations
+//! and the codes of its checks.
 
 use serde::{Deserialize, Serialize};
 
@@ -80,6 +81,123 @@ impl RenewRefusal {
     }
 }
 
+/// The operations a composed loan screen's buttons send (`action.event.name`) and their
+/// inputs (the action context's keys); its Close button sends the forms' `cancel_form`
+/// (`forms::action::CANCEL_FORM`), and every button carries `formVersion` beside these.
+pub mod operation {
+    /// Renew one loan to the date its picker holds: [`LOAN_ID`] and [`RETURN_DATE`].
+    pub const RENEW_LOAN: &str = "renew_loan";
+    /// Ask the Library a new question, written into the button: [`REQUEST`].
+    pub const FOLLOW_UP: &str = "follow_up";
+    /// The loan a renewal names (a literal: the service's id).
+    pub const LOAN_ID: &str = "loanId";
+    /// The new return date (bound to the loan's date picker, `YYYY-MM-DD`).
+    pub const RETURN_DATE: &str = "returnDate";
+    /// The follow-up question's text (a literal).
+    pub const REQUEST: &str = "request";
+}
+
+/// Why a composed answer about loans (blocks, or the A2UI compiled from them) was refused
+/// before anything was sent: each a stable code, fed back to the composer with a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ComposeCheck {
+    /// Not in the shape of the composition schema.
+    BlocksInvalid,
+    /// Empty text, an empty list or a screen with no block.
+    Empty,
+    /// A loan id that is not one of the borrower's loans.
+    UnknownLoan,
+    /// A loan shown twice as a card, or given two date pickers.
+    DuplicateLoan,
+    /// A renew choice or a date picker for a loan that cannot be renewed.
+    NotRenewable,
+    /// A renew choice with no date picker for its loan.
+    RenewWithoutPicker,
+    /// A date picker with no renew choice for its loan.
+    PickerWithoutRenew,
+    /// A picker's first date outside the permitted range.
+    InitialOutOfRange,
+    /// A picker whose bounds are not exactly the service's range for its loan.
+    PickerRange,
+    /// A date in text that is neither in the loan data nor in the student's words.
+    InventedDate,
+    /// Markdown in text (the renderer shows it as it is).
+    Markdown,
+    /// A button that sends anything but a registered operation.
+    OperationNotAllowed,
+    /// A registered operation with the wrong inputs.
+    OperationInputs,
+    /// A component reference that names no component.
+    DanglingReference,
+    /// Components that contain each other.
+    ReferenceCycle,
+    /// No `root` component, or two components with one id.
+    NoRoot,
+    /// More components than a screen may have.
+    TooManyComponents,
+    /// Nesting deeper than a screen may have.
+    TooDeep,
+    /// A surface larger than a screen may be.
+    TooLarge,
+    /// The official A2UI v0.9 schema refuses a message.
+    SchemaInvalid,
+    /// The Student's allowlist refuses the surface (catalog, component, function).
+    NotAllowed,
+}
+
+impl ComposeCheck {
+    pub const ALL: [ComposeCheck; 21] = [
+        ComposeCheck::BlocksInvalid,
+        ComposeCheck::Empty,
+        ComposeCheck::UnknownLoan,
+        ComposeCheck::DuplicateLoan,
+        ComposeCheck::NotRenewable,
+        ComposeCheck::RenewWithoutPicker,
+        ComposeCheck::PickerWithoutRenew,
+        ComposeCheck::InitialOutOfRange,
+        ComposeCheck::PickerRange,
+        ComposeCheck::InventedDate,
+        ComposeCheck::Markdown,
+        ComposeCheck::OperationNotAllowed,
+        ComposeCheck::OperationInputs,
+        ComposeCheck::DanglingReference,
+        ComposeCheck::ReferenceCycle,
+        ComposeCheck::NoRoot,
+        ComposeCheck::TooManyComponents,
+        ComposeCheck::TooDeep,
+        ComposeCheck::TooLarge,
+        ComposeCheck::SchemaInvalid,
+        ComposeCheck::NotAllowed,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ComposeCheck::BlocksInvalid => "blocks_invalid",
+            ComposeCheck::Empty => "empty",
+            ComposeCheck::UnknownLoan => "unknown_loan",
+            ComposeCheck::DuplicateLoan => "duplicate_loan",
+            ComposeCheck::NotRenewable => "not_renewable",
+            ComposeCheck::RenewWithoutPicker => "renew_without_picker",
+            ComposeCheck::PickerWithoutRenew => "picker_without_renew",
+            ComposeCheck::InitialOutOfRange => "initial_out_of_range",
+            ComposeCheck::PickerRange => "picker_range",
+            ComposeCheck::InventedDate => "invented_date",
+            ComposeCheck::Markdown => "markdown",
+            ComposeCheck::OperationNotAllowed => "operation_not_allowed",
+            ComposeCheck::OperationInputs => "operation_inputs",
+            ComposeCheck::DanglingReference => "dangling_reference",
+            ComposeCheck::ReferenceCycle => "reference_cycle",
+            ComposeCheck::NoRoot => "no_root",
+            ComposeCheck::TooManyComponents => "too_many_components",
+            ComposeCheck::TooDeep => "too_deep",
+            ComposeCheck::TooLarge => "too_large",
+            ComposeCheck::SchemaInvalid => "schema_invalid",
+            ComposeCheck::NotAllowed => "not_allowed",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +210,9 @@ mod tests {
         }
         for r in RenewRefusal::ALL {
             assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
+        }
+        for c in ComposeCheck::ALL {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.as_str());
         }
     }
 }

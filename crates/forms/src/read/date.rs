@@ -91,6 +91,12 @@ pub(super) fn date_at(toks: &[Tok], i: usize, today: Date) -> Option<(usize, Vec
     None
 }
 
+/// A date written out at `i` (`2027-01-03`, `January 3`, `3 Jan 2027`, `1/3`), not a day
+/// word (`tomorrow`, `Friday`, `in 3 days`): what a written text may claim as a date.
+pub(super) fn calendar_date_at(toks: &[Tok], i: usize, today: Date) -> Option<(usize, Vec<Found>)> {
+    month_day_at(toks, i, today).or_else(|| numeric_date(low(toks, i), today).map(|f| (1, vec![f])))
+}
+
 fn weekday_at(toks: &[Tok], i: usize, today: Date) -> Option<(usize, Vec<Found>)> {
     let w = low(toks, i);
     let (prefix, day_at) = match w {

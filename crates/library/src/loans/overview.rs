@@ -12,17 +12,17 @@ use super::rules::{LoanFacts, MAX_RENEWALS};
 pub const NOT_VOUCHED: &str = "I can't show any loans: the university has not vouched for who you are. Ask through the University Hub, signed in as yourself.";
 
 /// The label a loan answer starts with in mock mode.
-const LABEL: &str = "Offline Library (no model)";
+pub const OFFLINE_LABEL: &str = "Offline Library (no model)";
 /// The label in live mode: the model writes nothing of it either.
-const LIVE_LABEL: &str = "Library loan service (written by rule; no model wrote this)";
+pub(super) const LIVE_LABEL: &str = "Library loan service (written by rule; no model wrote this)";
 
 /// "2026-12-26 (Saturday)".
-fn day(date: Date) -> String {
+pub fn day(date: Date) -> String {
     format!("{date} ({})", forms::templates::weekday_name(date))
 }
 
 /// Why not, in words.
-fn why_not(reason: NotRenewable) -> String {
+pub fn why_not(reason: NotRenewable) -> String {
     match reason {
         NotRenewable::CourseReserve => "it is a course-reserve copy".into(),
         NotRenewable::Overdue => "it is overdue; please return it".into(),
@@ -33,22 +33,30 @@ fn why_not(reason: NotRenewable) -> String {
     }
 }
 
-/// One loan's line.
-fn line(l: &LoanFacts) -> String {
-    let status = match &l.renewable {
+/// Whether a loan can be renewed and to when, or why not: one sentence.
+pub fn status(l: &LoanFacts) -> String {
+    match &l.renewable {
         Ok(range) => format!(
             "Renewable ({} of {MAX_RENEWALS} renewals used): a new return date from {} to {}.",
             l.renewals_used, range.first, range.last
         ),
         Err(reason) => format!("Not renewable: {}.", why_not(*reason)),
-    };
-    format!("- {} ({}, loan {}): due {}. {status}", l.title, l.author, l.id, day(l.due))
+    }
+}
+
+/// One loan's line.
+fn line(l: &LoanFacts) -> String {
+    format!("- {} ({}, loan {}): due {}. {}", l.title, l.author, l.id, day(l.due), status(l))
 }
 
 /// The overview of `loans` (one borrower's, by due date) on `today`; `live` when the
 /// Library runs in live mode (the label says no model wrote it all the same).
 pub fn overview(loans: &[LoanFacts], today: Date, live: bool) -> String {
-    let label = if live { LIVE_LABEL } else { LABEL };
+    labelled(if live { LIVE_LABEL } else { OFFLINE_LABEL }, loans, today)
+}
+
+/// The same overview after `label` and a colon (who says it and why in words).
+pub fn labelled(label: &str, loans: &[LoanFacts], today: Date) -> String {
     if loans.is_empty() {
         return format!("{label}: you have no loans on record.");
     }

@@ -1,0 +1,256 @@
+//! The semantic rules over a [`Composition`] (before it is compiled): every loan id the
+//! borrower's, a renew choice and a date picker only for a renewable loan and only
+//! together, a preselected date inside the service's range, and in every text no Markdown
+//! and no date that is neither in the loan data nor in the student's words. Each failure
+//! is a [`CheckError`]: a stable code (`vocab::loans::ComposeCheck`) and a JSON Pointer
+//! into the composition, fit to be fed back to a model for repair. The text rules are
+//! shared with the checks of the compiled surface (`surface`).
+
+use std::collections::HashSet;
+
+use forms::read::{DateWords, dates_named};
+use jiff::civil::Date;
+use vocab::loans::ComposeCheck;
+
+use super::blocks::{Block, Composition, Facts};
+
+/// One broken rule: its code, where (a JSON Pointer into the composition or the compiled
+/// messages) and what, in lowercase words without values from the text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message} (at {path})", code.as_str())]
+pub struct CheckError {
+    pub code: ComposeCheck,
+    pub path: String,
+    pub message: String,
+}
+
+impl CheckError {
+    pub fn new(code: ComposeCheck, path: impl Into<String>, message: impl Into<String>) -> Self {
+        CheckError { code, path: path.into(), message: message.into() }
+    }
+
+    /// The stable snake_case code.
+    pub fn code(&self) -> &'static str {
+        self.code.as_str()
+    }
+}
+
+/// The dates a text may state: each loan's due date and permitted range's ends, today,
+/// and every date the student's words name.
+pub(super) fn known_dates(facts: &Facts<'_>) -> HashSet<Date> {
+    let mut known: HashSet<Date> = facts.loans.iter().map(|l| l.due).collect();
+    for l in facts.loans {
+        if let Ok(range) = l.renewable {
+            known.extend([range.first, range.last]);
+        }
+    }
+    known.insert(facts.today);
+    known.extend(dates_named(facts.question, facts.today, DateWords::All).into_iter().flatten());
+    known
+}
+
+/// What Markdown `text` has, if any: emphasis, code, a link, a heading or a list line.
+pub(super) fn markdown(text: &str) -> Option<&'static str> {
+    if text.contains("**") || text.contains("__") {
+        return Some("emphasis");
+    }
+    if text.contains('`') {
+        return Some("code");
+    }
+    if let Some(open) = text.find('[')
+        && text[open..].contains("](")
+    {
+        return Some("a link");
+    }
+    for line in text.lines().map(str::trim_start) {
+        if line.starts_with("# ") || line.starts_with("##") {
+            return Some("a heading");
+        }
+        if line.starts_with("- ") || line.starts_with("* ") {
+            return Some("a list");
+        }
+    }
+    None
+}
+
+/// The text rules: not empty, no Markdown, only known dates.
+pub(super) fn check_text(
+    text: &str,
+    path: &str,
+    today: Date,
+    known: &HashSet<Date>,
+    out: &mut Vec<CheckError>,
+) {
+    if text.trim().is_empty() {
+        out.push(CheckError::new(ComposeCheck::Empty, path, "the text is empty"));
+        return;
+    }
+    if let Some(what) = markdown(text) {
+        let message = format!("the text has markdown ({what}); write plain text");
+        out.push(CheckError::new(ComposeCheck::Markdown, path, message));
+    }
+    for date in dates_named(text, today, DateWords::Calendar) {
+        let message = match date {
+            Some(d) if known.contains(&d) => continue,
+            Some(d) => format!("{d} is neither in the loan data nor in the student's words"),
+            None => "the text names a day that does not exist".to_string(),
+        };
+        out.push(CheckError::new(ComposeCheck::InventedDate, path, message));
+    }
+}
+
+/// Every rule over `composition` (empty: it may be compiled).
+pub fn check_composition(composition: &Composition, facts: &Facts<'_>) -> Vec<CheckError> {
+    let known = known_dates(facts);
+    let mut out = Vec::new();
+    let text = |t: &str, path: &str, out: &mut Vec<CheckError>| check_text(t, path, facts.today, &known, out);
+    match composition {
+        Composition::Answer { text: t } => text(t, "/text", &mut out),
+        Composition::Ask { question } => text(question, "/question", &mut out),
+        Composition::Screen { title, blocks } => {
+            text(title, "/title", &mut out);
+            if blocks.is_empty() {
+                out.push(CheckError::new(
+                    ComposeCheck::Empty,
+                    "/blocks",
+                    "a screen needs at least one block",
+                ));
+            }
+            for (i, block) in blocks.iter().enumerate() {
+                check_block(block, &format!("/blocks/{i}"), facts, &mut out, &text);
+            }
+            check_pairs(blocks, &mut out);
+        }
+    }
+    out
+}
+
+fn check_block(
+    block: &Block,
+    at: &str,
+    facts: &Facts<'_>,
+    out: &mut Vec<CheckError>,
+    text: &impl Fn(&str, &str, &mut Vec<CheckError>),
+) {
+    let loan = |id: &str, path: String, out: &mut Vec<CheckError>| {
+        let found = facts.loan(id);
+        if found.is_none() {
+            out.push(CheckError::new(ComposeCheck::UnknownLoan, path, "no loan of the borrower has this id"));
+        }
+        found
+    };
+    match block {
+        Block::Notice { text: t } => text(t, &format!("{at}/text"), out),
+        Block::LoanList { loan_ids, .. } => {
+            if loan_ids.is_empty() {
+                out.push(CheckError::new(
+                    ComposeCheck::Empty,
+                    format!("{at}/loanIds"),
+                    "the list names no loan",
+                ));
+            }
+            let mut seen = HashSet::new();
+            for (j, id) in loan_ids.iter().enumerate() {
+                let path = format!("{at}/loanIds/{j}");
+                if loan(id, path.clone(), out).is_some() && !seen.insert(id) {
+                    out.push(CheckError::new(
+                        ComposeCheck::DuplicateLoan,
+                        path,
+                        "the list names this loan twice",
+                    ));
+                }
+            }
+        }
+        Block::LoanCard { loan_id, renew } => {
+            let found = loan(loan_id, format!("{at}/loanId"), out);
+            if let Some(l) = found
+                && *renew
+                && l.renewable.is_err()
+            {
+                let message = "this loan cannot be renewed: no renew choice";
+                out.push(CheckError::new(ComposeCheck::NotRenewable, format!("{at}/renew"), message));
+            }
+        }
+        Block::ReturnDatePicker { loan_id, label, initial } => {
+            text(label, &format!("{at}/label"), out);
+            let Some(l) = loan(loan_id, format!("{at}/loanId"), out) else { return };
+            match (&l.renewable, initial) {
+                (Err(_), _) => {
+                    let message = "this loan cannot be renewed: no date picker";
+                    out.push(CheckError::new(ComposeCheck::NotRenewable, format!("{at}/loanId"), message));
+                }
+                (Ok(range), Some(d)) if !range.contains(*d) => {
+                    let message = format!("the first date must be from {} to {}", range.first, range.last);
+                    out.push(CheckError::new(
+                        ComposeCheck::InitialOutOfRange,
+                        format!("{at}/initial"),
+                        message,
+                    ));
+                }
+                (Ok(_), Some(d)) => {
+                    let mut dates = Vec::new();
+                    text(&d.to_string(), &format!("{at}/initial"), &mut dates);
+                    out.extend(dates);
+                }
+                (Ok(_), None) => {}
+            }
+        }
+        Block::FollowUps { buttons } => {
+            if buttons.is_empty() {
+                out.push(CheckError::new(
+                    ComposeCheck::Empty,
+                    format!("{at}/buttons"),
+                    "no follow-up button",
+                ));
+            }
+            for (j, b) in buttons.iter().enumerate() {
+                text(&b.label, &format!("{at}/buttons/{j}/label"), out);
+                text(&b.request, &format!("{at}/buttons/{j}/request"), out);
+            }
+        }
+    }
+}
+
+/// A card with `renew` and a picker come together, once per loan.
+fn check_pairs(blocks: &[Block], out: &mut Vec<CheckError>) {
+    let mut cards: Vec<(&str, bool)> = Vec::new();
+    let mut pickers: Vec<&str> = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let (id, list) = match block {
+            Block::LoanCard { loan_id, renew } => {
+                cards.push((loan_id.as_str(), *renew));
+                (loan_id, cards.iter().map(|c| c.0).collect::<Vec<_>>())
+            }
+            Block::ReturnDatePicker { loan_id, .. } => {
+                pickers.push(loan_id.as_str());
+                (loan_id, pickers.clone())
+            }
+            _ => continue,
+        };
+        if list.iter().filter(|x| **x == id.as_str()).count() > 1 {
+            let message = "a loan has at most one card and one date picker";
+            out.push(CheckError::new(ComposeCheck::DuplicateLoan, format!("/blocks/{i}/loanId"), message));
+        }
+    }
+    for (i, block) in blocks.iter().enumerate() {
+        match block {
+            Block::LoanCard { loan_id, renew: true } if !pickers.contains(&loan_id.as_str()) => {
+                let message = "a renew choice needs a returnDatePicker for its loan";
+                out.push(CheckError::new(
+                    ComposeCheck::RenewWithoutPicker,
+                    format!("/blocks/{i}/renew"),
+                    message,
+                ));
+            }
+            Block::ReturnDatePicker { loan_id, .. } if !cards.contains(&(loan_id.as_str(), true)) => {
+                let message = "a date picker needs a loanCard with renew for its loan";
+                out.push(CheckError::new(
+                    ComposeCheck::PickerWithoutRenew,
+                    format!("/blocks/{i}/loanId"),
+                    message,
+                ));
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! The offline composer (no model): the same loan screens by rule, through the same
+//! compiler and checks, every one labelled as the offline Library's.
+//!
+//! - The loans a question names are those with the most of their title's words in it
+//!   ("the calculus book" → Calculus in Motion); two or more: one question asking which
+//!   (text), naming each with its due date.
+//! - One loan named and asked to renew (renew, extend, keep, longer): its card with a date
+//!   picker, preselected with a date the student said when it is in the range (a notice
+//!   says when it is not); not renewable: a notice saying why and its card, no renew
+//!   choice; not asked to renew: its card and a follow-up to renew it when it can be.
+//! - No loan named: every loan, soonest due first, and a follow-up to renew each of the
+//!   first three renewable ones.
+
+use forms::read::{DateWords, dates_named};
+
+use super::blocks::{Block, Composition, Facts, FollowUp, Order};
+use crate::loans::{LoanFacts, OFFLINE_LABEL, why_not};
+use crate::words::split;
+
+/// Words that ask to renew.
+const RENEW: &[&str] =
+    &["renew", "renewal", "extend", "keep", "longer", "renovar", "prolonger", "verlangern"];
+/// Title words too common to name a loan.
+const COMMON: &[&str] = &["the", "for", "and", "step", "with", "book", "books"];
+/// Follow-ups offered under the list.
+const MAX_FOLLOW_UPS: usize = 3;
+
+fn keywords(title: &str) -> Vec<String> {
+    split(title).into_iter().filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str())).collect()
+}
+
+/// The loans `words` name best (none when no title word is in them).
+fn named<'a>(loans: &'a [LoanFacts], words: &[String]) -> Vec<&'a LoanFacts> {
+    let score = |l: &LoanFacts| keywords(&l.title).iter().filter(|k| words.contains(k)).count();
+    let best = loans.iter().map(score).max().unwrap_or(0);
+    if best == 0 {
+        return Vec::new();
+    }
+    loans.iter().filter(|l| score(l) == best).collect()
+}
+
+fn notice(text: String) -> Block {
+    Block::Notice { text: format!("{OFFLINE_LABEL}: {text}") }
+}
+
+fn renew_request(l: &LoanFacts) -> FollowUp {
+    FollowUp { label: format!("Renew {}", l.title), request: format!("Renew {}", l.title) }
+}
+
+/// The composition for the question in `facts`.
+pub fn compose(facts: &Facts<'_>) -> Composition {
+    if facts.loans.is_empty() {
+        return Composition::Answer { text: format!("{OFFLINE_LABEL}: you have no loans on record.") };
+    }
+    let words = split(facts.question);
+    let renew = words.iter().any(|w| RENEW.contains(&w.as_str()));
+    match named(facts.loans, &words).as_slice() {
+        [] => overview(facts),
+        [one] => one_loan(facts, one, renew),
+        many => {
+            let options: Vec<String> = many.iter().map(|l| format!("{} (due {})", l.title, l.due)).collect();
+            let question = format!("{OFFLINE_LABEL}: which one do you mean: {}?", options.join(" or "));
+            Composition::Ask { question }
+        }
+    }
+}
+
+fn overview(facts: &Facts<'_>) -> Composition {
+    let mut loans: Vec<&LoanFacts> = facts.loans.iter().collect();
+    loans.sort_by_key(|l| l.due);
+    let text = format!("your {} loans from the loan service, soonest due first.", loans.len());
+    let mut blocks = vec![
+        notice(text),
+        Block::LoanList {
+            loan_ids: loans.iter().map(|l| l.id.clone()).collect(),
+            order: Some(Order::DueDate),
+        },
+    ];
+    let buttons: Vec<FollowUp> =
+        loans.iter().filter(|l| l.renewable.is_ok()).take(MAX_FOLLOW_UPS).map(|l| renew_request(l)).collect();
+    if !buttons.is_empty() {
+        blocks.push(Block::FollowUps { buttons });
+    }
+    Composition::Screen { title: "Your loans".into(), blocks }
+}
+
+fn one_loan(facts: &Facts<'_>, loan: &LoanFacts, renew: bool) -> Composition {
+    let card = |renew: bool| Block::LoanCard { loan_id: loan.id.clone(), renew };
+    let title = loan.title.clone();
+    let blocks = match (&loan.renewable, renew) {
+        (Err(reason), _) => {
+            vec![notice(format!("{} cannot be renewed: {}.", loan.title, why_not(*reason))), card(false)]
+        }
+        (Ok(range), true) => {
+            let said = dates_named(facts.question, facts.today, DateWords::All).into_iter().flatten().next();
+            let initial = said.filter(|d| range.contains(*d));
+            let text = match said {
+                Some(d) if initial.is_none() => format!(
+                    "{d}, the date you asked for, is outside the permitted range: choose a new return date from {} to {} and press Renew.",
+                    range.first, range.last
+                ),
+                _ => "choose a new return date and press Renew.".to_string(),
+            };
+            let picker = Block::ReturnDatePicker {
+                loan_id: loan.id.clone(),
+                label: "New return date".into(),
+                initial,
+            };
+            vec![notice(text), card(true), picker]
+        }
+        (Ok(_), false) => vec![
+            notice("this loan as the loan service has it.".to_string()),
+            card(false),
+            Block::FollowUps { buttons: vec![renew_request(loan)] },
+        ],
+    };
+    Composition::Screen { title, blocks }
+}

@@ -1,0 +1,119 @@
+//! Accepting a composition: the block rules, then the compiler, then the rules again over
+//! the compiled messages ([`accept`]); and the repair loop ([`compose_checked`]): a
+//! failing composition is handed back to its composer with its errors, at most
+//! [`MAX_REPAIRS`] times; what still fails is the caller's to answer in honest words
+//! ([`unrepaired_text`]), never with a prewritten screen.
+
+use jiff::civil::Date;
+use serde_json::Value;
+use vocab::loans::ComposeCheck;
+
+use super::blocks::{Block, Composition, Facts};
+use super::check::{CheckError, check_composition};
+use super::compile::{Surface, compile};
+use super::surface::check_surface;
+use crate::loans::{LoanFacts, labelled};
+
+/// How many times a failing composition is handed back.
+pub const MAX_REPAIRS: usize = 2;
+
+/// A composition that passed every check.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Composed {
+    /// Words to send as they are.
+    Answer(String),
+    /// One question to ask.
+    Ask(String),
+    /// A screen whose messages passed the checks and the official schema.
+    Screen(Surface),
+}
+
+/// Where a screen is drawn: its surface and the form version its buttons carry.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    pub surface_id: &'a str,
+    pub version: u32,
+}
+
+/// A composer's JSON read as a [`Composition`]; `blocks_invalid` at the place it breaks
+/// the shape.
+pub fn parse(value: &Value) -> Result<Composition, CheckError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut path = String::new();
+        for segment in e.path().iter() {
+            use serde_path_to_error::Segment;
+            match segment {
+                Segment::Seq { index } => path.push_str(&format!("/{index}")),
+                Segment::Map { key } => {
+                    path.push_str(&format!("/{}", key.replace('~', "~0").replace('/', "~1")))
+                }
+                Segment::Enum { .. } | Segment::Unknown => {}
+            }
+        }
+        // a tagged enum is read whole: find the block that breaks the shape
+        let block = value.get("blocks").and_then(Value::as_array).and_then(|blocks| {
+            blocks.iter().enumerate().find_map(|(i, b)| {
+                serde_json::from_value::<Block>(b.clone())
+                    .err()
+                    .map(|e| (format!("/blocks/{i}"), e.to_string()))
+            })
+        });
+        let (path, message) = block.unwrap_or_else(|| (path, e.inner().to_string()));
+        let message = message.to_lowercase().replace('`', "'");
+        CheckError::new(ComposeCheck::BlocksInvalid, path, message)
+    })
+}
+
+/// Every check of `composition`; a screen is compiled for `target` and checked again.
+pub fn accept(
+    composition: &Composition,
+    facts: &Facts<'_>,
+    target: Target<'_>,
+) -> Result<Composed, Vec<CheckError>> {
+    let errors = check_composition(composition, facts);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    match composition {
+        Composition::Answer { text } => Ok(Composed::Answer(text.clone())),
+        Composition::Ask { question } => Ok(Composed::Ask(question.clone())),
+        Composition::Screen { title, blocks } => {
+            let surface = compile(title, blocks, facts, target.surface_id, target.version);
+            let errors = check_surface(&surface.messages, facts);
+            if errors.is_empty() { Ok(Composed::Screen(surface)) } else { Err(errors) }
+        }
+    }
+}
+
+/// Asks `compose` (given the last attempt's errors, none the first time) until a
+/// composition passes [`accept`], at most `max_repairs` times after the first; the last
+/// attempt's errors when none did. A composer that cannot give a composition says why
+/// with its own error (an unreadable reply: [`parse`]'s), which counts as a failed attempt.
+pub fn compose_checked(
+    facts: &Facts<'_>,
+    target: Target<'_>,
+    mut compose: impl FnMut(&[CheckError]) -> Result<Composition, CheckError>,
+    max_repairs: usize,
+) -> Result<Composed, Vec<CheckError>> {
+    let mut errors: Vec<CheckError> = Vec::new();
+    for _ in 0..=max_repairs {
+        errors = match compose(&errors) {
+            Ok(composition) => match accept(&composition, facts, target) {
+                Ok(done) => return Ok(done),
+                Err(errors) => errors,
+            },
+            Err(e) => vec![e],
+        };
+    }
+    Err(errors)
+}
+
+/// The honest reply when no composition passed: the loan service's facts in words, saying
+/// that no screen could be drawn.
+pub fn unrepaired_text(loans: &[LoanFacts], today: Date) -> String {
+    labelled(
+        "I could not draw a screen for this that passes the Library's checks, so here it is in words",
+        loans,
+        today,
+    )
+}

@@ -1,0 +1,307 @@
+//! The rules again, over the compiled A2UI (what would be sent): at most
+//! [`MAX_BYTES`] of JSON, the official v0.9 schema, the Student's allowlist under
+//! [`POLICY`] (the basic catalog, only the compiler's components and `required`, no
+//! `functionCall`, no theme); a `root`, every reference resolving, no cycle, at most
+//! [`MAX_COMPONENTS`] components nested at most [`MAX_DEPTH`] deep; buttons sending only
+//! `renew_loan` ({loanId, returnDate} for a renewable loan of the borrower, the date bound
+//! to that loan's picker), `follow_up` ({request}) or `cancel_form`, each with its
+//! `formVersion`; every date picker bound to a renewable loan's return date and bounded
+//! exactly by the service's range; a preselected date inside it; and in every text, label
+//! and request no Markdown and no unknown date. Paths are JSON Pointers into the list of
+//! messages (`/1/updateComponents/components/4/min`).
+
+use std::collections::{HashMap, HashSet};
+
+use a2ui::{BASIC_CATALOG_ID, Policy, RefusalCode, check_payload, validate_server_messages};
+use forms::templates::FORM_VERSION_KEY;
+use jiff::civil::Date;
+use serde_json::{Map, Value};
+use vocab::loans::ComposeCheck as C;
+use vocab::loans::operation::{FOLLOW_UP, LOAN_ID, RENEW_LOAN, REQUEST, RETURN_DATE};
+
+use super::blocks::Facts;
+use super::check::{CheckError, check_text, known_dates};
+use super::compile::return_date_field;
+use crate::loans::LoanFacts;
+
+/// The most components a screen may have.
+pub const MAX_COMPONENTS: usize = 80;
+/// The deepest a screen may nest (the root is 1).
+pub const MAX_DEPTH: usize = 10;
+/// The most bytes a screen's messages may take, serialized.
+pub const MAX_BYTES: usize = 48 * 1024;
+/// The components the compiler draws.
+pub const COMPONENTS: &[&str] = &["Column", "Row", "Card", "Divider", "Text", "Button", "DateTimeInput"];
+/// What a composed loan screen may use, for the Student's allowlist.
+pub const POLICY: Policy = Policy {
+    components: COMPONENTS,
+    functions: &["required"],
+    max_bytes: MAX_BYTES,
+    catalog_id: BASIC_CATALOG_ID,
+};
+
+/// Every rule over the compiled `messages` (empty: they may be sent).
+pub fn check_surface(messages: &[Value], facts: &Facts<'_>) -> Vec<CheckError> {
+    let mut out = Vec::new();
+    let bytes = serde_json::to_vec(messages).map_or(usize::MAX, |b| b.len());
+    if bytes > MAX_BYTES {
+        out.push(CheckError::new(C::TooLarge, "", format!("the surface is over {MAX_BYTES} bytes")));
+        return out;
+    }
+    if let Err(e) = validate_server_messages(messages) {
+        for issue in e.issues {
+            let message = format!("the official schema refuses it ({})", issue.keyword);
+            out.push(CheckError::new(C::SchemaInvalid, issue.path, message));
+        }
+    }
+    if let Err(r) = check_payload(&POLICY, messages)
+        && r.kind() != RefusalCode::SchemaInvalid
+    {
+        out.push(CheckError::new(C::NotAllowed, "", format!("{}: {}", r.code(), r.reason())));
+    }
+    let known = known_dates(facts);
+    let mut ctx = Ctx { facts, known: &known, out };
+    for (i, message) in messages.iter().enumerate() {
+        if let Some(components) = message.pointer("/updateComponents/components").and_then(Value::as_array) {
+            ctx.components(&format!("/{i}/updateComponents/components"), components);
+        }
+        if let Some(dates) = message.pointer(&format!("/updateDataModel/value/{RETURN_DATE}")) {
+            ctx.data_dates(&format!("/{i}/updateDataModel/value/{RETURN_DATE}"), dates);
+        }
+    }
+    ctx.out
+}
+
+struct Ctx<'a> {
+    facts: &'a Facts<'a>,
+    known: &'a HashSet<Date>,
+    out: Vec<CheckError>,
+}
+
+/// The ids a component refers to (`child`, `children` or a template's `componentId`),
+/// with the pointer of each.
+fn references(component: &Value, at: &str) -> Vec<(String, String)> {
+    let mut refs = Vec::new();
+    if let Some(child) = component.get("child").and_then(Value::as_str) {
+        refs.push((child.to_string(), format!("{at}/child")));
+    }
+    match component.get("children") {
+        Some(Value::Array(ids)) => {
+            for (k, id) in ids.iter().enumerate() {
+                if let Some(id) = id.as_str() {
+                    refs.push((id.to_string(), format!("{at}/children/{k}")));
+                }
+            }
+        }
+        Some(Value::Object(template)) => {
+            if let Some(id) = template.get("componentId").and_then(Value::as_str) {
+                refs.push((id.to_string(), format!("{at}/children/componentId")));
+            }
+        }
+        _ => {}
+    }
+    refs
+}
+
+impl Ctx<'_> {
+    fn err(&mut self, code: C, path: impl Into<String>, message: impl Into<String>) {
+        self.out.push(CheckError::new(code, path, message));
+    }
+
+    fn text(&mut self, value: Option<&Value>, path: String) {
+        if let Some(t) = value.and_then(Value::as_str) {
+            check_text(t, &path, self.facts.today, self.known, &mut self.out);
+        }
+    }
+
+    fn components(&mut self, at: &str, components: &[Value]) {
+        if components.len() > MAX_COMPONENTS {
+            let message = format!("{} components; at most {MAX_COMPONENTS}", components.len());
+            self.err(C::TooManyComponents, at, message);
+        }
+        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        for (j, c) in components.iter().enumerate() {
+            let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
+            if by_id.insert(id, j).is_some() {
+                self.err(C::NoRoot, format!("{at}/{j}/id"), "two components have this id");
+            }
+        }
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); components.len()];
+        for (j, c) in components.iter().enumerate() {
+            for (id, path) in references(c, &format!("{at}/{j}")) {
+                match by_id.get(id.as_str()) {
+                    Some(k) => edges[j].push(*k),
+                    None => self.err(C::DanglingReference, path, "this names no component"),
+                }
+            }
+        }
+        match by_id.get("root") {
+            None => self.err(C::NoRoot, at, "no component has the id root"),
+            Some(root) => self.shape(at, &edges, *root),
+        }
+        for (j, c) in components.iter().enumerate() {
+            self.component(&format!("{at}/{j}"), c, components);
+        }
+    }
+
+    /// Cycles anywhere, and the depth below the root.
+    fn shape(&mut self, at: &str, edges: &[Vec<usize>], root: usize) {
+        // 0 unseen, 1 on the path, 2 done; height: the longest chain down from a node
+        let mut state = vec![0u8; edges.len()];
+        let mut height = vec![0usize; edges.len()];
+        let mut cycle = None;
+        for start in 0..edges.len() {
+            let mut stack = vec![(start, 0usize)];
+            while let Some((node, next)) = stack.pop() {
+                if next == 0 {
+                    if state[node] != 0 {
+                        continue;
+                    }
+                    state[node] = 1;
+                }
+                match edges[node].get(next) {
+                    Some(&child) => {
+                        stack.push((node, next + 1));
+                        match state[child] {
+                            0 => stack.push((child, 0)),
+                            1 => cycle = cycle.or(Some(node)),
+                            _ => {}
+                        }
+                    }
+                    None => {
+                        state[node] = 2;
+                        height[node] = 1 + edges[node].iter().map(|c| height[*c]).max().unwrap_or(0);
+                    }
+                }
+            }
+        }
+        if let Some(node) = cycle {
+            self.err(C::ReferenceCycle, format!("{at}/{node}"), "components contain each other");
+        } else if height[root] > MAX_DEPTH {
+            let message = format!("nested {} deep; at most {MAX_DEPTH}", height[root]);
+            self.err(C::TooDeep, at, message);
+        }
+    }
+
+    /// The loan a binding to `/form/returnDate/<loanId>` is for.
+    fn bound_loan(&self, binding: Option<&Value>) -> Option<&LoanFacts> {
+        let p = binding?.get("path")?.as_str()?;
+        self.facts.loans.iter().find(|l| p == format!("/form/{}", return_date_field(&l.id)))
+    }
+
+    fn component(&mut self, at: &str, c: &Value, all: &[Value]) {
+        match c.get("component").and_then(Value::as_str).unwrap_or_default() {
+            "Text" => self.text(c.get("text"), format!("{at}/text")),
+            "DateTimeInput" => {
+                self.text(c.get("label"), format!("{at}/label"));
+                self.picker(at, c);
+            }
+            "Button" => self.button(at, c, all),
+            _ => {}
+        }
+    }
+
+    fn picker(&mut self, at: &str, c: &Value) {
+        let Some(loan) = self.bound_loan(c.get("value")).cloned() else {
+            let message = "a date picker must hold a loan's new return date";
+            return self.err(C::OperationInputs, format!("{at}/value"), message);
+        };
+        let Ok(range) = loan.renewable else {
+            return self.err(
+                C::NotRenewable,
+                format!("{at}/value"),
+                "this loan cannot be renewed: no date picker",
+            );
+        };
+        for (key, want) in [("min", range.first), ("max", range.last)] {
+            if c.get(key).and_then(Value::as_str) != Some(want.to_string().as_str()) {
+                let message = format!("{key} must be {want}, the service's range for this loan");
+                self.err(C::PickerRange, format!("{at}/{key}"), message);
+            }
+        }
+        if c.get("enableTime").and_then(Value::as_bool) == Some(true) {
+            self.err(C::PickerRange, format!("{at}/enableTime"), "a return date is a date, not a time");
+        }
+    }
+
+    fn button(&mut self, at: &str, c: &Value, all: &[Value]) {
+        let event = c.pointer("/action/event");
+        let name = event.and_then(|e| e.get("name")).and_then(Value::as_str).unwrap_or_default();
+        let empty = Map::new();
+        let context = event.and_then(|e| e.get("context")).and_then(Value::as_object).unwrap_or(&empty);
+        let at_ctx = format!("{at}/action/event/context");
+        let keys: &[&str] = match name {
+            RENEW_LOAN => &[LOAN_ID, RETURN_DATE, FORM_VERSION_KEY],
+            FOLLOW_UP => &[REQUEST, FORM_VERSION_KEY],
+            forms::action::CANCEL_FORM => &[FORM_VERSION_KEY],
+            _ => {
+                let message = "only renew_loan, follow_up and cancel_form are registered";
+                return self.err(C::OperationNotAllowed, format!("{at}/action/event/name"), message);
+            }
+        };
+        let mut got: Vec<&str> = context.keys().map(String::as_str).collect();
+        got.sort_unstable();
+        let mut want = keys.to_vec();
+        want.sort_unstable();
+        if got != want || !context.get(FORM_VERSION_KEY).is_some_and(Value::is_u64) {
+            let message = format!("{name} takes exactly {}", keys.join(", "));
+            return self.err(C::OperationInputs, at_ctx, message);
+        }
+        match name {
+            RENEW_LOAN => self.renew(&at_ctx, context, all),
+            FOLLOW_UP => match context.get(REQUEST) {
+                Some(Value::String(_)) => self.text(context.get(REQUEST), format!("{at_ctx}/{REQUEST}")),
+                _ => self.err(C::OperationInputs, format!("{at_ctx}/{REQUEST}"), "a request is literal text"),
+            },
+            _ => {}
+        }
+    }
+
+    fn renew(&mut self, at: &str, context: &Map<String, Value>, all: &[Value]) {
+        let Some(id) = context.get(LOAN_ID).and_then(Value::as_str) else {
+            return self.err(C::OperationInputs, format!("{at}/{LOAN_ID}"), "a loan id is a literal");
+        };
+        let Some(loan) = self.facts.loan(id) else {
+            return self.err(
+                C::UnknownLoan,
+                format!("{at}/{LOAN_ID}"),
+                "no loan of the borrower has this id",
+            );
+        };
+        if loan.renewable.is_err() {
+            return self.err(
+                C::NotRenewable,
+                format!("{at}/{LOAN_ID}"),
+                "this loan cannot be renewed: no renew choice",
+            );
+        }
+        let bound = self.bound_loan(context.get(RETURN_DATE)).map(|l| l.id.clone());
+        let field = format!("/form/{}", return_date_field(id));
+        let has_picker = all.iter().any(|c| {
+            c.get("component").and_then(Value::as_str) == Some("DateTimeInput")
+                && c.pointer("/value/path").and_then(Value::as_str) == Some(field.as_str())
+        });
+        if bound.as_deref() != Some(id) || !has_picker {
+            let message = "the return date must be bound to this loan's date picker";
+            self.err(C::OperationInputs, format!("{at}/{RETURN_DATE}"), message);
+        }
+    }
+
+    /// Preselected return dates: empty, or inside the loan's range and known.
+    fn data_dates(&mut self, at: &str, dates: &Value) {
+        let Some(dates) = dates.as_object() else { return };
+        for (id, value) in dates {
+            let path = format!("{at}/{}", id.replace('~', "~0").replace('/', "~1"));
+            let Some(text) = value.as_str().filter(|t| !t.is_empty()) else { continue };
+            let range = self.facts.loan(id).and_then(|l| l.renewable.ok());
+            match (range, text.parse::<Date>()) {
+                (Some(r), Ok(d)) if r.contains(d) => self.text(Some(value), path),
+                (Some(r), _) => {
+                    let message = format!("the first date must be from {} to {}", r.first, r.last);
+                    self.err(C::InitialOutOfRange, path, message);
+                }
+                (None, _) => self.err(C::UnknownLoan, path, "no renewable loan of the borrower has this id"),
+            }
+        }
+    }
+}
