@@ -22,9 +22,20 @@ const ANOTHER: &[&str] = &[
     "example again",
 ];
 
+/// Short asks that mean "another example" only when they are all the message says
+/// ("another one please", "one more?"): "one more question: …" is a question of its own.
+const SHORT_ANOTHER: &[&[&str]] = &[&["another"], &["another", "one"], &["one", "more"], &["more"]];
+/// Words a short ask may carry around it.
+const POLITE: &[&str] =
+    &["please", "pls", "plz", "can", "could", "i", "have", "get", "give", "me", "show", "us"];
+
 /// Whether `lower` asks for another worked example.
 pub(crate) fn wants_another(lower: &str) -> bool {
-    ANOTHER.iter().any(|w| lower.contains(w))
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !POLITE.contains(w))
+        .collect();
+    ANOTHER.iter().any(|w| lower.contains(w)) || SHORT_ANOTHER.contains(&words.as_slice())
 }
 
 /// The topic last explained in a conversation and the example it showed last.

@@ -152,6 +152,10 @@ const TYPED: &[Row] = &[
     ("ex2", "otro ejemplo", "answered", &["The product rule, worked example 2 of 3", "e^x + x·e^x"], &[]),
     ("ex2", "noch ein Beispiel", "answered", &["worked example 3 of 3", "3x^2·ln(x) + x^2"], &[]),
     ("ex2", "ek aur example", "answered", &["starting again from the first", "2x·sin(x) + x^2·cos(x)"], &[]),
+    ("ex2", "another one please", "answered", &["The product rule, worked example 2 of 3"], &[]),
+    ("ex2", "ein weiteres Beispiel bitte", "answered", &["worked example 3 of 3"], &[]),
+    // "one more" is another example only when it is all the message says
+    ("ex2", "one more question: what is the derivative of x^2", "answered", &["2x"], &["worked example"]),
     ("ex3", "another example", "answered", &["Another example of which topic?"], &["worked example 1"]),
     (
         "ex3",

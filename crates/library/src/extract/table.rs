@@ -69,6 +69,12 @@ const ROWS: &[Row] = &[
     // the user's failures
     hub("borrowing", "I lost a library book, what do I do?", &[NOT_SAVED], &[ROOMS, BOOKS, AHEAD]),
     row("I lost a library book, what do I do?", &[NOT], &[ROOMS, BOOKS, AHEAD]),
+    hub(
+        "borrowing",
+        "I misplaced a book I checked out, what should I do?",
+        &[NOT_SAVED],
+        &[ROOMS, BOOKS, AHEAD],
+    ),
     row("how many times can I renew a book?", &[RENEW], &["Do you mean", BOOKS, AHEAD]),
     hub("borrowing", "how many times can I renew a book?", &[RENEW], &[BOOKS, AHEAD]),
     row("is the library open today?", &[TODAY, H_SAT], &[H_MON, H_SUN, HOLIDAY]),

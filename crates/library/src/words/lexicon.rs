@@ -26,7 +26,8 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "multa" | "multas" | "amende" | "amendes" | "penalite" | "gebuhr" | "gebuhren" | "mahngebuhr"
         | "strafe" | "jurmana" | "fee" | "fees" | "penalty" | "fines" | "fined" => "fine",
         "lose" | "loses" | "losing" | "perdi" | "perdido" | "perdida" | "perdu" | "perdue" | "verloren"
-        | "kho" | "khoya" | "khoyi" | "khogaya" | "missing" | "stolen" | "nawala" => "lost",
+        | "kho" | "khoya" | "khoyi" | "khogaya" | "missing" | "stolen" | "nawala" | "misplaced"
+        | "misplace" | "misplaces" | "misplacing" => "lost",
         "damaged" | "damage" | "broken" | "broke" | "spilled" | "chewed" | "ripped" | "torn" => "damage",
         "imprimir" | "impresion" | "impresiones" | "imprimer" | "impression" | "imprimante" | "drucken"
         | "ausdrucken" | "druck" | "drucker" | "printer" | "printers" | "printout" => "print",
