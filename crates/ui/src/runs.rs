@@ -39,6 +39,8 @@ use crate::now_ms;
 use crate::runs::outcome::Status;
 use crate::stream::{STUDENT_CHANNEL as CHANNEL, Stream};
 
+/// How long a run waits, after the reply, for the Hub's feed to report it.
+const FEED_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 /// Conversations remembered (the oldest is forgotten past this).
 const THREADS: usize = 1024;
 /// Run ids remembered for idempotent retries.
@@ -94,6 +96,29 @@ impl Run {
             }),
             changed: Notify::new(),
         })
+    }
+
+    /// The run's opening `STATE_SNAPSHOT`: the thread state holding this run only, its
+    /// record `fields` (what was asked or pressed) with its status, start and hops.
+    fn opening(&self, conversation: Option<String>, mut fields: Value, ts: i64) -> Event {
+        fields["status"] = json!(Status::Sending.name());
+        fields["startedAt"] = json!(ts);
+        fields["hops"] = json!(self.lock().hops);
+        let state =
+            json!({"threadId": self.thread, "conversationId": conversation, "runs": {&self.run_id: fields}});
+        Event::state_snapshot(state, ts)
+    }
+
+    /// Waits, after the reply, until the Hub's feed has settled every step before the
+    /// Student's last (it reports them a moment after the reply itself: the specialist's
+    /// relayed events come the longest way), or [`FEED_GRACE`] has passed.
+    async fn await_feed(&self) {
+        let deadline = tokio::time::Instant::now() + FEED_GRACE;
+        while !self.lock().hops.settled_before(crate::hops::step::STUDENT_RECEIVED) {
+            if tokio::time::timeout_at(deadline, self.changed.notified()).await.is_err() {
+                break;
+            }
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Progress> {

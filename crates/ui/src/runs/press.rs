@@ -21,7 +21,6 @@ use crate::forms::{FormView, ViewState};
 use crate::hops::{State, step};
 use crate::now_ms;
 use crate::runs::outcome::{HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status};
-use crate::runs::question::FEED_GRACE;
 use crate::runs::{Run, Runs, lock};
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
 
@@ -57,24 +56,13 @@ impl Runs {
         lock(&self.active).by_action.entry(press.operation_id.clone()).or_insert_with(|| run.clone());
         let ts = now_ms();
         let name = press.message.pointer("/action/name").and_then(Value::as_str).unwrap_or_default();
-        let record = json!({
-            "threadId": run.thread,
-            "conversationId": student.conversation(),
-            "runs": {&run.run_id: {
-                "status": Status::Sending.name(),
-                "kind": "press",
-                "action": name,
-                "formRef": press.form_ref,
-                "operationId": press.operation_id,
-                "startedAt": ts,
-                "hops": run.lock().hops,
-            }},
-        });
+        let pressed = json!({"kind": "press", "action": name, "formRef": press.form_ref, "operationId": press.operation_id});
+        let record = run.opening(student.conversation(), pressed, ts);
         self.stream.emit(
             CHANNEL,
             &run.thread,
             &run.run_id,
-            &[Event::run_started(&run.thread, &run.run_id, ts), Event::state_snapshot(record, ts), snapshot],
+            &[Event::run_started(&run.thread, &run.run_id, ts), record, snapshot],
         );
         let runs = self.clone();
         tokio::spawn(async move { runs.execute_press(run, student, press, action, before).await });
@@ -129,12 +117,7 @@ impl Runs {
         let came = Came::of(&outcome);
         // the Hub's feed reports its last steps a moment after its reply: wait a little
         if came.hub_replied {
-            let deadline = tokio::time::Instant::now() + FEED_GRACE;
-            while !run.lock().hops.settled_before(step::STUDENT_RECEIVED) {
-                if tokio::time::timeout_at(deadline, run.changed.notified()).await.is_err() {
-                    break;
-                }
-            }
+            run.await_feed().await;
         }
         let now = now_ms();
         {

@@ -4,7 +4,6 @@
 //! request id.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Why nothing is filled in a booking under review.
 const REVIEWING: &str = "the booking is at its review step; press Back to edit to change it";
@@ -23,9 +22,6 @@ use crate::now_ms;
 use crate::runs::outcome::{Failure, HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status, classify};
 use crate::runs::{Run, Runs, lock};
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
-
-/// How long a run waits, after the reply, for the Hub's feed to report it.
-pub(super) const FEED_GRACE: Duration = Duration::from_secs(2);
 
 /// A run that ended well: its reply text, its result, when the Student received the
 /// reply, and the events that follow the text (a form's snapshots).
@@ -72,20 +68,11 @@ impl Runs {
         lock(&self.active).by_request.insert(request_id, run.clone());
         // the opening events go out before the 202, so a page that posts sees them next
         let ts = now_ms();
-        let snapshot = json!({
-            "threadId": run.thread,
-            "conversationId": student.conversation(),
-            "runs": {&run.run_id: {
-                "status": Status::Sending.name(),
-                "question": question,
-                "requestId": run.request_id,
-                "checks": checks,
-                "startedAt": ts,
-                "hops": run.lock().hops,
-            }},
-        });
-        let mut events =
-            vec![Event::run_started(&run.thread, &run.run_id, ts), Event::state_snapshot(snapshot, ts)];
+        let asked = json!({"question": question, "requestId": run.request_id, "checks": checks});
+        let mut events = vec![
+            Event::run_started(&run.thread, &run.run_id, ts),
+            run.opening(student.conversation(), asked, ts),
+        ];
         if checks.is_none() {
             events.extend(Event::text_message(&format!("{}:q", run.run_id), Role::User, &question, ts));
         }
@@ -160,14 +147,7 @@ impl Runs {
                     served_by: ex.attribution.as_ref().and_then(|a| a.get("id")?.as_str()).map(Into::into),
                 };
                 self.record(StudentEventKind::ReplyReceived, &answered);
-                // the feed reports the last hops a moment after the reply itself (the
-                // specialist's relayed events come the longest way): wait for them a little
-                let deadline = tokio::time::Instant::now() + FEED_GRACE;
-                while !run.lock().hops.settled_before(step::STUDENT_RECEIVED) {
-                    if tokio::time::timeout_at(deadline, run.changed.notified()).await.is_err() {
-                        break;
-                    }
-                }
+                run.await_feed().await;
                 let mut result = json!({SERVED_BY_KEY: ex.attribution, OUTCOME_KEY: ex.outcome, REQUEST_ID_KEY: run.request_id});
                 if let Some(step) = step_json {
                     result["studentStep"] = step;
@@ -310,6 +290,7 @@ mod tests {
     use crate::stream::Stream;
     use a2a::client::A2aClient;
     use agui::RunAgentInput;
+    use std::time::Duration;
     use telemetry::Telemetry;
 
     /// A Hub that answers every question at once, or (`hang`) never.
@@ -411,7 +392,10 @@ mod tests {
         let received = hops[step::STUDENT_RECEIVED]["at"].as_i64().unwrap();
         let replied = replied_at.load(std::sync::atomic::Ordering::SeqCst);
         // no feed follows the fake Hub: the run waited the whole grace for the missing hops
-        assert!(finished["timestamp"].as_i64().unwrap() - replied >= FEED_GRACE.as_millis() as i64 - 50);
+        assert!(
+            finished["timestamp"].as_i64().unwrap() - replied
+                >= crate::runs::FEED_GRACE.as_millis() as i64 - 50
+        );
         assert!(
             (replied..replied + 1000).contains(&received),
             "stamped {}ms after the Hub replied",
