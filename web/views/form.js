@@ -254,7 +254,11 @@ export function formNode(formId, ctx) {
       else teardown();
       // a refusal (the UI server's, or the agent asking for changes) said next to the
       // buttons, in the live region: once each time it changes
-      const refusal = st.state === "refused" || st.state === FORM_VIEW.rejected || st.state === FORM_VIEW.notDelivered ? refusalText(st, errs) : "";
+      // (a press the server refused — "Not done: …", "Closed: …" — as well as one this
+      // window held back)
+      const refused = st.state === "refused" || st.state === FORM_VIEW.rejected || st.state === FORM_VIEW.notDelivered;
+      const serverRefused = Boolean(next.problem) && (st.state === FORM_VIEW.editing || st.state === FORM_VIEW.superseded);
+      const refusal = refused || serverRefused ? refusalText(st, errs) : "";
       // said again when a redraw of the surface cleared it while it still holds
       if (refusal && (refusal !== saidRefusal || problem.textContent === "")) problem.textContent = refusal;
       saidRefusal = refusal;

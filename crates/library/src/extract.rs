@@ -27,8 +27,11 @@
 //! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, …) that neither the content
 //!    nor the topic (name, tags, description) of this or any other skill has means the saved
 //!    information does not answer it: [`Answer::NotSaved`] ("I lost a library book" in
-//!    Borrowing). A key term another skill is about is that skill's part of a mixed question
-//!    ("print my notes early, when do you open Monday?" in Library hours);
+//!    Borrowing) — unless another key term of the question is in the content: then that
+//!    part is answered and the reply says the rest is not saved ("what is the fine for
+//!    returning a book late?": the fines line). A key term another skill is about is that
+//!    skill's part of a mixed question ("print my notes early, when do you open Monday?" in
+//!    Library hours);
 //! 2. no selectors: the question names the topic ("library hours", "printing prices"):
 //!    every line — or, when no term of it is the skill's topic either, [`Answer::NotSaved`];
 //! 3. the lines are ranked by BM25 over the selectors. The best line must have a selector
@@ -56,6 +59,8 @@ use crate::words::{english_weekday, is_key, terms};
 pub const NOT_COVERED: &str = "Sorry, that isn't in the Library's saved information.";
 /// Where to ask instead, after [`NOT_COVERED`].
 pub const ASK_THE_DESK: &str = "Please ask at the library's service desk.";
+/// After the lines that answer part of a question, before where to ask.
+pub const NOT_ALL_SAVED: &str = "The Library's saved information says no more than this; for the rest,";
 /// A term in more than this share of all lines cannot make an answer on its own.
 pub const MAX_SHARE: f64 = 0.5;
 /// A kept line scores at least this share of the best line.
@@ -73,8 +78,10 @@ pub struct Context<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
     /// Lines copied verbatim from one skill's content (in content order, deduplicated),
-    /// after `lead` when the question named a day (which day it took).
-    Lines { skill_id: String, lines: Vec<String>, lead: Option<String> },
+    /// after `lead` when the question named a day (which day it took); `partial` when a
+    /// key term of the question is in no saved content ("the fine for a lost book"): the
+    /// reply then says that the rest is not saved ([`NOT_ALL_SAVED`]).
+    Lines { skill_id: String, lines: Vec<String>, lead: Option<String>, partial: bool },
     /// Two skills match equally well: ask which one (server-written question naming the
     /// skills by name, in the order they were given).
     Which { skill_ids: Vec<String>, question: String },
@@ -114,7 +121,8 @@ fn answer_from(index: &Index<'_>, chosen: &Profile<'_>, days: Option<&Days>, ask
     if let Some(days) = days
         && let Some(lines) = day_lines(chosen, days)
     {
-        return Answer::Lines { skill_id: chosen.skill.id.to_string(), lines, lead: Some(days.lead.clone()) };
+        let lead = Some(days.lead.clone());
+        return Answer::Lines { skill_id: chosen.skill.id.to_string(), lines, lead, partial: false };
     }
     select(index, chosen, asked)
 }
@@ -205,9 +213,20 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
     let in_content = |t: &String| profile.lines.iter().any(|l| hits(&l.set, t));
     let elsewhere =
         |t: &String| index.profiles.iter().any(|p| p.skill.id != profile.skill.id && p.is_topic(t));
-    if asked.iter().any(|t| is_key(t) && !in_content(t) && !profile.is_topic(t) && !elsewhere(t)) {
+    let unanswered = |t: &String| is_key(t) && !in_content(t) && !profile.is_topic(t) && !elsewhere(t);
+    let partial = asked.iter().any(unanswered);
+    if partial && !asked.iter().any(|t| is_key(t) && in_content(t)) {
         return not_saved();
     }
+    // the part of a mixed question the content answers ("the fine for returning late":
+    // the fines line, and a word that the rest is not saved)
+    let kept: Vec<String>;
+    let asked = if partial {
+        kept = asked.iter().filter(|t| !unanswered(t)).cloned().collect();
+        kept.as_slice()
+    } else {
+        asked
+    };
     let mut selectors: Vec<&String> = asked
         .iter()
         .filter(|t| in_content(t) && !profile.name.contains(*t) && !crate::words::is_number(t))
@@ -223,7 +242,7 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
             let mut seen = BTreeSet::new();
             let lines =
                 profile.lines.iter().filter(|l| seen.insert(l.text)).map(|l| l.text.to_string()).collect();
-            Answer::Lines { skill_id: id, lines, lead: None }
+            Answer::Lines { skill_id: id, lines, lead: None, partial }
         } else {
             not_saved()
         };
@@ -270,7 +289,7 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         .filter(|((l, _), _)| seen.insert(l.text))
         .map(|((l, _), _)| l.text.to_string())
         .collect();
-    Answer::Lines { skill_id: id, lines, lead: None }
+    Answer::Lines { skill_id: id, lines, lead: None, partial }
 }
 
 /// The reply text: the lead and lines joined with `"\n"`, the Which question, or
@@ -278,7 +297,10 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
 /// help with (`skills`: the same enabled skills).
 pub fn render(answer: &Answer, skills: &[SkillText<'_>]) -> String {
     match answer {
-        Answer::Lines { lines, lead, .. } => lead.iter().chain(lines).cloned().collect::<Vec<_>>().join("\n"),
+        Answer::Lines { lines, lead, partial, .. } => {
+            let rest = partial.then(|| format!("{NOT_ALL_SAVED} {}", desk_lower()));
+            lead.iter().chain(lines).chain(&rest).cloned().collect::<Vec<_>>().join("\n")
+        }
         Answer::Which { question, .. } => question.clone(),
         Answer::NotSaved { .. } => format!("{NOT_COVERED} {ASK_THE_DESK}"),
         Answer::NotCovered if skills.is_empty() => {

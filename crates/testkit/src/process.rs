@@ -228,6 +228,25 @@ pub fn poll<T>(secs: u64, what: &str, mut check: impl FnMut() -> Option<T>) -> T
     }
 }
 
+/// `campus demo ARGS` on free ports in `data` (its working and data directory), with
+/// fast heartbeats; returns the command and the ports `[hub, tutor, library, ui, fake
+/// model]`.
+pub fn demo(args: &[&str], data: &std::path::Path) -> (Command, [u16; 5]) {
+    let ports = [free_port(), free_port(), free_port(), free_port(), free_port()];
+    let mut cmd = Command::new(bin());
+    cmd.args(["demo"])
+        .args(args)
+        .current_dir(data)
+        .env("CAMPUS_DATA_DIR", data)
+        .env("HEARTBEAT_INTERVAL_MS", "100");
+    for (name, port) in
+        ["HUB_PORT", "TUTOR_PORT", "LIBRARY_PORT", "UI_PORT", "FAKE_ANTHROPIC_PORT"].iter().zip(ports)
+    {
+        cmd.env(name, port.to_string());
+    }
+    (cmd, ports)
+}
+
 /// A child's stdout read line by line on a thread (`campus demo`'s prefixed output).
 pub struct Lines {
     rx: mpsc::Receiver<String>,

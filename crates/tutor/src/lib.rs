@@ -28,6 +28,7 @@ mod ordinal;
 mod phrase;
 mod request;
 mod scope;
+mod why;
 mod words;
 
 use skills::{Rules, Skill, SkillSet};

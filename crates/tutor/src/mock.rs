@@ -4,7 +4,8 @@
 //! (`examples.rs`), computes derivatives, integrals and limits (`limits.rs`) with the
 //! `calculus` crate (each result checked numerically with exmex before it is stated),
 //! keeps the last function and topic of each conversation for follow-ups ("and the
-//! second derivative?", "now integrate it", "what about at x=2?", "another example"),
+//! second derivative?", "now integrate it", "what about at x=2?", "another example",
+//! "why?": `why.rs`),
 //! and says plainly what it cannot do.
 
 use std::cell::Cell;
@@ -22,6 +23,7 @@ use crate::limits;
 use crate::ordinal::ordinal;
 use crate::request::{self, Ask, Order};
 use crate::scope::{self, Area};
+use crate::why::{self, Computed};
 use bounded::BoundedMap;
 
 /// Conversations whose last function is kept.
@@ -143,6 +145,16 @@ impl MockTutor {
             let (a, now) = examples::another(&lower, memory.as_ref().and_then(|m| m.topic));
             seen.set(now);
             return a;
+        }
+        if why::asked(&lower) {
+            return why::answer(memory.as_ref().and_then(|m| {
+                let f = m.f.as_ref()?;
+                Some(match m.last {
+                    Last::Derivative(n) => Computed::Derivative(f, n),
+                    Last::Antiderivative => Computed::Antiderivative(f),
+                    Last::Function => Computed::Function(f),
+                })
+            }));
         }
         if let Some(area) = scope::area(&lower) {
             return reply("declined", scope::decline(area, policy));

@@ -5,6 +5,7 @@
 //! Screenshots of each tab go to target/screenshots/.
 
 mod driver;
+mod fake_model;
 mod forms;
 
 use std::sync::Mutex;

@@ -167,7 +167,9 @@ const ROWS: &[Row] = &[
     // follow-ups keep the thread
     row("u1", "derivative of x^3", Tutor, &["3x^2"], &[]),
     row("u1", "and at x=2?", Tutor, &["12"], &["isn't something"]),
-    row("u1", "why?", Tutor, &[], &["isn't something", "say a little more"]),
+    row("u1", "why?", Tutor, &["power rule", "3x^2"], &["isn't something", "say a little more"]),
+    row("u3", "integrate x*e^x", Tutor, &["+ C"], &[]),
+    row("u3", "warum?", Tutor, &["by parts", "x·e^x - e^x + C"], &["isn't something"]),
     row("u2", "when is the library open on sunday?", Library, &["Sunday: 12:00–18:00"], &[]),
     row("u2", "and on saturday?", Library, &["Saturday: 10:00–18:00"], &["isn't something"]),
     // small talk

@@ -13,23 +13,12 @@ const REAL_LOOKING_KEY: &str = "sk-ant-exported-key-demo-4242";
 
 #[test]
 fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
-    let ports: Vec<u16> = (0..5).map(|_| free_port()).collect();
-    let [hub, tutor, library, ui, fake] = ports[..] else { unreachable!() };
     let data = testkit::TempDir::new();
     std::fs::create_dir_all(data.path()).unwrap();
+    let (mut cmd, [hub, tutor, library, ui, fake]) = testkit::demo(&["--fake-model"], data.path());
     let (mut demo, mut out) = testkit::Lines::spawn(
-        Command::new(bin())
-            .args(["demo", "--fake-model"])
-            .current_dir(data.path())
-            .env("CAMPUS_DATA_DIR", data.path())
-            .env("HUB_PORT", hub.to_string())
-            .env("TUTOR_PORT", tutor.to_string())
-            .env("LIBRARY_PORT", library.to_string())
-            .env("UI_PORT", ui.to_string())
-            .env("FAKE_ANTHROPIC_PORT", fake.to_string())
-            .env("ANTHROPIC_API_KEY", REAL_LOOKING_KEY)
+        cmd.env("ANTHROPIC_API_KEY", REAL_LOOKING_KEY)
             .env("SOME_UNRELATED_SETTING", "not-for-the-children")
-            .env("HEARTBEAT_INTERVAL_MS", "100")
             .env("RUST_LOG", "info"),
     );
     let mut wait_line = |pred: &dyn Fn(&str) -> bool, what: &str| out.wait(pred, what);

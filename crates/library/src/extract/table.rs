@@ -26,6 +26,7 @@ const PAY: &str = "Pay with your campus card";
 const SCAN: &str = "Scanning to email is free.";
 const NOT_SAVED: &str =
     "Sorry, that isn't in the Library's saved information. Please ask at the library's service desk.";
+const REST: &str = "says no more than this; for the rest, please ask at the library's service desk";
 const NOT: &str = "isn't in the Library's saved information";
 const TODAY: &str = "Today is Saturday, 5 December 2026 (Pacific Time).";
 const TOMORROW: &str = "Tomorrow is Sunday, 6 December 2026 (Pacific Time).";
@@ -76,6 +77,12 @@ const ROWS: &[Row] = &[
         &[ROOMS, BOOKS, AHEAD],
     ),
     row("how many times can I renew a book?", &[RENEW], &["Do you mean", BOOKS, AHEAD]),
+    // a mixed question: the part the content answers, and a word that the rest is not saved
+    hub("borrowing", "what is the fine for returning a book late?", &[FINES, REST], &[NOT, BOOKS, ROOMS]),
+    row("what is the fine for returning a book late?", &[FINES, REST], &[NOT, BOOKS, ROOMS]),
+    row("I lost a book, what's the fine?", &[FINES, REST], &[NOT, ROOMS]),
+    row("where do I return books?", &[NOT_SAVED], &[FINES, BOOKS, REST]),
+    row("how much is the late fee for overdue boks", &[FINES], &[REST, NOT]),
     hub("borrowing", "how many times can I renew a book?", &[RENEW], &[BOOKS, AHEAD]),
     row("is the library open today?", &[TODAY, H_SAT], &[H_MON, H_SUN, HOLIDAY]),
     row("¿A qué hora abre la biblioteca el sábado?", &[H_SAT], &[NOT, H_SUN, H_MON]),

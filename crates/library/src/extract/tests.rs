@@ -172,7 +172,8 @@ fn lines_are_trimmed_deduplicated_and_in_order() {
         Answer::Lines {
             skill_id: "h".into(),
             lines: owned(&["  Sunday: closed", "Monday: 9–17"]),
-            lead: None
+            lead: None,
+            partial: false
         }
     );
     assert_eq!(

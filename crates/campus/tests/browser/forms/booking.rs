@@ -175,6 +175,22 @@ fn a_confirmation_of_a_time_taken_meanwhile_is_rejected_with_the_error_and_fresh
         )
         .await;
         assert_eq!(error["hidden"], false, "{error}");
+        // and said next to the buttons that were pressed, in a polite live region: the
+        // element right after the surface that holds them
+        let said = js(
+            &c,
+            &format!(
+                "const f = document.querySelector('[data-form-ref=\"{form_ref}\"]'); const p = f.querySelector('p.form-problem'); \
+                 return {{text: p.textContent, live: p.getAttribute('aria-live'), afterButtons: p.previousElementSibling === f.querySelector('.form-host')}};"
+            ),
+        )
+        .await;
+        assert!(said["text"].as_str().unwrap().contains("no longer free"), "{said}");
+        assert_eq!(
+            (said["live"].as_str(), said["afterButtons"].as_bool()),
+            (Some("polite"), Some(true)),
+            "{said}"
+        );
         let slot_errors = error["slot"].as_array().unwrap();
         assert!(
             slot_errors.len() == 1 && slot_errors[0].as_str().unwrap().contains("no longer free"),
