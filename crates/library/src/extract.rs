@@ -42,8 +42,6 @@
 //!    for "book" — counts only with a selector of its own): "double-sided" keeps the double-sided price lines and drops the single-sided ones
 //!    that share only "sided"; "renew my loan" keeps both renewal lines, since "loan" (in
 //!    half the lines) is too common to push one out; "Monday and Tuesday" keeps both.
-//!    When two terms side by side in the question are side by side in some lines ("10
-//!    pages double sided"), only those lines are kept (not "single-sided … per page").
 //!
 //! Lines are copied verbatim (trailing whitespace trimmed), in content order, without
 //! duplicates.
@@ -281,19 +279,12 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
             o.len() > h.len() && o.is_superset(h) && rarest(&mut o.difference(h)) <= rarest(&mut h.iter())
         })
     };
-    // a phrase of the question found in some lines ("double sided") leaves out the lines
-    // that have its words only apart or one of them ("single-sided … per page")
-    let phrased: Vec<bool> = profile.lines.iter().map(|l| l.has_phrase_of(asked, &selectors)).collect();
-    let any_phrase = phrased.iter().zip(&hit_sets).any(|(p, h)| *p && !h.is_empty());
     let mut seen = BTreeSet::new();
     let lines = profile
         .lines
         .iter()
         .zip(&hit_sets)
         .zip(&scores)
-        .zip(&phrased)
-        .filter(|(_, p)| **p || !any_phrase)
-        .map(|(x, _)| x)
         .filter(|((_, h), s)| !h.is_empty() && **s >= best * RELATIVE_SCORE && !outranked(h))
         .filter(|((l, _), _)| seen.insert(l.text))
         .map(|((l, _), _)| l.text.to_string())

@@ -50,20 +50,6 @@ pub(crate) struct Line<'a> {
     pub(crate) set: BTreeSet<String>,
 }
 
-impl Line<'_> {
-    /// Whether two terms the question has side by side are side by side here too
-    /// ("double sided" in "Colour, double-sided: …"), both of them `selectors`.
-    pub(crate) fn has_phrase_of(&self, asked: &[String], selectors: &[&String]) -> bool {
-        let chosen = |t: &String| selectors.contains(&t);
-        asked.windows(2).any(|pair| {
-            pair[0] != pair[1]
-                && chosen(&pair[0])
-                && chosen(&pair[1])
-                && self.terms.windows(2).any(|w| w[0] == pair[0] && w[1] == pair[1])
-        })
-    }
-}
-
 /// One skill, tokenized once.
 pub(crate) struct Profile<'a> {
     pub(crate) skill: SkillText<'a>,

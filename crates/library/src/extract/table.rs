@@ -144,8 +144,6 @@ const ROWS: &[Row] = &[
     row("whn does the library close on thrusday", &[H_THU], &[H_MON, HOLIDAY]),
     row("printing prices", &[BW1, C2, PAY, SCAN], &[]),
     row("how much is black and white double-sided?", &[BW2], &[BW1, C2]),
-    row("how much does it cost to print 10 pages double sided", &[BW2, C2], &[BW1, C1]),
-    row("price of colour printing single sided", &[C1], &[BW1, BW2, C2]),
     row("how much is the late fee for overdue boks", &[FINES], &[ROOMS]),
     // book the noun vs booking
     row("Please renew my book for me", &[RENEW], &[AHEAD, ROOMS]),
