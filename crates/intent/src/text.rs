@@ -90,9 +90,25 @@ fn word_class(word: &str) -> Class {
     }
 }
 
+/// The English a foreign word is read as ([`words::glosses`]), if it has a gloss.
+fn gloss(word: &str) -> Option<&'static [&'static str]> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static GLOSSES: OnceLock<HashMap<String, Vec<&'static str>>> = OnceLock::new();
+    GLOSSES
+        .get_or_init(|| {
+            words::glosses()
+                .map(|(foreign, english)| (foreign.chars().map(fold).collect(), english))
+                .collect()
+        })
+        .get(word)
+        .map(Vec::as_slice)
+}
+
 const MATH_SYMBOLS: &str = "^=+*/∫√²³π<>≤≥∞";
 
-/// The question's tokens, with negated spans and sentences marked.
+/// The question's tokens, with negated spans and sentences marked; a foreign word with a
+/// gloss is read as its English words ([`words::glosses`]).
 pub fn tokens(text: &str) -> Vec<Token> {
     // "can't log in", "doesn't open": a problem stated, not a topic negated; "isn't
     // about", "don't need": a topic negated
@@ -133,7 +149,14 @@ pub fn tokens(text: &str) -> Vec<Token> {
             let word: String = chars[start..i].iter().collect();
             let kind =
                 if word.chars().all(|c| c.is_ascii_digit() || c == '.') { Kind::Number } else { Kind::Word };
-            out.push(Token::new(word, kind, sentence, pause));
+            match gloss(&word) {
+                Some(english) if kind == Kind::Word => {
+                    for (j, w) in english.iter().enumerate() {
+                        out.push(Token::new(w.to_string(), kind, sentence, pause && j == 0));
+                    }
+                }
+                _ => out.push(Token::new(word, kind, sentence, pause)),
+            }
             pause = false;
             continue;
         }
@@ -407,6 +430,21 @@ mod tests {
         assert!(looks_mathematical(&t));
         assert!(!looks_mathematical(&tokens("where is room 3b")));
         assert!(looks_mathematical(&tokens("integrate 3x dx")));
+    }
+
+    #[test]
+    fn a_foreign_word_with_a_gloss_is_read_as_its_english() {
+        let texts = |q: &str| tokens(q).into_iter().map(|t| t.text).collect::<Vec<_>>();
+        assert_eq!(texts("Öffnungszeiten am Sonntag?"), ["opening", "hours", "am", "sunday"]);
+        let t = texts("Quelles sont les heures d'ouverture le mardi ?");
+        assert!(t.contains(&"hours".to_string()) && t.contains(&"tuesday".to_string()), "{t:?}");
+        // English words are never glossed, nor numbers
+        assert_eq!(texts("library hours on monday 3"), ["library", "hours", "on", "monday", "3"]);
+        // every gloss is a folded single word on the left and English on the right
+        for (foreign, english) in crate::words::glosses() {
+            assert!(!foreign.is_empty() && foreign.chars().all(char::is_alphanumeric), "{foreign}");
+            assert!((1..=3).contains(&english.len()), "{foreign}: {english:?}");
+        }
     }
 
     #[test]

@@ -12,6 +12,22 @@ pub(crate) fn generic() -> impl Iterator<Item = &'static str> {
     entries(include_str!("words/generic.txt"))
 }
 
+/// Foreign words students type, each with the English word or words the router reads in
+/// its place (`öffnungszeiten` → "opening hours", `mardi` → "tuesday"): the router learns
+/// from English sentences, and a question in Spanish, French, German, Hindi/Hinglish,
+/// Tagalog or Vietnamese shares few of their features. Keys as written, with accents (the
+/// reader folds them like a question's words). Written blind, like `generic`.
+pub(crate) fn glosses() -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
+    include_str!("words/gloss.txt").lines().filter(|line| !line.trim_start().starts_with('#')).filter_map(
+        |line| {
+            let mut words = line.split_whitespace();
+            let foreign = words.next()?;
+            let english: Vec<&'static str> = words.collect();
+            (!english.is_empty()).then_some((foreign, english))
+        },
+    )
+}
+
 /// The words of a list file: whitespace apart, lines starting with `#` skipped.
 fn entries(file: &'static str) -> impl Iterator<Item = &'static str> {
     file.lines().filter(|line| !line.trim_start().starts_with('#')).flat_map(str::split_whitespace)

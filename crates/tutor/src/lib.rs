@@ -210,7 +210,6 @@ fn tutoring_request_skill() -> Skill {
             "dat lich gap tutor duoc khong a, em ranh sang thu sau",
             "my advisor said I should see a tutor in person, how do I get one assigned",
             "can you conect me with a tutor on thursday nights? calc 1 derivatives",
-            "Tutor appointment please. Name: Lena Park. Topic: integration techniques. Weekdays after 4pm.",
             "can I meet a tutor at the library for calc help? wednesday afternoon would be ideal",
             "I keep getting stuck even after the step-by-step stuff here, can I talk to an actual tutor this week?",
             "how long does it take for a tutor to confirm my session time",

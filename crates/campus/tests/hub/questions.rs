@@ -74,6 +74,15 @@ const ROWS: &[Row] = &[
     ),
     row("h6", "La bibliothèque est ouverte dimanche ?", Library, &["Sunday: 12:00–18:00"], &["Saturday:"]),
     row("h7", "Wann hat die Bibliothek am Montag geöffnet?", Library, &["Monday: 8:00–22:00"], &["Sunday:"]),
+    // no word of "library" at all: the Hub reads them through its glosses
+    row(
+        "h9",
+        "Quelles sont les heures d'ouverture le mardi ?",
+        Library,
+        &["Tuesday: 8:00–22:00"],
+        &["Sunday:"],
+    ),
+    row("h10", "Öffnungszeiten am Sonntag?", Library, &["Sunday: 12:00–18:00"], &["Monday:"]),
     row("h8", "library kal khuli hai kya?", Library, &["closed"], &["8:00–20:00", "Monday:"]),
     row("h9", "aaj library kitne baje tak khuli hai", Library, &["Thursday", "22:00"], &["Saturday:"]),
     row("h10", "is the library open on new year's day?", Library, &["closed"], &["Friday:", "Monday:"]),
