@@ -51,6 +51,7 @@ fn label(field: &str) -> &str {
     match field {
         "groupSize" => "group size",
         "date" => "date",
+        f if f == vocab::loans::operation::RETURN_DATE || f.starts_with("returnDate/") => "new return date",
         other => other,
     }
 }
@@ -114,6 +115,12 @@ fn candidates(workflow: Workflow, r: &crate::Reading) -> Vec<(&'static str, Valu
             }
             if let Some(g) = r.group_size {
                 out.push(mv("groupSize", g.to_string()));
+            }
+        }
+        // the new return date of the loan the screen offers (the page checks its range)
+        Workflow::LoanRenewal => {
+            if let Some(d) = &r.date {
+                out.push(mv(vocab::loans::operation::RETURN_DATE, d.date.to_string()));
             }
         }
     }

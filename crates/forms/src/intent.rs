@@ -98,7 +98,7 @@ impl Heuristic {
         let words = words(text);
         let other = match workflow {
             Workflow::Tutoring => Workflow::Booking,
-            Workflow::Booking => Workflow::Tutoring,
+            Workflow::Booking | Workflow::LoanRenewal => Workflow::Tutoring,
         };
         if asks_for(workflow, &words) && !asks_about_the_rules(&words) {
             return Decision::OfferForm;
@@ -159,6 +159,11 @@ impl Live {
                 "the Library, which answers from its saved information (hours, borrowing, study rooms, printing, finding items)",
                 "booking a group study room (rooms A, B and C) for a date, a duration and a group size",
                 "tutoring sessions (the Tutor does that), renewals and payments",
+            ),
+            Workflow::LoanRenewal => (
+                "the Library's loan service",
+                "renewing one of the student's own loans to a new return date",
+                "room bookings and payments",
             ),
         };
         format!(
@@ -275,6 +280,8 @@ fn nouns(workflow: Workflow) -> &'static [&'static str] {
             "tutoria",
         ],
         Workflow::Booking => &["room", "rooms", "sala", "space"],
+        // offered only with an answer about loans, never from a chat message's words
+        Workflow::LoanRenewal => &[],
     }
 }
 

@@ -1,5 +1,6 @@
-//! The two form workflows, `tutoring-request` (Tutor) and `study-room-booking` (Library):
-//! what a student's words say ([`read`]), the fields' rules ([`rules`]), rooms and free
+//! The form workflows: `tutoring-request` (Tutor), `study-room-booking` (Library) and
+//! `loan-renewal` (the Library's composed loan screens, whose components are not drawn
+//! here but by `library::compose`): what a student's words say ([`read`]), the fields' rules ([`rules`]), rooms and free
 //! times ([`rooms`]), the A2UI v0.9 messages of each screen ([`templates`]) and the
 //! labelled heuristic that decides whether a message asks for a form ([`intent`]);
 //! filling an open form from what the student types in the chat ([`fill`]).
@@ -37,23 +38,28 @@ pub fn in_demo_tz(instant: Timestamp) -> Zoned {
     instant.to_zoned_datetime(demo_tz())
 }
 
-/// The two registered workflows.
+/// The registered workflows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Workflow {
     #[serde(rename = "tutoring-request")]
     Tutoring,
     #[serde(rename = "study-room-booking")]
     Booking,
+    /// A screen about the borrower's loans, composed per answer (its buttons are the ones
+    /// that screen drew, not a fixed table).
+    #[serde(rename = "loan-renewal")]
+    LoanRenewal,
 }
 
 impl Workflow {
-    pub const ALL: [Workflow; 2] = [Workflow::Tutoring, Workflow::Booking];
+    pub const ALL: [Workflow; 3] = [Workflow::Tutoring, Workflow::Booking, Workflow::LoanRenewal];
 
     /// The workflow's stable id.
     pub const fn id(self) -> &'static str {
         match self {
             Workflow::Tutoring => "tutoring-request",
             Workflow::Booking => "study-room-booking",
+            Workflow::LoanRenewal => "loan-renewal",
         }
     }
 
@@ -61,7 +67,7 @@ impl Workflow {
     pub const fn agent(self) -> &'static str {
         match self {
             Workflow::Tutoring => vocab::agents::TUTOR,
-            Workflow::Booking => vocab::agents::LIBRARY,
+            Workflow::Booking | Workflow::LoanRenewal => vocab::agents::LIBRARY,
         }
     }
 
@@ -74,6 +80,11 @@ impl Workflow {
         match self {
             Workflow::Tutoring => &["name", "email", "date", "period", "topic", "notes"],
             Workflow::Booking => &["date", "room", "duration", "groupSize", "slot"],
+            Workflow::LoanRenewal => &[
+                vocab::loans::operation::LOAN_ID,
+                vocab::loans::operation::RETURN_DATE,
+                vocab::loans::operation::REQUEST,
+            ],
         }
     }
 
@@ -88,6 +99,7 @@ impl Workflow {
                 action::CONFIRM_BOOKING,
                 action::CANCEL_FORM,
             ],
+            Workflow::LoanRenewal => &[action::RENEW_LOAN, action::FOLLOW_UP, action::CANCEL_FORM],
         }
     }
 }
@@ -100,6 +112,10 @@ pub mod action {
     pub const REVIEW_BOOKING: &str = "review_booking";
     pub const BACK_TO_EDIT: &str = "back_to_edit";
     pub const CONFIRM_BOOKING: &str = "confirm_booking";
+    pub const RENEW_LOAN: &str = vocab::loans::operation::RENEW_LOAN;
+    /// A button's own question, asked as the student's (the Student asks it; no agent
+    /// takes it as a form action).
+    pub const FOLLOW_UP: &str = vocab::loans::operation::FOLLOW_UP;
 }
 
 /// A part of the day as a student says it. Tutoring takes morning or afternoon only.

@@ -28,6 +28,10 @@ pub const EMAIL_MAX: usize = 254;
 pub const TOPIC_MAX: usize = 120;
 pub const NOTES_MAX: usize = 500;
 pub const SLOT_MAX: usize = 64;
+/// A loan id is at most this long (`A-Za-z0-9_-`).
+pub const LOAN_ID_MAX: usize = 64;
+/// A follow-up button's question is at most this long.
+pub const REQUEST_MAX: usize = 300;
 /// A tutoring request's preferred date is at most this many days ahead.
 pub const TUTORING_DAYS_AHEAD: i32 = 60;
 
@@ -278,6 +282,23 @@ fn check_field(
                 return Err(err(code::INVALID_VALUE, "choose one of the times offered".into()));
             }
             Ok(Parsed::Text(slot))
+        }
+        // the range is the loan service's (and the drawn picker's): only the shape here
+        (Workflow::LoanRenewal, "returnDate") => iso_date(&required("a new return date")?)
+            .map(Parsed::Date)
+            .ok_or_else(|| err(code::INVALID_DATE, "enter a date as YYYY-MM-DD".into())),
+        (Workflow::LoanRenewal, "loanId") => {
+            let id = required("a loan")?;
+            let ok = id.len() <= LOAN_ID_MAX
+                && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if ok {
+                Ok(Parsed::Text(id))
+            } else {
+                Err(err(code::INVALID_VALUE, "choose one of the loans shown".into()))
+            }
+        }
+        (Workflow::LoanRenewal, "request") => {
+            at_most(required("a question")?, REQUEST_MAX, "the question").map(Parsed::Text)
         }
         _ => Err(err(code::UNKNOWN_FIELD, "this form has no such field".into())),
     }

@@ -6,16 +6,33 @@ use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use a2a::wire::AgentCard;
 use forms::rooms::SlotKey;
-use serde_json::json;
+use serde_json::{Value, json};
 use skills::{Rules, Settings, Skill, SkillSet};
 use specialist::forms::{FormHost, Front, skill_enabled};
 use telemetry::Telemetry;
 
 use crate::booking;
 use crate::clock::Clock;
+use crate::compose::{
+    Composed, Composition, Facts, MAX_REPAIRS, Target, compile, compose_checked, compose_offline,
+    unrepaired_text,
+};
 use crate::extract::{Answer, Context, SkillText, answer, render};
 use crate::live::LiveConfig;
-use crate::loans::Loans;
+use crate::loans::{LoanFacts, Loans, OFFLINE_LABEL};
+use crate::renewal;
+
+/// The workflows the Library's forms belong to.
+const HOSTED: [forms::Workflow; 2] = [booking::WORKFLOWS[0], renewal::WORKFLOWS[0]];
+
+/// The buttons of a fixed form's screen (a loan screen holds its own).
+fn buttons(workflow: &str, screen: &str) -> &'static [(&'static str, &'static str)] {
+    if workflow == renewal::WORKFLOW {
+        renewal::no_fixed_buttons(workflow, screen)
+    } else {
+        booking::buttons(workflow, screen)
+    }
+}
 
 /// The Library's port unless `PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 41242;
@@ -178,12 +195,16 @@ impl Library {
 
     async fn act(&self, ctx: &RequestContext) -> Result<Reply, RpcError> {
         let settings = self.settings.clone();
-        let enabled = move |w: &str| skill_enabled(&settings.policy(), w);
+        // a loan screen is the loan service's, not a skill's: it is on whenever loans are
+        let enabled = move |w: &str| w == renewal::WORKFLOW || skill_enabled(&settings.policy(), w);
         let (key, clock) = (self.key.clone(), self.clock);
         let handler = move |tx: &store::Tx<'_>, a: &specialist::forms::Action, redo: bool| {
+            if a.form.workflow == renewal::WORKFLOW {
+                return renewal::handle(clock.now().date(), tx, a);
+            }
             booking::handle(clock, &key, tx, a, redo)
         };
-        let outcome = self.host.act(ctx, &booking::WORKFLOWS, enabled, booking::buttons, handler).await?;
+        let outcome = self.host.act(ctx, &HOSTED, enabled, buttons, handler).await?;
         Ok(self.host.publish(&self.front(), ctx, &outcome))
     }
 
@@ -207,12 +228,78 @@ impl Library {
                     (self.loans.clone(), student.to_string(), ctx.context_id.clone());
                 let list = self.host.store().run(move |_| loans.open(&student, Some(&context))).await;
                 let list = list.map_err(|e| specialist::forms::store_failed(&e))?;
+                // a screen for a client that draws one; words for any other (and, until a
+                // model composes loan screens, in live mode)
+                if self.live.is_none() && FormHost::client_renders(ctx) && !list.is_empty() {
+                    return self.answer_with_screen(ctx, &list).await;
+                }
                 let text = crate::loans::overview(&list, self.clock.now().date(), self.live.is_some());
                 (text, "answered", Some(list.len()))
             }
         };
         let reply = Reply::text(text.clone());
         let details = json!({ "loans": count, "caller": caller.as_str(), "mode": self.mode() });
+        specialist::log_reply(&self.telemetry, ctx, &reply, outcome, &text, &details);
+        Ok(reply)
+    }
+
+    /// Whether the question asks to renew a loan it names by title, of the student the Hub
+    /// vouched for on this forward (no one else's loans are read).
+    async fn renews_a_named_loan(&self, ctx: &RequestContext) -> bool {
+        let question = ctx.text();
+        let Some(student) = specialist::caller().student().map(str::to_string) else { return false };
+        if !crate::compose::mock::asks_to_renew(&question) {
+            return false;
+        }
+        let (loans, context) = (self.loans.clone(), ctx.context_id.clone());
+        let list = self.host.store().run(move |_| loans.open(&student, Some(&context))).await;
+        list.is_ok_and(|list| crate::compose::mock::asks_to_renew_one_of(&list, &question))
+    }
+
+    /// A loan question answered by the offline composer through the compiler and every
+    /// check ([`crate::compose`]): words, one question, or a screen opened as the
+    /// conversation's loan form (replacing the open one); what no composition passes is
+    /// said in words. The feed gets the screen's structure (its words redacted), each
+    /// attempt's errors and the facts it rests on.
+    async fn answer_with_screen(&self, ctx: &RequestContext, list: &[LoanFacts]) -> Result<Reply, RpcError> {
+        let question = ctx.text();
+        let today = self.clock.now().date();
+        let facts = Facts { loans: list, question: &question, today };
+        let target = Target { surface_id: "pending", version: 1 };
+        let checked = compose_checked(&facts, target, |_| Ok(compose_offline(&facts)), MAX_REPAIRS);
+        let attempts: Vec<Vec<Value>> = checked
+            .attempts
+            .iter()
+            .map(|a| a.iter().map(|e| json!({"code": e.code(), "path": e.path})).collect())
+            .collect();
+        let mut details = json!({
+            "loans": list.len(), "caller": specialist::caller().as_str(), "mode": self.mode(),
+            "composer": "offline", "attempts": attempts, "repairs": checked.repairs(),
+            "facts": crate::loans::facts_for_inspector(list),
+        });
+        let (text, outcome) = match checked.outcome {
+            Ok((Composition::Screen { title, blocks }, Composed::Screen(drawn))) => {
+                let held = renewal::Held::of_surface(&drawn);
+                let values = held.value();
+                let text = format!("{OFFLINE_LABEL}: {title}.");
+                let build = |id: &str| compile(&title, &blocks, &facts, id, 1).messages;
+                let opened =
+                    self.host.offer(&ctx.context_id, renewal::WORKFLOW, renewal::SCREEN, values, text, build);
+                let outcome = opened.await?;
+                details["composition"] = Value::Array(a2ui::inspect::structure(&outcome.a2ui));
+                let extra = details.as_object().cloned().unwrap_or_default();
+                return Ok(self.host.publish_with(&self.front(), ctx, &outcome, extra));
+            }
+            Ok((_, Composed::Answer(text))) => (text, "answered"),
+            Ok((_, Composed::Ask(question))) => (question, "asked_which"),
+            Ok((_, Composed::Screen(_))) => unreachable!("only a screen composition compiles to a screen"),
+            Err(errors) => {
+                let codes: Vec<&str> = errors.iter().map(|e| e.code()).collect();
+                tracing::warn!(?codes, "no loan screen passed the checks; answered in words");
+                (unrepaired_text(list, today), "not_composed")
+            }
+        };
+        let reply = Reply::text(text.clone());
         specialist::log_reply(&self.telemetry, ctx, &reply, outcome, &text, &details);
         Ok(reply)
     }
@@ -244,7 +331,7 @@ impl AgentExecutor for Library {
         }
         // the student's own loans: every fact is the loan service's, in either mode, and
         // no model is asked anything about them
-        if crate::loans::about_own_loans(&question) {
+        if crate::loans::about_own_loans(&question) || self.renews_a_named_loan(&ctx).await {
             return self.answer_loans(&ctx).await;
         }
         let intent = match self.maybe_form(&ctx).await {

@@ -25,5 +25,5 @@ pub use blocks::{Block, Composition, Facts, FollowUp, Order, schema};
 pub use check::{CheckError, check_composition};
 pub use compile::{Surface, compile};
 pub use mock::compose as compose_offline;
-pub use repair::{Composed, MAX_REPAIRS, Target, accept, compose_checked, parse, unrepaired_text};
+pub use repair::{Checked, Composed, MAX_REPAIRS, Target, accept, compose_checked, parse, unrepaired_text};
 pub use surface::{MAX_BYTES, MAX_COMPONENTS, MAX_DEPTH, POLICY, check_surface};

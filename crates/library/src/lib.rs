@@ -20,6 +20,7 @@ pub mod fixtures;
 pub mod live;
 pub mod loans;
 mod rank;
+pub mod renewal;
 pub mod words;
 
 pub use agent::{DEFAULT_PORT, IDENTITY, Library, Mode, RULES, agent, agent_card, default_skill_set};

@@ -30,7 +30,7 @@ use jiff::civil::Date;
 use serde_json::{Value, json};
 use store::loans::Sample;
 use store::operations::{Once, fingerprint};
-use store::{Store, StoreError};
+use store::{Store, StoreError, Tx};
 pub use vocab::loans::{NotRenewable, RenewRefusal};
 
 use crate::clock::Clock;
@@ -58,6 +58,7 @@ pub struct Renewal<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Renewed {
     pub loan_id: String,
+    pub title: String,
     pub due: Date,
     pub version: i64,
     pub renewals_used: u32,
@@ -147,33 +148,8 @@ impl Loans {
         });
         let scope = format!("{SCOPE}:{}", r.borrower);
         let today = self.today();
-        let once = self.store.once(&scope, r.operation_id, &fingerprint(&values), |tx| {
-            let loan = tx.loan(r.loan_id)?.ok_or_else(|| refused(RenewRefusal::UnknownLoan))?;
-            if loan.loan.borrower != r.borrower {
-                return Err(refused(RenewRefusal::NotYours));
-            }
-            if loan.version != r.version {
-                return Err(refused(RenewRefusal::StaleVersion));
-            }
-            let f = facts(&loan, today).ok_or_else(|| refused(RenewRefusal::UnknownLoan))?;
-            let range = f.renewable.map_err(|reason| RenewError::Refused {
-                code: RenewRefusal::NotEligible,
-                reason: Some(reason),
-            })?;
-            if !range.contains(r.return_date) {
-                return Err(refused(RenewRefusal::OutOfRange));
-            }
-            let date = r.return_date.to_string();
-            let renewed = tx
-                .renew_loan(r.loan_id, r.version, &date)?
-                .ok_or_else(|| refused(RenewRefusal::StaleVersion))?;
-            Ok(json!({
-                "loanId": r.loan_id,
-                "dueDate": date,
-                "version": renewed.version,
-                "renewalsUsed": renewed.loan.renewals,
-            }))
-        })?;
+        let once =
+            self.store.once(&scope, r.operation_id, &fingerprint(&values), |tx| renew_in(tx, today, r))?;
         match once {
             Once::Done(v) => read_renewed(&v, false),
             Once::Replayed(v) => read_renewed(&v, true),
@@ -188,11 +164,47 @@ impl Loans {
     }
 }
 
+/// A renewal inside `tx` (a renew form's press, whose own operation record makes it happen
+/// once): every rule of [`Loans::renew`] but the operation record, on `today`.
+pub fn renew_within(tx: &Tx<'_>, today: Date, r: &Renewal<'_>) -> Result<Renewed, RenewError> {
+    read_renewed(&renew_in(tx, today, r)?, false)
+}
+
+/// The rules and the change, as the recorded result.
+fn renew_in(tx: &Tx<'_>, today: Date, r: &Renewal<'_>) -> Result<Value, RenewError> {
+    let loan = tx.loan(r.loan_id)?.ok_or_else(|| refused(RenewRefusal::UnknownLoan))?;
+    if loan.loan.borrower != r.borrower {
+        return Err(refused(RenewRefusal::NotYours));
+    }
+    if loan.version != r.version {
+        return Err(refused(RenewRefusal::StaleVersion));
+    }
+    let f = facts(&loan, today).ok_or_else(|| refused(RenewRefusal::UnknownLoan))?;
+    let range = f
+        .renewable
+        .map_err(|reason| RenewError::Refused { code: RenewRefusal::NotEligible, reason: Some(reason) })?;
+    if !range.contains(r.return_date) {
+        return Err(refused(RenewRefusal::OutOfRange));
+    }
+    let date = r.return_date.to_string();
+    let renewed =
+        tx.renew_loan(r.loan_id, r.version, &date)?.ok_or_else(|| refused(RenewRefusal::StaleVersion))?;
+    Ok(json!({
+        "loanId": r.loan_id,
+        "title": loan.loan.title,
+        "dueDate": date,
+        "version": renewed.version,
+        "renewalsUsed": renewed.loan.renewals,
+    }))
+}
+
 /// A recorded renewal's result.
 fn read_renewed(v: &Value, replayed: bool) -> Result<Renewed, RenewError> {
     let read = || {
         Some(Renewed {
             loan_id: v["loanId"].as_str()?.to_string(),
+            // a record from before titles were kept has none
+            title: v["title"].as_str().unwrap_or_default().to_string(),
             due: v["dueDate"].as_str()?.parse().ok()?,
             version: v["version"].as_i64()?,
             renewals_used: u32::try_from(v["renewalsUsed"].as_u64()?).ok()?,
@@ -200,4 +212,20 @@ fn read_renewed(v: &Value, replayed: bool) -> Result<Renewed, RenewError> {
         })
     };
     read().ok_or_else(|| refused(RenewRefusal::UnknownLoan))
+}
+
+/// The facts a loan answer rests on, for the generated-UI inspector: every loan's id, due
+/// date, version, renewals used and permitted dates or why not (no title: it is words).
+pub fn facts_for_inspector(loans: &[LoanFacts]) -> Vec<Value> {
+    loans
+        .iter()
+        .map(|l| {
+            let (renewable, range) = match &l.renewable {
+                Ok(r) => (json!(true), json!({"min": r.first.to_string(), "max": r.last.to_string()})),
+                Err(reason) => (json!(reason.as_str()), Value::Null),
+            };
+            json!({"loanId": l.id, "due": l.due.to_string(), "version": l.version,
+                   "renewalsUsed": l.renewals_used, "renewable": renewable, "range": range})
+        })
+        .collect()
 }

@@ -27,7 +27,9 @@ mod host;
 
 pub use chat::{CONTINUE_OR_REPLACE, Chat, ChatRead, ChatTexts, OpenFormChoice, chat_reply};
 pub use contract::{Action, Buttons, HandlerError, Outcome, Step, checked, code, store_failed};
-pub use data::{DATA_KEY, data_of, data_values, field_errors, pressed, with_data};
+pub use data::{
+    BUTTONS_KEY, DATA_KEY, data_of, data_values, drawn_buttons, field_errors, pressed, with_data,
+};
 pub use front::Front;
 pub use host::{FormHost, TEST_DELAY_ENV, hosting_forms, skill_enabled};
 

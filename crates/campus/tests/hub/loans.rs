@@ -2,6 +2,8 @@
 //! `LIBRARY_CLOCK`: the demo student's loans with the loan service's dates, never another
 //! borrower's; and no loan data for anyone the Hub did not vouch for — a direct A2A call
 //! naming a student, one with a forged signature, an anonymous asker through the Hub.
+//! A client that shows forms gets the loans as a screen the Library composed and checked,
+//! and renews on it: once, only what the screen offered, in the service's range.
 
 use a2a::client::A2aClient;
 use library::loans::NOT_VOUCHED;
@@ -28,7 +30,8 @@ fn through_the_hub_the_demo_student_gets_their_loans_with_the_services_dates() {
     let u = University::start(&[], &[("LIBRARY_CLOCK", CLOCK)]);
     u.wait_ready();
     rt().block_on(async {
-        let me = Student::new(A2aClient::default(), u.hub_url.clone());
+        // a client that shows no forms gets the loans in words
+        let me = Student::new(A2aClient::default(), u.hub_url.clone()).text_only();
         let due = me.ask("when are my books due?").await.expect("ask");
         let by = due.attribution.as_ref().and_then(|a| a["id"].as_str()).unwrap_or_default().to_string();
         let text = &due.reply_text;
@@ -55,6 +58,11 @@ fn through_the_hub_the_demo_student_gets_their_loans_with_the_services_dates() {
         // an anonymous asker: the Hub vouches for no one, so no loans
         let anonymous =
             Student::with_student_id(A2aClient::default(), u.hub_url.clone(), vocab::form::ANONYMOUS_STUDENT);
+        // one that shows forms gets no screen either: the loan service knows no one
+        let theirs = anonymous.ask("when are my books due?").await.expect("ask");
+        assert!(matches!(theirs.reply, student::Reply::Answer), "{:?}", theirs.reply);
+        assert_eq!(theirs.reply_text, NOT_VOUCHED);
+        let anonymous = anonymous.text_only();
         let theirs = anonymous.ask("when are my books due?").await.expect("ask");
         assert_eq!(theirs.reply_text, NOT_VOUCHED);
     });
@@ -89,4 +97,138 @@ fn a_caller_the_hub_did_not_vouch_for_gets_no_loan_data() {
             assert!(!text.contains(title), "{text}");
         }
     }
+}
+
+/// Every Text component's words on a screen, in order.
+fn words_on(messages: &[Value]) -> Vec<String> {
+    let mut screen = std::collections::HashMap::new();
+    testkit::forms::components(messages, &mut screen);
+    let mut texts: Vec<(String, String)> = screen
+        .iter()
+        .filter(|(_, c)| c["component"] == "Text")
+        .map(|(id, c)| (id.clone(), c["text"].as_str().unwrap_or_default().to_string()))
+        .collect();
+    texts.sort();
+    texts.into_iter().map(|(_, t)| t).collect()
+}
+
+fn screen_of(exchange: &student::Exchange) -> student::FormReply {
+    match &exchange.reply {
+        student::Reply::Form(f) => f.clone(),
+        other => panic!("a loan screen, got {other:?}: {}", exchange.reply_text),
+    }
+}
+
+#[test]
+fn a_loan_screen_renews_once_only_what_it_offered_and_a_replaced_one_takes_nothing() {
+    use std::collections::HashMap;
+    use student::ActionOutcome;
+    use testkit::forms::{components, press, surface_id};
+
+    let u = University::start(&[], &[("LIBRARY_CLOCK", CLOCK)]);
+    u.wait_ready();
+    let act = |me: &Student, form: &str, op: &str, action: Value| rt().block_on(me.act(form, op, action));
+    let me = Student::new(A2aClient::default(), u.hub_url.clone());
+    // the overview: a screen with every loan and the service's facts, no one else's
+    let overview = screen_of(&rt().block_on(me.ask("when are my books due?")).expect("ask"));
+    assert_eq!(overview.workflow, "loan-renewal");
+    assert!(overview.text.starts_with("Offline Library (no model)"), "{}", overview.text);
+    let words = words_on(&overview.messages).join("\n");
+    for title in OWN {
+        assert!(words.contains(title), "{title} in {words}");
+    }
+    assert!(words.contains("Due 2027-01-02 (Saturday). Renewable (0 of 2 renewals used)"), "{words}");
+    assert!(words.contains("Not renewable: another borrower has placed a hold on it."), "{words}");
+    assert!(!words.contains(THEIRS), "{words}");
+
+    // asking to renew one loan replaces it with that loan's screen, the date said preselected
+    let asked = rt().block_on(me.ask("can I renew my calculus book until 2027-01-10?")).expect("ask");
+    let one = screen_of(&asked);
+    assert_ne!(one.form_ref, overview.form_ref, "a new answer is a new screen");
+    let mut screen = HashMap::new();
+    components(&one.messages, &mut screen);
+    let picker = screen.values().find(|c| c["component"] == "DateTimeInput").expect("a date picker");
+    assert_eq!((picker["min"].as_str(), picker["max"].as_str()), (Some("2027-01-03"), Some("2027-01-23")));
+    assert_eq!(testkit::forms::prefill(&one.messages)["returnDate"]["ln-calculus"], "2027-01-10");
+    let surface = surface_id(&one.messages);
+    let date = |d: &str| json!({"returnDate/ln-calculus": d});
+
+    // the replaced screen takes nothing
+    let mut old = HashMap::new();
+    components(&overview.messages, &mut old);
+    let close = press(&surface_id(&overview.messages), &old, "cancel_form", &json!({}));
+    let out = act(&me, &overview.form_ref, "op-old", close);
+    assert!(matches!(&out, ActionOutcome::Refused { code, .. } if code == "form_closed"), "{out:?}");
+
+    // a button this screen never drew is refused, whatever it names
+    let mut forged = press(&surface, &screen, "renew_loan", &date("2027-01-10"));
+    forged["sourceComponentId"] = json!("b9_renew");
+    let out = act(&me, &one.form_ref, "op-forged", forged);
+    assert!(matches!(&out, ActionOutcome::Refused { code, .. } if code == "action_not_allowed"), "{out:?}");
+    // a loan the screen did not offer, through its own Renew button
+    let mut other = press(&surface, &screen, "renew_loan", &date("2027-01-10"));
+    other["context"]["loanId"] = json!("ln-statistics");
+    let out = act(&me, &one.form_ref, "op-other", other);
+    let ActionOutcome::Rejected(r) = out else { panic!("rejected: {out:?}") };
+    assert_eq!(r.errors[0].code, "loan_not_offered", "{:?}", r.errors);
+    // outside the range: the service refuses, nothing changes
+    let out = act(&me, &one.form_ref, "op-far", press(&surface, &screen, "renew_loan", &date("2027-02-10")));
+    let ActionOutcome::Rejected(r) = out else { panic!("rejected: {out:?}") };
+    assert_eq!(r.errors[0].code, "out_of_range", "{:?}", r.errors);
+
+    // in range: renewed; the receipt is the service's; the same press again is the same
+    let renew = press(&surface, &screen, "renew_loan", &date("2027-01-10"));
+    let out = act(&me, &one.form_ref, "op-renew", renew.clone());
+    let ActionOutcome::Submitted(done) = out else { panic!("renewed: {out:?}") };
+    let receipt = done.receipt.clone().expect("a receipt");
+    assert_eq!(receipt["newDueDate"], "2027-01-10");
+    assert_eq!(receipt["renewalsUsed"], "1 of 2");
+    assert_eq!(done.text, "Renewed: Calculus in Motion is now due 2027-01-10 (Sunday).");
+    let again = act(&me, &one.form_ref, "op-renew", renew.clone());
+    let ActionOutcome::Submitted(same) = again else { panic!("the stored result: {again:?}") };
+    assert_eq!(same.receipt, Some(receipt));
+    let twice = act(&me, &one.form_ref, "op-renew-2", renew);
+    assert!(matches!(&twice, ActionOutcome::Refused { code, .. } if code == "form_closed"), "{twice:?}");
+    // the loan service says so from now on
+    let after = screen_of(&rt().block_on(me.ask("when are my books due?")).expect("ask"));
+    let words = words_on(&after.messages).join("\n");
+    assert!(words.contains("Due 2027-01-10 (Sunday). Renewable (1 of 2 renewals used)"), "{words}");
+}
+
+#[test]
+fn a_hold_placed_behind_an_open_screen_makes_its_renewal_stale() {
+    use std::collections::HashMap;
+    use student::ActionOutcome;
+    use testkit::forms::{components, press, surface_id};
+
+    let u = University::start(&[], &[("LIBRARY_CLOCK", CLOCK)]);
+    u.wait_ready();
+    let me = Student::new(A2aClient::default(), u.hub_url.clone());
+    let one = screen_of(&rt().block_on(me.ask("renew my statistics book")).expect("ask"));
+    let mut screen = HashMap::new();
+    components(&one.messages, &mut screen);
+    // another borrower places a hold, in the Library's own file, while the screen is open
+    let file = store::file_for(u.library.data_dir().expect("its own data folder"), "library");
+    assert!(
+        store::Store::open(&file)
+            .expect("the library's store")
+            .place_hold("ln-statistics")
+            .unwrap()
+            .is_some()
+    );
+    let values = json!({"returnDate/ln-statistics": "2027-01-12"});
+    let out = rt().block_on(me.act(
+        &one.form_ref,
+        "op-1",
+        press(&surface_id(&one.messages), &screen, "renew_loan", &values),
+    ));
+    let ActionOutcome::Rejected(r) = out else { panic!("refused as stale: {out:?}") };
+    assert_eq!(r.errors[0].code, "stale_version", "{:?}", r.errors);
+    // asked again, the screen says why and offers no renewal
+    let again = screen_of(&rt().block_on(me.ask("renew my statistics book")).expect("ask"));
+    let words = words_on(&again.messages).join("\n");
+    assert!(words.contains("another borrower has placed a hold on it"), "{words}");
+    let mut screen = HashMap::new();
+    components(&again.messages, &mut screen);
+    assert!(!screen.values().any(|c| c["component"] == "DateTimeInput"), "no picker for a held loan");
 }

@@ -39,6 +39,19 @@ fn named<'a>(loans: &'a [LoanFacts], words: &[String]) -> Vec<&'a LoanFacts> {
     loans.iter().filter(|l| score(l) == best).collect()
 }
 
+/// Whether `question` asks to renew one of `loans` it names by title ("can I renew my
+/// calculus book?", "Renew Calculus in Motion"): a loan question even without "my loans"
+/// (a rules question names no title: "how do I renew a book?").
+pub fn asks_to_renew_one_of(loans: &[LoanFacts], question: &str) -> bool {
+    let words = split(question);
+    words.iter().any(|w| RENEW.contains(&w.as_str())) && !named(loans, &words).is_empty()
+}
+
+/// Whether `question` has a word that asks to renew.
+pub fn asks_to_renew(question: &str) -> bool {
+    split(question).iter().any(|w| RENEW.contains(&w.as_str()))
+}
+
 fn notice(text: String) -> Block {
     Block::Notice { text: format!("{OFFLINE_LABEL}: {text}") }
 }

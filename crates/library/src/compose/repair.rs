@@ -85,6 +85,21 @@ pub fn accept(
     }
 }
 
+/// What the repair loop came to: each attempt's errors in order (an accepted attempt's
+/// are empty), and the composition accepted with what it came to, or the last errors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    pub attempts: Vec<Vec<CheckError>>,
+    pub outcome: Result<(Composition, Composed), Vec<CheckError>>,
+}
+
+impl Checked {
+    /// How many times a failing composition was handed back.
+    pub fn repairs(&self) -> usize {
+        self.attempts.len().saturating_sub(1)
+    }
+}
+
 /// Asks `compose` (given the last attempt's errors, none the first time) until a
 /// composition passes [`accept`], at most `max_repairs` times after the first; the last
 /// attempt's errors when none did. A composer that cannot give a composition says why
@@ -94,18 +109,23 @@ pub fn compose_checked(
     target: Target<'_>,
     mut compose: impl FnMut(&[CheckError]) -> Result<Composition, CheckError>,
     max_repairs: usize,
-) -> Result<Composed, Vec<CheckError>> {
+) -> Checked {
+    let mut attempts: Vec<Vec<CheckError>> = Vec::new();
     let mut errors: Vec<CheckError> = Vec::new();
     for _ in 0..=max_repairs {
         errors = match compose(&errors) {
             Ok(composition) => match accept(&composition, facts, target) {
-                Ok(done) => return Ok(done),
+                Ok(done) => {
+                    attempts.push(Vec::new());
+                    return Checked { attempts, outcome: Ok((composition, done)) };
+                }
                 Err(errors) => errors,
             },
             Err(e) => vec![e],
         };
+        attempts.push(errors.clone());
     }
-    Err(errors)
+    Checked { attempts, outcome: Err(errors) }
 }
 
 /// The honest reply when no composition passed: the loan service's facts in words, saying

@@ -228,7 +228,9 @@ fn the_repair_loop_stops_after_two_repairs_with_the_last_errors() {
         },
         MAX_REPAIRS,
     );
-    let errors = result.unwrap_err();
+    assert_eq!(result.repairs(), MAX_REPAIRS);
+    assert_eq!(result.attempts.len(), seen.len());
+    let errors = result.outcome.unwrap_err();
     assert_eq!(seen.len(), 1 + MAX_REPAIRS, "the first attempt and two repairs");
     assert!(seen[0].is_empty(), "the first attempt has no errors to repair");
     assert_eq!(seen[1], errors, "each repair is given the errors of the attempt before");
@@ -267,6 +269,16 @@ fn a_repair_that_fixes_the_errors_is_accepted_and_an_unreadable_reply_is_an_atte
         },
         MAX_REPAIRS,
     );
-    assert_eq!(result, Ok(Composed::Answer("Calculus in Motion is due 2027-01-02.".into())));
+    assert_eq!(
+        result.outcome.map(|(_, done)| done),
+        Ok(Composed::Answer("Calculus in Motion is due 2027-01-02.".into()))
+    );
     assert_eq!(attempts, 3);
+    let codes: Vec<Vec<&str>> =
+        result.attempts.iter().map(|a| a.iter().map(CheckError::code).collect()).collect();
+    assert_eq!(
+        codes,
+        [vec!["blocks_invalid"], vec!["invented_date"], vec![]],
+        "each attempt's errors, in order"
+    );
 }

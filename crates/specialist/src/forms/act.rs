@@ -17,7 +17,7 @@ use super::contract::{
     Action, Buttons, HandlerError, Outcome, Step, checked, code, is_operation_id, refuse, reused,
     store_failed, stored_outcome, stored_state,
 };
-use super::data::{pressed, with_data};
+use super::data::{drawn_buttons, pressed, with_data};
 use super::host::FormHost;
 
 impl FormHost {
@@ -81,6 +81,10 @@ impl FormHost {
             Some(_) => return Err(reused()),
             None => {}
         }
+        if form.state == StoreState::Superseded {
+            let message = "this form was replaced by a newer one in this conversation";
+            return Err(refuse("message.metadata.formId", code::FORM_CLOSED, message));
+        }
         if form.state != StoreState::Open {
             return Err(refuse("message.metadata.formId", code::FORM_CLOSED, "this form is closed"));
         }
@@ -90,9 +94,11 @@ impl FormHost {
             workflow.actions().iter().map(|name| a2ui::ActionRule { name, context: &allowed }).collect();
         let checked_action = a2ui::check_action(&a2ui::Policy::fixed_forms(), &form.form_id, &rules, message)
             .map_err(|r| refuse("message.parts", code::ACTION_NOT_ALLOWED, r.reason()))?;
-        let from_button = buttons(&form.workflow, &form.screen)
-            .iter()
-            .any(|(id, name)| *id == checked_action.source_component_id && *name == checked_action.name);
+        let (source, name) = (checked_action.source_component_id.as_str(), checked_action.name.as_str());
+        let from_button = match drawn_buttons(&form.values) {
+            Some(drawn) => drawn.iter().any(|(id, n)| id == source && n == name),
+            None => buttons(&form.workflow, &form.screen).iter().any(|(id, n)| *id == source && *n == name),
+        };
         if !from_button {
             return Err(refuse(
                 "message.parts",

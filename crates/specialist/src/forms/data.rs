@@ -7,6 +7,16 @@ use serde_json::{Map, Value, json};
 /// stands. An agent may keep its own keys beside it.
 pub const DATA_KEY: &str = "form";
 
+/// The key of a composed screen's buttons among a form's stored values: `[[component id,
+/// action name], …]` as that screen drew them. A form holding it takes a press only from
+/// one of these; any other from its workflow's fixed table ([`super::Buttons`]).
+pub const BUTTONS_KEY: &str = "buttons";
+
+/// The buttons a composed screen drew (`None`: a fixed form).
+pub fn drawn_buttons(values: &Value) -> Option<Vec<(String, String)>> {
+    serde_json::from_value(values.get(BUTTONS_KEY)?.clone()).ok()
+}
+
 /// A form's stored values holding only `data` (what an offer stores).
 pub fn data_values(data: Value) -> Value {
     json!({ DATA_KEY: data })

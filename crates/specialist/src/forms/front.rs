@@ -5,7 +5,7 @@
 use std::future::Future;
 
 use a2a::server::{Reply, RequestContext};
-use serde_json::json;
+use serde_json::{Map, Value, json};
 use telemetry::Telemetry;
 use vocab::form::FORM_ID_KEY;
 
@@ -28,9 +28,24 @@ impl FormHost {
     /// A form's reply, logged and recorded as `form_<state>` with the form's id, workflow
     /// and version and the agent's mode.
     pub fn publish(&self, front: &Front<'_>, ctx: &RequestContext, outcome: &Outcome) -> Reply {
+        self.publish_with(front, ctx, outcome, Map::new())
+    }
+
+    /// [`FormHost::publish`] with the agent's own `extra` details beside the form's (a
+    /// composed screen's structure and checks).
+    pub fn publish_with(
+        &self,
+        front: &Front<'_>,
+        ctx: &RequestContext,
+        outcome: &Outcome,
+        extra: Map<String, Value>,
+    ) -> Reply {
         let reply = outcome.reply();
-        let details = json!({FORM_ID_KEY: outcome.form_id, "workflow": outcome.workflow,
+        let mut details = json!({FORM_ID_KEY: outcome.form_id, "workflow": outcome.workflow,
                              "version": outcome.version, "mode": front.mode});
+        if let Some(d) = details.as_object_mut() {
+            d.extend(extra);
+        }
         let outcome_code = format!("form_{}", outcome.state.as_str());
         crate::log_reply(front.telemetry, ctx, &reply, &outcome_code, &outcome.text, &details);
         reply

@@ -41,6 +41,7 @@ impl FormView {
                 e.field = Some("forwardedProps.a2uiAction".into());
                 e
             })?;
+        self.drawn_button(&checked)?;
         if self.state == ViewState::ConfirmationPending {
             let same = self.operation_id.as_deref() == Some(press.operation_id.as_str())
                 && self.pending.as_ref().is_some_and(|p| same_action(p, &press.message["action"]));
@@ -63,6 +64,33 @@ impl FormView {
             }
         }
         Ok(press.message["action"].clone())
+    }
+}
+
+impl FormView {
+    /// The press came from a button this form's screen draws, sending this action, with
+    /// the button's own literal values (a loan's id, a follow-up's question, the version):
+    /// 400 `a2ui_button_not_drawn` otherwise.
+    fn drawn_button(&self, action: &a2ui::ClientAction) -> Result<(), ApiError> {
+        let refused = |message: &str| {
+            let mut e = ApiError::new(StatusCode::BAD_REQUEST, "a2ui_button_not_drawn", message);
+            e.field = Some("forwardedProps.a2uiAction.action.sourceComponentId".into());
+            e
+        };
+        let drawn = self.drawn_components();
+        let Some(button) = drawn.get(&action.source_component_id).filter(|c| {
+            c.get("component").and_then(Value::as_str) == Some("Button")
+                && c.pointer("/action/event/name").and_then(Value::as_str) == Some(action.name.as_str())
+        }) else {
+            return Err(refused("no button of this form's screen sends this action"));
+        };
+        let literals = button.pointer("/action/event/context").and_then(Value::as_object);
+        for (key, value) in literals.into_iter().flatten().filter(|(_, v)| v.get("path").is_none()) {
+            if action.context.get(key) != Some(value) {
+                return Err(refused(&format!("the action's {key} is not the button's")));
+            }
+        }
+        Ok(())
     }
 }
 

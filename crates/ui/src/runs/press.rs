@@ -24,6 +24,14 @@ use crate::runs::outcome::{HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status};
 use crate::runs::{Run, Runs, lock};
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
 
+/// What a press claimed its thread for.
+enum Claimed {
+    /// A press to send: the action, the form's state before it, the submitting snapshot.
+    Press(Value, ViewState, Event),
+    /// A follow-up button: its question, asked as a new one.
+    FollowUp(String),
+}
+
 impl Runs {
     /// A press on a form (`forwardedProps.a2uiAction`): checked against the thread's form
     /// before anything is sent, then sent once by the Student; the run carries the form's
@@ -44,11 +52,27 @@ impl Runs {
                 ));
             };
             let action = view.check_action(&press, today)?;
+            // a follow-up button's question is asked as the student's own: no form action
+            if action.get("name").and_then(Value::as_str) == Some(forms::action::FOLLOW_UP) {
+                let request = action.pointer(&format!("/context/{}", vocab::loans::operation::REQUEST));
+                return Ok(Claimed::FollowUp(
+                    request.and_then(Value::as_str).unwrap_or_default().to_string(),
+                ));
+            }
             let before = view.state;
             view.submitting(&press.operation_id);
-            Ok((action, before, view.snapshot(now_ms())))
+            Ok(Claimed::Press(action, before, view.snapshot(now_ms())))
         })?;
-        let Some((student, (action, before, snapshot))) = claimed else { return Ok(false) };
+        let (student, (action, before, snapshot)) = match claimed {
+            None => return Ok(false),
+            Some((student, Claimed::FollowUp(request))) => {
+                self.begin(thread_id, run_id, student, request, a2a::wire::new_message_id(), None);
+                return Ok(true);
+            }
+            Some((student, Claimed::Press(action, before, snapshot))) => {
+                (student, (action, before, snapshot))
+            }
+        };
         self.presses.fetch_add(1, Ordering::SeqCst);
         // the press is a run of its own, with its own path strip: the Hub's feed names it
         // by its operation id
