@@ -3,7 +3,7 @@
 // Everything that grows with traffic is bounded here. The monitor channel's slice is in
 // store/monitor.js, the limits in store/bounds.js; the words for the server's codes
 // (store/words.js) and the forms' drafts (store/drafts.js) are exported from here too.
-import { AGENTS, CHANNELS, NOTICES, RUN_ERRORS } from "./vocab.js";
+import { AGENTS, CHANNELS, FOLLOW_UP_ACTION, NOTICES, RUN_ERRORS } from "./vocab.js";
 import { LIMITS, CONSOLES, ring, last } from "./store/bounds.js";
 import { patched, setOpen } from "./store/common.js";
 import { monitorEvent, tick } from "./store/monitor.js";
@@ -231,6 +231,8 @@ export function reduce(state, action) {
       // this window sent a form's action: "Sending…" until the server's snapshot says more
       const form = state.forms[action.formId];
       if (!form) return state;
+      // a follow-up button asks its question as a new one: the form itself sends nothing
+      if (action.name === FOLLOW_UP_ACTION) return state;
       // which button this window pressed last stays with the form ("You cancelled this form")
       return rememberForm(state, action.formId, { ...form, pressedHere: action.name ?? null, local: { sending: true, operationId: action.operationId } });
     }

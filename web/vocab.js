@@ -20,8 +20,10 @@ export const AGENTS = Object.freeze({"hub":"hub","library":"library","student":"
 export const SPECIALISTS = Object.freeze(["tutor","library"]);
 /** The action name of every form's Cancel button (forms::action::CANCEL_FORM). */
 export const CANCEL_ACTION = Object.freeze("cancel_form");
+/** The action name of a composed screen's follow-up button: its question is asked as a new one, no form action (forms::action::FOLLOW_UP). */
+export const FOLLOW_UP_ACTION = Object.freeze("follow_up");
 /** Each form workflow's specialist (forms::Workflow::agent). */
-export const WORKFLOW_AGENT = Object.freeze({"study-room-booking":"library","tutoring-request":"tutor"});
+export const WORKFLOW_AGENT = Object.freeze({"loan-renewal":"library","study-room-booking":"library","tutoring-request":"tutor"});
 /** The stream's channels (crates/ui/src/stream.rs, monitor.rs) and the notices' lane. */
 export const CHANNELS = Object.freeze({"monitor":"monitor","noticesThread":"notices","student":"student"});
 /** The codes of the server's notices (crates/ui/src/notices.rs). */

@@ -301,6 +301,10 @@ test("a refused press keeps the form editable and says why; delivery states are 
     assert.ok(f.text.length > 0, state);
   }
   assert.equal(reduce(s, { type: "press", formId: "form-nope", operationId: "x" }), s, "an unknown form is left alone");
+  // a follow-up button asks a question: its form is not "Sending…"
+  const open = formStatus(s.forms["form-hf-1"]);
+  const asked = reduce(s, { type: "press", formId: "form-hf-1", operationId: "op-f", name: "follow_up" });
+  assert.deepEqual(formStatus(asked.forms["form-hf-1"]), open);
 });
 
 test("forms are bounded", () => {

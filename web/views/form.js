@@ -11,8 +11,8 @@ import { FORM_VIEW, WORKFLOW_AGENT } from "../vocab.js";
 void A2uiSurface; // importing it defines <a2ui-surface>
 
 const FIELD_LABELS = { groupSize: "Group size", date: "Date", room: "Room", duration: "Duration", slot: "Time", name: "Name", email: "Email", period: "Time of day", topic: "Topic", notes: "Notes" };
-const RECEIPT_LABELS = { requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
-const TITLES = { "tutoring-request": "Tutoring request", "study-room-booking": "Study-room booking" };
+const RECEIPT_LABELS = { loanId: "Loan", title: "Title", newDueDate: "New due date", renewalsUsed: "Renewals used", requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
+const TITLES = { "tutoring-request": "Tutoring request", "study-room-booking": "Study-room booking", "loan-renewal": "Your loans" };
 
 // Adopted into each surface's shadow root, after the renderer's own sheets: the page's
 // colours and WCAG 2.2 AA sizes through the renderer's CSS variables (error text 4.5:1 on

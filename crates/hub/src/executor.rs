@@ -15,7 +15,7 @@ use vocab::events::{FormEvent, Ids, Published, Received};
 use vocab::{CampusForm, HubEventKind};
 
 use crate::config::Config;
-use crate::decision::{Outcome, validate};
+use crate::decision::{Decision, Outcome, validate};
 use crate::error::HubError;
 use crate::events::{Emit, Routed};
 use crate::forms::{Forms, task_reply};
@@ -25,6 +25,8 @@ use crate::memory::{After, Memory, Target};
 use crate::plan::Plan;
 use crate::registry::Registry;
 use crate::route::Router;
+use crate::route::mock::best_skill;
+use crate::view::SpecialistView;
 use crate::{answer, ask, decide, intake, plan, recheck};
 
 pub struct HubExecutor {
@@ -147,13 +149,30 @@ impl Inner {
         }
     }
 
+    /// A follow-up button's question goes to the specialist whose open form drew it (still
+    /// validated like any route); `None` when no form of the asker's here is named.
+    async fn follow_up(&self, q: &Question, view: &[SpecialistView]) -> Option<decide::Proposal> {
+        let form_ref = q.follow_up_of.as_deref()?;
+        let specialist = self.forms.specialist_of(form_ref, &q.asker.student_id, &q.conversation).await?;
+        let skill = view.iter().find(|s| s.id == specialist).and_then(|s| best_skill(&q.text, s));
+        let reason = format!("a follow-up button on {specialist}'s open form");
+        Some(decide::Proposal {
+            decision: Decision::Route { specialist, skill: skill.unwrap_or_default(), reason },
+            question: q.text.clone(),
+            calls: Vec::new(),
+        })
+    }
+
     /// Decides and, for a route, forwards once. Returns the answer and whether it stands
     /// (false when nothing was sent anywhere, so a retry may decide again).
     async fn answer(self: &Arc<Self>, q: &Question) -> (Stored, bool) {
         let view = self.registry.view();
         self.router.catch_up(&view).await;
         let turn = self.memory.begin(&q.conversation);
-        let proposal = decide::propose(&turn, &q.text, &view, &self.router, &self.config).await;
+        let proposal = match self.follow_up(q, &view).await {
+            Some(proposal) => proposal,
+            None => decide::propose(&turn, &q.text, &view, &self.router, &self.config).await,
+        };
         let outcome = validate(proposal.decision, &view);
         tracing::info!(request_id = %q.request_id, context_id = %q.conversation, outcome = outcome.kind(), "routing decision");
         let routed = Routed { request_id: &q.request_id, context_id: &q.conversation, decision: &outcome };

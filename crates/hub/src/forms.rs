@@ -166,6 +166,20 @@ impl Forms {
         Some(CampusForm { form_ref: reference, workflow: workflow.into(), version, state: FormState::Open })
     }
 
+    /// The specialist whose form `form_ref` is, when it is `student_id`'s, open and in the
+    /// conversation `context_id` (what a follow-up button's question is sent to).
+    pub(crate) async fn specialist_of(
+        &self,
+        form_ref: &str,
+        student_id: &str,
+        context_id: &str,
+    ) -> Option<String> {
+        let reference = form_ref.to_string();
+        let form = self.store.run(move |s| s.form_ref(&reference)).await.ok().flatten()?;
+        form.check(student_id, context_id, store::now_ms()).ok()?;
+        Some(form.form.specialist_id)
+    }
+
     /// Handles an action in the Student's conversation `context_id`.
     pub(crate) async fn act(
         &self,

@@ -44,6 +44,8 @@ pub(crate) struct Question {
     /// the alias its assigned conversation makes.
     pub(crate) key: Key,
     pub(crate) alias: Option<Key>,
+    /// The Hub's reference of the form whose follow-up button asked it, if one did.
+    pub(crate) follow_up_of: Option<String>,
 }
 
 /// Reads `ctx`'s message.
@@ -79,6 +81,14 @@ pub(crate) fn read(ctx: &RequestContext) -> Result<Incoming, HubError> {
     let asked = question_hash(&text);
     let key: Key = (scope, request_id.clone(), asked);
     let alias = ctx.new_context.then(|| (ctx.context_id.clone(), request_id.clone(), asked));
+    let follow_up_of = ctx
+        .message
+        .metadata
+        .as_ref()
+        .and_then(|m| m.get(vocab::meta::FOLLOW_UP_OF_KEY))
+        .and_then(Value::as_str)
+        .filter(|r| (1..=128).contains(&r.len()))
+        .map(str::to_string);
     Ok(Incoming::Question(Question {
         conversation: ctx.context_id.clone(),
         message_id: ctx.message.message_id.clone(),
@@ -88,6 +98,7 @@ pub(crate) fn read(ctx: &RequestContext) -> Result<Incoming, HubError> {
         asker,
         key,
         alias,
+        follow_up_of,
     }))
 }
 

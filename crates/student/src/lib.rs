@@ -303,6 +303,28 @@ impl Student {
         request_id: &str,
         step: Option<Step>,
     ) -> Result<Exchange, ClientError> {
+        self.send(text, request_id, step, None).await
+    }
+
+    /// Sends the question a follow-up button of the form `form_ref` asks (its words, as
+    /// the student's): the Hub takes it to the specialist whose form it is
+    /// (`metadata.followUpOf`).
+    pub async fn send_follow_up(
+        &self,
+        text: &str,
+        request_id: &str,
+        form_ref: &str,
+    ) -> Result<Exchange, ClientError> {
+        self.send(text, request_id, None, Some(form_ref)).await
+    }
+
+    async fn send(
+        &self,
+        text: &str,
+        request_id: &str,
+        step: Option<Step>,
+        follow_up_of: Option<&str>,
+    ) -> Result<Exchange, ClientError> {
         let agent = self.agent().await?;
         let context_id = self.conversation();
         let message = Message {
@@ -320,6 +342,9 @@ impl Student {
                     let hint =
                         vocab::meta::StudentHint { capability: capability.clone(), mode: step.mode.into() };
                     m.insert(vocab::meta::STUDENT_HINT_KEY.into(), json!(hint));
+                }
+                if let Some(form_ref) = follow_up_of {
+                    m.insert(vocab::meta::FOLLOW_UP_OF_KEY.into(), json!(form_ref));
                 }
                 m
             }),

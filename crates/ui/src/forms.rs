@@ -491,6 +491,80 @@ mod tests {
         "2025-11-19T12:00:00-08:00[America/Los_Angeles]".parse().unwrap()
     }
 
+    /// A loan screen on `s-1` offering `loans` for renewal (a picker and Renew each, bounded
+    /// 2025-11-21..2025-12-11), a follow-up and Close, as the Library's compiler draws one.
+    pub(super) fn loan_screen(loans: &[&str]) -> Vec<Value> {
+        use forms::templates::{button_with, create_surface, date_input_at, path, update_components};
+        let (min, max) = ("2025-11-21".parse().unwrap(), "2025-12-11".parse().unwrap());
+        let mut components = vec![json!({"id": "root", "component": "Column", "children": []})];
+        for id in loans {
+            let field = format!("returnDate/{id}");
+            components.push(date_input_at(
+                &format!("{id}_date"),
+                &field,
+                "New return date",
+                min,
+                max,
+                "choose",
+            ));
+            let context =
+                Map::from_iter([("loanId".to_string(), json!(id)), ("returnDate".to_string(), path(&field))]);
+            components.extend(button_with(
+                &format!("{id}_renew"),
+                "Renew",
+                "primary",
+                "renew_loan",
+                context,
+                1,
+            ));
+        }
+        let ask = Map::from_iter([("request".to_string(), json!("Renew Calculus in Motion"))]);
+        components.extend(button_with("more", "Renew Calculus in Motion", "default", "follow_up", ask, 1));
+        components.extend(button_with("close", "Close", "default", "cancel_form", Map::new(), 1));
+        vec![create_surface("s-1"), update_components("s-1", components)]
+    }
+
+    pub(super) fn loan_form(loans: &[&str]) -> FormReply {
+        FormReply { workflow: "loan-renewal".into(), ..form(loan_screen(loans), Wire::Open, 1) }
+    }
+
+    #[test]
+    fn a_return_date_typed_in_the_chat_fills_the_one_picker_inside_its_bounds() {
+        let filling = |view: &FormView, text: &str| {
+            let mut f = forms::fill::fill_from_chat(forms::Workflow::LoanRenewal, text, &noon());
+            view.place_dates(&mut f);
+            f
+        };
+        let one = FormView::open(&loan_form(&["ln-1"])).unwrap();
+        let f = filling(&one, "until 2025-12-01 please");
+        assert_eq!(f.filled, [("returnDate/ln-1".to_string(), json!("2025-12-01"))]);
+        assert!(
+            f.note().unwrap().starts_with("Filled in the form: new return date (2025-12-01)."),
+            "{:?}",
+            f.note()
+        );
+        let mut view = one.clone();
+        view.fill(&f.filled);
+        assert!(
+            view.messages().iter().any(|m| m["updateDataModel"]["path"] == "/form/returnDate/ln-1"
+                && m["updateDataModel"]["value"] == "2025-12-01"),
+            "the picker's own path is filled"
+        );
+        // outside the picker's bounds: not filled, and the note says the range
+        let far = filling(&one, "until 2026-01-30");
+        assert!(far.filled.is_empty(), "{far:?}");
+        assert_eq!(far.not_filled[0].0, "returnDate");
+        assert!(far.not_filled[0].1.contains("2025-11-21 to 2025-12-11"), "{far:?}");
+        // two loans offered: which one is not guessed
+        let two = FormView::open(&loan_form(&["ln-1", "ln-2"])).unwrap();
+        let f = filling(&two, "until 2025-12-01");
+        assert!(f.filled.is_empty() && f.not_filled[0].1.contains("more than one loan"), "{f:?}");
+        // none offered
+        let none = FormView::open(&loan_form(&[])).unwrap();
+        let f = filling(&none, "until 2025-12-01");
+        assert!(f.filled.is_empty() && f.not_filled[0].1.contains("no return date"), "{f:?}");
+    }
+
     pub(super) fn first() -> Vec<Value> {
         let today = noon().date();
         forms::templates::booking_form("s-1", &forms::Prefill::default(), today, 1).messages

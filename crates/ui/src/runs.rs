@@ -270,7 +270,8 @@ impl Runs {
         else {
             return Ok(false);
         };
-        self.begin(thread_id, run_id, student, question.to_string(), a2a::wire::new_message_id(), None);
+        let id = a2a::wire::new_message_id();
+        self.begin(thread_id, run_id, student, question.to_string(), id, question::Asking::Question);
         Ok(true)
     }
 

@@ -90,6 +90,11 @@ fn render() -> String {
             json!(forms::action::CANCEL_FORM),
         ),
         (
+            "FOLLOW_UP_ACTION",
+            "The action name of a composed screen's follow-up button: its question is asked as a new one, no form action (forms::action::FOLLOW_UP).",
+            json!(forms::action::FOLLOW_UP),
+        ),
+        (
             "WORKFLOW_AGENT",
             "Each form workflow's specialist (forms::Workflow::agent).",
             json!(

@@ -52,6 +52,10 @@ pub const HUB_SIGNATURE_HEADER: &str = "campus-hub-signature";
 /// The Student's hint beside a question ([`StudentHint`]): where its own model thinks the
 /// question belongs; the Hub still decides.
 pub const STUDENT_HINT_KEY: &str = "studentHint";
+/// A question a follow-up button of an open form asked (`message.metadata.followUpOf`:
+/// the Hub's `hf-…` reference of that form): the Hub sends it to the specialist whose
+/// form it is, when the form is the asker's, open, in this conversation.
+pub const FOLLOW_UP_OF_KEY: &str = "followUpOf";
 
 /// `studentHint`: the capability the Student's own model picked, and its mode.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

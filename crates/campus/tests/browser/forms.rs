@@ -16,6 +16,7 @@ mod booking;
 mod chat;
 mod delivery;
 mod keyboard;
+mod loans;
 mod renderer;
 
 const TUTORING: &str = testkit::forms::TUTORING_QUESTION;

@@ -141,6 +141,19 @@ fn a_loan_screen_renews_once_only_what_it_offered_and_a_replaced_one_takes_nothi
     assert!(words.contains("Not renewable: another borrower has placed a hold on it."), "{words}");
     assert!(!words.contains(THEIRS), "{words}");
 
+    // a follow-up button's question goes to the Library that drew the screen, whatever its
+    // words ("calculus" alone would be the Tutor's)
+    let follow =
+        rt().block_on(me.send_follow_up("Renew Calculus in Motion", "rq-follow", &overview.form_ref));
+    let follow = follow.expect("ask");
+    let by = follow.attribution.as_ref().and_then(|a| a["id"].as_str()).unwrap_or_default().to_string();
+    assert_eq!(by, "library", "{}", follow.reply_text);
+    let calculus = screen_of(&follow);
+    assert!(words_on(&calculus.messages).iter().any(|w| w == "Calculus in Motion"));
+    // naming a form that is not open here is no follow-up: the router decides
+    let stale = rt().block_on(me.send_follow_up("what is a derivative?", "rq-stale", &overview.form_ref));
+    let by = stale.expect("ask").attribution.and_then(|a| a["id"].as_str().map(str::to_string));
+    assert_eq!(by.as_deref(), Some("tutor"), "the replaced overview routes nothing");
     // asking to renew one loan replaces it with that loan's screen, the date said preselected
     let asked = rt().block_on(me.ask("can I renew my calculus book until 2027-01-10?")).expect("ask");
     let one = screen_of(&asked);
@@ -153,7 +166,7 @@ fn a_loan_screen_renews_once_only_what_it_offered_and_a_replaced_one_takes_nothi
     let surface = surface_id(&one.messages);
     let date = |d: &str| json!({"returnDate/ln-calculus": d});
 
-    // the replaced screen takes nothing
+    // the replaced screens take nothing
     let mut old = HashMap::new();
     components(&overview.messages, &mut old);
     let close = press(&surface_id(&overview.messages), &old, "cancel_form", &json!({}));

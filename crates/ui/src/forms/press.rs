@@ -219,6 +219,40 @@ mod tests {
     }
 
     #[test]
+    fn a_press_must_come_from_a_drawn_button_with_its_own_literal_values() {
+        use crate::forms::tests::loan_form;
+        let today = noon().date();
+        let view = FormView::open(&loan_form(&["ln-1"])).unwrap();
+        let renew = |source: &str, loan: &str| {
+            json!({"name": "renew_loan", "surfaceId": "s-1", "sourceComponentId": source,
+                "timestamp": "2025-11-19T20:00:00.000Z",
+                "context": {"loanId": loan, "returnDate": "2025-12-01", "formVersion": 1}})
+        };
+        assert!(view.check_action(&press(renew("ln-1_renew", "ln-1"), "o"), today).is_ok());
+        let refused = |action: Value| view.check_action(&press(action, "o"), today).unwrap_err();
+        // a button the screen never drew, or one that sends another action
+        assert_eq!(refused(renew("ln-9_renew", "ln-1")).code, "a2ui_button_not_drawn");
+        assert_eq!(refused(renew("close", "ln-1")).code, "a2ui_button_not_drawn");
+        // the drawn button with a loan it does not name
+        let e = refused(renew("ln-1_renew", "ln-2"));
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            ("a2ui_button_not_drawn", "the action's loanId is not the button's")
+        );
+        // a follow-up's question is the button's own
+        let ask = |request: &str| {
+            json!({"name": "follow_up", "surfaceId": "s-1", "sourceComponentId": "more",
+                "timestamp": "2025-11-19T20:00:00.000Z", "context": {"request": request, "formVersion": 1}})
+        };
+        assert!(view.check_action(&press(ask("Renew Calculus in Motion"), "o"), today).is_ok());
+        assert_eq!(refused(ask("Renew every book forever")).code, "a2ui_button_not_drawn");
+        // a return date that is no date is the form's own rule
+        let mut bad = renew("ln-1_renew", "ln-1");
+        bad["context"]["returnDate"] = json!("soon");
+        assert_eq!(refused(bad).code, "invalid_value");
+    }
+
+    #[test]
     fn press_shapes_are_read_strictly() {
         assert_eq!(read_press(None).unwrap(), None);
         assert_eq!(read_press(Some(&json!({}))).unwrap(), None);

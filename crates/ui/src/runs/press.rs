@@ -21,6 +21,7 @@ use crate::forms::{FormView, ViewState};
 use crate::hops::{State, step};
 use crate::now_ms;
 use crate::runs::outcome::{HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status};
+use crate::runs::question::Asking;
 use crate::runs::{Run, Runs, lock};
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
 
@@ -66,7 +67,8 @@ impl Runs {
         let (student, (action, before, snapshot)) = match claimed {
             None => return Ok(false),
             Some((student, Claimed::FollowUp(request))) => {
-                self.begin(thread_id, run_id, student, request, a2a::wire::new_message_id(), None);
+                let (id, asking) = (a2a::wire::new_message_id(), Asking::FollowUp(press.form_ref.clone()));
+                self.begin(thread_id, run_id, student, request, id, asking);
                 return Ok(true);
             }
             Some((student, Claimed::Press(action, before, snapshot))) => {

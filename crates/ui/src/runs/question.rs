@@ -27,6 +27,17 @@ use crate::stream::STUDENT_CHANNEL as CHANNEL;
 /// reply, and the events that follow the text (a form's snapshots).
 pub(super) type Finished = (String, Value, i64, Vec<Event>);
 
+/// What a question run asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Asking {
+    /// What the student typed.
+    Question,
+    /// The same question again, for the run whose outcome was unknown (its id).
+    Check(String),
+    /// A follow-up button's question, on the form with this Hub reference.
+    FollowUp(String),
+}
+
 impl Runs {
     /// "Check for answer" on a run whose outcome is unknown: a new run that asks again
     /// with the SAME request id and question, so the Hub's ledger (and the specialist's
@@ -49,12 +60,13 @@ impl Runs {
             }
         })?;
         let Some((student, (request_id, question))) = claimed else { return Ok(false) };
-        self.begin(thread_id, run_id, student, question, request_id, Some(check.to_string()));
+        self.begin(thread_id, run_id, student, question, request_id, Asking::Check(check.to_string()));
         Ok(true)
     }
 
     /// Starts a claimed run: its opening events, then the question on its own task.
-    /// `checks` names the unknown run this one checks (the question is not shown again).
+    /// `asking` says what it is: a new question, a check of an unknown run (the question
+    /// is not shown again), or a follow-up button's question.
     pub(super) fn begin(
         self: &Arc<Self>,
         thread_id: String,
@@ -62,12 +74,16 @@ impl Runs {
         student: Arc<Student>,
         question: String,
         request_id: String,
-        checks: Option<String>,
+        asking: Asking,
     ) {
         let run = Run::new(thread_id, run_id, request_id.clone(), question.clone());
         lock(&self.active).by_request.insert(request_id, run.clone());
         // the opening events go out before the 202, so a page that posts sees them next
         let ts = now_ms();
+        let checks = match &asking {
+            Asking::Check(run) => Some(run.clone()),
+            _ => None,
+        };
         let asked = json!({"question": question, "requestId": run.request_id, "checks": checks});
         let mut events = vec![
             Event::run_started(&run.thread, &run.run_id, ts),
@@ -78,8 +94,7 @@ impl Runs {
         }
         self.stream.emit(CHANNEL, &run.thread, &run.run_id, &events);
         let runs = self.clone();
-        let checking = checks.is_some();
-        tokio::spawn(async move { runs.execute(run, student, question, checking).await });
+        tokio::spawn(async move { runs.execute(run, student, question, asking).await });
     }
 
     /// Remembers a run whose outcome is unknown, for "Check for answer".
@@ -91,21 +106,27 @@ impl Runs {
     }
 
     /// Runs a question: a form's fill from the chat, the Student's own step (not when
-    /// `checking` an unknown outcome: that asks exactly what was sent), then the Hub.
+    /// checking an unknown outcome: that asks exactly what was sent), then the Hub. A
+    /// follow-up button's question is neither read for the form nor stepped: it goes as
+    /// the button wrote it, naming its form.
     async fn execute(
         self: Arc<Self>,
         run: Arc<Run>,
         student: Arc<Student>,
         question: String,
-        checking: bool,
+        asking: Asking,
     ) {
         // a form open here: the message fills what it can first; only the rest is asked
-        let Some(question) = self.fill_from_chat(&run, &question) else {
-            return;
+        let question = match asking {
+            Asking::Question => match self.fill_from_chat(&run, &question) {
+                Some(rest) => rest,
+                None => return,
+            },
+            _ => question,
         };
-        let prepared = match checking {
-            true => Ok(Prepared::Send { text: question, step: None }),
-            false => student.prepare(&question).await,
+        let prepared = match asking {
+            Asking::Question => student.prepare(&question).await,
+            _ => Ok(Prepared::Send { text: question, step: None }),
         };
         let (question, own_step) = match prepared {
             Ok(Prepared::Send { text, step }) => (text, step),
@@ -123,7 +144,10 @@ impl Runs {
             p.sent = Some(question.clone());
             (false, p.hops.set(step::STUDENT_SENT, State::Done, Some(now_ms()), None))
         });
-        let result = student.send_question(&question, &run.request_id, own_step).await;
+        let result = match &asking {
+            Asking::FollowUp(form_ref) => student.send_follow_up(&question, &run.request_id, form_ref).await,
+            _ => student.send_question(&question, &run.request_id, own_step).await,
+        };
         match result {
             Ok(mut ex) => {
                 // a form is drawn after the words that offer it

@@ -1,0 +1,111 @@
+//! The Library's loan screen in the real browser: composed and checked by the Library,
+//! drawn by the official renderer; a follow-up button asks its question as the student's
+//! and brings that loan's screen in place of the first; a return date typed in the chat
+//! fills its picker; Renew renews once, the receipt after the loan service confirmed, and
+//! the same press again is refused.
+
+use serde_json::json;
+
+use super::*;
+
+#[test]
+fn a_loan_is_renewed_on_its_screen_with_the_date_typed_in_the_chat_once() {
+    browser_test("browser: a loan renewed on its screen", async |d, campus| {
+        let (c, overview) = form_page(d, campus, "when are my books due?").await;
+        let drawn = in_form(
+            &c,
+            "return {text: r.textContent, buttons: [...r.querySelectorAll('button')].map(b => b.textContent.trim())};",
+        )
+        .await;
+        let text = drawn["text"].as_str().unwrap();
+        for title in ["Calculus in Motion", "Organic Chemistry Step by Step", "Physics for Engineers"] {
+            assert!(text.contains(title), "{title}: {drawn}");
+        }
+        assert!(text.contains("Offline Library (no model)"), "labelled as the offline Library's: {drawn}");
+        assert!(!text.contains("Lighthouses"), "another borrower's loan: {drawn}");
+        let buttons = drawn["buttons"].as_array().unwrap();
+        assert!(
+            buttons.iter().any(|b| b == "Renew Calculus in Motion") && buttons.last().unwrap() == "Close",
+            "{drawn}"
+        );
+        no_violations(&c, "the loan overview").await;
+        screenshot_form(&c, &overview, "loans-overview").await;
+
+        // a follow-up button asks its question as the student's own: a new screen replaces it
+        let pressed = runs_posted(&c).await.len();
+        click_button(&c, "Renew Calculus in Motion").await;
+        wait_state(&c, &overview, "superseded").await;
+        let one = until(
+            &c,
+            "the calculus loan's screen",
+            &format!("{SURF} return f.dataset.formRef !== '{overview}' && r?.querySelector('input[type=date]') ? f.dataset.formRef : null;"),
+        )
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+        let asked = &runs_posted(&c).await[pressed];
+        assert_eq!(asked["forwardedProps"]["a2uiAction"]["action"]["name"], "follow_up", "{asked}");
+        let said = js(
+            &c,
+            "return [...document.querySelectorAll('#chat-log .msg.role-user')].map(m => m.textContent).pop();",
+        )
+        .await;
+        assert!(
+            said.as_str().unwrap().contains("Renew Calculus in Motion"),
+            "the question is the student's: {said}"
+        );
+        // the renderer draws no min or max on its date input: the screen says the range in
+        // words, and the Library refuses a date outside it
+        let range = in_form(
+            &c,
+            "const m = r.textContent.match(/new return date from (\\d{4}-\\d\\d-\\d\\d) to (\\d{4}-\\d\\d-\\d\\d)/); return m ? [m[1], m[2]] : null;",
+        )
+        .await;
+        let (min, max) = (range[0].as_str().unwrap().to_string(), range[1].as_str().unwrap().to_string());
+        assert!(max > min, "the loan service's range, said on the screen: {range}");
+        no_violations(&c, "the loan's renewal screen").await;
+
+        // outside the range: the chat fills nothing and says why
+        let run = ask(&c, "until 2099-01-01").await;
+        let note = replies_of(&c, &run, 1).await[0]["text"].as_str().unwrap().to_string();
+        assert!(note.contains(&format!("Not filled: new return date — 2099-01-01 is outside the dates this loan can be renewed to ({min} to {max})")), "{note}");
+        // inside: the picker is filled, nothing is sent
+        let run = ask(&c, &format!("until {max} please")).await;
+        let note = replies_of(&c, &run, 1).await[0]["text"].as_str().unwrap().to_string();
+        assert!(note.starts_with(&format!("Filled in the form: new return date ({max}).")), "{note}");
+        until(
+            &c,
+            "the date filled in",
+            &format!("{SURF} return r.querySelector('input[type=date]').value === '{max}';"),
+        )
+        .await;
+        assert_eq!(in_form(&c, "return f.dataset.formState;").await, "editing", "not renewed by typing");
+
+        click_button(&c, "Renew").await;
+        wait_state(&c, &one, "submitted").await;
+        let (shown, surface_left) = receipt(&c, &one).await;
+        assert!(shown.contains("New due date") && shown.contains(&max), "{shown}");
+        assert!(shown.contains("Renewals used1 of 2"), "{shown}");
+        assert!(!surface_left, "the screen is gone once renewed");
+        screenshot_form(&c, &one, "loans-renewed").await;
+
+        // the same press again (a second click, a replayed request) renews nothing more
+        let renew = runs_posted(&c)
+            .await
+            .into_iter()
+            .rfind(|r| r["forwardedProps"]["a2uiAction"]["action"]["name"] == "renew_loan");
+        let mut again = renew.expect("the renew press was posted");
+        again["runId"] = json!("run-again-1");
+        again["forwardedProps"]["operationId"] = json!("op-again-1");
+        let status = js(
+            &c,
+            &format!(
+                "return fetch('/api/ag-ui/runs', {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify({again})}}) \
+                 .then(r => r.json().then(j => [r.status, j.error?.code]));"
+            ),
+        )
+        .await;
+        assert_eq!(status, json!([409, "form_closed"]), "a renewed loan's screen takes no second press");
+    });
+}
