@@ -6,21 +6,30 @@ use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use a2a::wire::AgentCard;
 use forms::rooms::SlotKey;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use skills::{Rules, Settings, Skill, SkillSet};
 use specialist::forms::{FormHost, Front, skill_enabled};
 use telemetry::Telemetry;
 
 use crate::booking;
 use crate::clock::Clock;
+use crate::compose::live::LiveComposer;
 use crate::compose::{
-    Composed, Composition, Facts, MAX_REPAIRS, Target, compile, compose_checked, compose_offline,
+    self, Composed, Composition, Facts, MAX_REPAIRS, Step, Target, compile, compose_checked, compose_offline,
     unrepaired_text,
 };
 use crate::extract::{Answer, Context, SkillText, answer, render};
 use crate::live::LiveConfig;
 use crate::loans::{LoanFacts, Loans, OFFLINE_LABEL};
 use crate::renewal;
+
+/// A live composition's running state: the conversation with the model, its calls, and
+/// the provider failure that ended it, if one did.
+struct LiveState {
+    conversation: Vec<llm::Message>,
+    meter: specialist::live::Meter,
+    failed: Option<llm::LlmError>,
+}
 
 /// The workflows the Library's forms belong to.
 const HOSTED: [forms::Workflow; 2] = [booking::WORKFLOWS[0], renewal::WORKFLOWS[0]];
@@ -228,9 +237,8 @@ impl Library {
                     (self.loans.clone(), student.to_string(), ctx.context_id.clone());
                 let list = self.host.store().run(move |_| loans.open(&student, Some(&context))).await;
                 let list = list.map_err(|e| specialist::forms::store_failed(&e))?;
-                // a screen for a client that draws one; words for any other (and, until a
-                // model composes loan screens, in live mode)
-                if self.live.is_none() && FormHost::client_renders(ctx) && !list.is_empty() {
+                // a screen for a client that draws one; words for any other
+                if FormHost::client_renders(ctx) && !list.is_empty() {
                     return self.answer_with_screen(ctx, &list).await;
                 }
                 let text = crate::loans::overview(&list, self.clock.now().date(), self.live.is_some());
@@ -256,17 +264,49 @@ impl Library {
         list.is_ok_and(|list| crate::compose::mock::asks_to_renew_one_of(&list, &question))
     }
 
-    /// A loan question answered by the offline composer through the compiler and every
-    /// check ([`crate::compose`]): words, one question, or a screen opened as the
-    /// conversation's loan form (replacing the open one); what no composition passes is
-    /// said in words. The feed gets the screen's structure (its words redacted), each
-    /// attempt's errors and the facts it rests on.
+    /// A loan question answered with a composition through the compiler and every check
+    /// ([`crate::compose`]), by the model in live mode and by the offline rules otherwise:
+    /// words, one question, or a screen opened as the conversation's loan form (replacing
+    /// the open one); what no composition passes is said in words, by rule. The feed gets
+    /// the screen's structure (its words redacted), each attempt's errors, the repairs and
+    /// the facts it rests on.
     async fn answer_with_screen(&self, ctx: &RequestContext, list: &[LoanFacts]) -> Result<Reply, RpcError> {
         let question = ctx.text();
         let today = self.clock.now().date();
         let facts = Facts { loans: list, question: &question, today };
         let target = Target { surface_id: "pending", version: 1 };
-        let checked = compose_checked(&facts, target, |_| Ok(compose_offline(&facts)), MAX_REPAIRS);
+        let (checked, live) = match &self.live {
+            None => {
+                let offline = |_| std::future::ready(Step::Composed(compose_offline(&facts)));
+                (compose_checked(&facts, target, offline, MAX_REPAIRS).await, None)
+            }
+            Some(live) => {
+                let composer = LiveComposer { llm: live.llm.clone(), model: live.model };
+                let state = Arc::new(tokio::sync::Mutex::new(LiveState {
+                    conversation: composer.first(&facts),
+                    meter: specialist::live::Meter::new(live.model),
+                    failed: None,
+                }));
+                let attempt = |errors: Vec<_>| {
+                    let (composer, state) = (composer.clone(), state.clone());
+                    async move {
+                        let mut s = state.lock().await;
+                        let a = composer.attempt(&mut s.conversation, &errors).await;
+                        match &a.call {
+                            Ok(reply) => s.meter.ok(compose::live::PURPOSE, reply),
+                            Err(e) => {
+                                s.meter.failed(compose::live::PURPOSE, e);
+                                s.failed = Some(e.clone()).filter(|_| a.step == Step::Stop);
+                            }
+                        }
+                        a.step
+                    }
+                };
+                let checked = compose_checked(&facts, target, attempt, MAX_REPAIRS).await;
+                let s = state.lock().await;
+                (checked, Some((s.meter.clone(), s.failed.clone())))
+            }
+        };
         let attempts: Vec<Vec<Value>> = checked
             .attempts
             .iter()
@@ -274,32 +314,52 @@ impl Library {
             .collect();
         let mut details = json!({
             "loans": list.len(), "caller": specialist::caller().as_str(), "mode": self.mode(),
-            "composer": "offline", "attempts": attempts, "repairs": checked.repairs(),
-            "facts": crate::loans::facts_for_inspector(list),
+            "composer": if live.is_some() { "live" } else { "offline" }, "attempts": attempts,
+            "repairs": checked.repairs(), "facts": crate::loans::facts_for_inspector(list),
         });
+        let mut metadata = Map::new();
+        if let Some((meter, failed)) = &live {
+            metadata = match failed {
+                Some(e) => specialist::live::error_metadata(meter, e),
+                None => meter.metadata(),
+            };
+        }
         let (text, outcome) = match checked.outcome {
             Ok((Composition::Screen { title, blocks }, Composed::Screen(drawn))) => {
                 let held = renewal::Held::of_surface(&drawn);
-                let values = held.value();
-                let text = format!("{OFFLINE_LABEL}: {title}.");
+                let text = match live {
+                    None => format!("{OFFLINE_LABEL}: {title}."),
+                    Some(_) => format!("{title}."),
+                };
                 let build = |id: &str| compile(&title, &blocks, &facts, id, 1).messages;
-                let opened =
-                    self.host.offer(&ctx.context_id, renewal::WORKFLOW, renewal::SCREEN, values, text, build);
+                let opened = self.host.offer(
+                    &ctx.context_id,
+                    renewal::WORKFLOW,
+                    renewal::SCREEN,
+                    held.value(),
+                    text,
+                    build,
+                );
                 let outcome = opened.await?;
                 details["composition"] = Value::Array(a2ui::inspect::structure(&outcome.a2ui));
                 let extra = details.as_object().cloned().unwrap_or_default();
-                return Ok(self.host.publish_with(&self.front(), ctx, &outcome, extra));
+                let reply = self.host.publish_with(&self.front(), ctx, &outcome, extra);
+                return Ok(specialist::live::with_metadata(reply, metadata));
             }
             Ok((_, Composed::Answer(text))) => (text, "answered"),
             Ok((_, Composed::Ask(question))) => (question, "asked_which"),
             Ok((_, Composed::Screen(_))) => unreachable!("only a screen composition compiles to a screen"),
             Err(errors) => {
                 let codes: Vec<&str> = errors.iter().map(|e| e.code()).collect();
-                tracing::warn!(?codes, "no loan screen passed the checks; answered in words");
-                (unrepaired_text(list, today), "not_composed")
+                tracing::warn!(?codes, "no loan composition passed the checks; answered in words");
+                match live.as_ref().and_then(|(_, failed)| failed.as_ref()) {
+                    // the model could not be asked: the facts in words, by rule
+                    Some(_) => (crate::loans::overview(list, today, true), "model_error"),
+                    None => (unrepaired_text(list, today), "not_composed"),
+                }
             }
         };
-        let reply = Reply::text(text.clone());
+        let reply = specialist::live::with_metadata(Reply::text(text.clone()), metadata);
         specialist::log_reply(&self.telemetry, ctx, &reply, outcome, &text, &details);
         Ok(reply)
     }

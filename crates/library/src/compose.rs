@@ -15,6 +15,7 @@
 pub mod blocks;
 pub mod check;
 pub mod compile;
+pub mod live;
 pub mod mock;
 pub mod repair;
 pub mod surface;
@@ -25,5 +26,7 @@ pub use blocks::{Block, Composition, Facts, FollowUp, Order, schema};
 pub use check::{CheckError, check_composition};
 pub use compile::{Surface, compile};
 pub use mock::compose as compose_offline;
-pub use repair::{Checked, Composed, MAX_REPAIRS, Target, accept, compose_checked, parse, unrepaired_text};
+pub use repair::{
+    Checked, Composed, MAX_REPAIRS, Step, Target, accept, compose_checked, parse, unrepaired_text,
+};
 pub use surface::{MAX_BYTES, MAX_COMPONENTS, MAX_DEPTH, POLICY, check_surface};

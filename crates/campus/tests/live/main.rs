@@ -4,6 +4,7 @@
 mod demo;
 mod fake_anthropic;
 mod library;
+mod loans;
 mod paid_checks;
 mod router;
 mod student_model;

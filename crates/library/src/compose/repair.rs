@@ -85,6 +85,17 @@ pub fn accept(
     }
 }
 
+/// What one composer attempt gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// A composition to check.
+    Composed(Composition),
+    /// A reply that is no composition, with where and why (a failed attempt).
+    Unreadable(CheckError),
+    /// The composer cannot go on (its model failed): no more attempts.
+    Stop,
+}
+
 /// What the repair loop came to: each attempt's errors in order (an accepted attempt's
 /// are empty), and the composition accepted with what it came to, or the last errors.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,16 +115,27 @@ impl Checked {
 /// composition passes [`accept`], at most `max_repairs` times after the first; the last
 /// attempt's errors when none did. A composer that cannot give a composition says why
 /// with its own error (an unreadable reply: [`parse`]'s), which counts as a failed attempt.
-pub fn compose_checked(
+/// The composer is async (a model call); one that cannot go on at all (the model could not
+/// be reached) returns [`Step::Stop`], and the loop ends there with what it has.
+pub async fn compose_checked<F, Fut>(
     facts: &Facts<'_>,
     target: Target<'_>,
-    mut compose: impl FnMut(&[CheckError]) -> Result<Composition, CheckError>,
+    mut compose: F,
     max_repairs: usize,
-) -> Checked {
+) -> Checked
+where
+    F: FnMut(Vec<CheckError>) -> Fut,
+    Fut: std::future::Future<Output = Step>,
+{
     let mut attempts: Vec<Vec<CheckError>> = Vec::new();
     let mut errors: Vec<CheckError> = Vec::new();
     for _ in 0..=max_repairs {
-        errors = match compose(&errors) {
+        let attempt = match compose(errors.clone()).await {
+            Step::Composed(c) => Ok(c),
+            Step::Unreadable(e) => Err(e),
+            Step::Stop => return Checked { attempts, outcome: Err(errors) },
+        };
+        errors = match attempt {
             Ok(composition) => match accept(&composition, facts, target) {
                 Ok(done) => {
                     attempts.push(Vec::new());

@@ -214,20 +214,21 @@ fn invented() -> Composition {
     }
 }
 
-#[test]
-fn the_repair_loop_stops_after_two_repairs_with_the_last_errors() {
+#[tokio::test]
+async fn the_repair_loop_stops_after_two_repairs_with_the_last_errors() {
     let loans = loans();
     let facts = facts_for(&loans, "when are my books due");
     let mut seen: Vec<Vec<CheckError>> = Vec::new();
     let result = compose_checked(
         &facts,
         TARGET,
-        |errors| {
-            seen.push(errors.to_vec());
-            Ok(invented())
+        |errors: Vec<CheckError>| {
+            seen.push(errors);
+            std::future::ready(Step::Composed(invented()))
         },
         MAX_REPAIRS,
-    );
+    )
+    .await;
     assert_eq!(result.repairs(), MAX_REPAIRS);
     assert_eq!(result.attempts.len(), seen.len());
     let errors = result.outcome.unwrap_err();
@@ -245,30 +246,36 @@ fn the_repair_loop_stops_after_two_repairs_with_the_last_errors() {
     assert!(text.contains("Calculus in Motion (Ines Okafor, loan ln-calculus): due 2027-01-02 (Saturday)."));
 }
 
-#[test]
-fn a_repair_that_fixes_the_errors_is_accepted_and_an_unreadable_reply_is_an_attempt() {
+#[tokio::test]
+async fn a_repair_that_fixes_the_errors_is_accepted_and_an_unreadable_reply_is_an_attempt() {
     let loans = loans();
     let facts = facts_for(&loans, "when is the calculus book due");
     let mut attempts = 0;
     let result = compose_checked(
         &facts,
         TARGET,
-        |errors| {
+        |errors: Vec<CheckError>| {
             attempts += 1;
-            match attempts {
-                1 => parse(&json!({"decision": "screen", "title": "T"})),
+            std::future::ready(match attempts {
+                1 => match parse(&json!({"decision": "screen", "title": "T"})) {
+                    Ok(c) => Step::Composed(c),
+                    Err(e) => Step::Unreadable(e),
+                },
                 2 => {
                     assert_eq!(errors[0].code, ComposeCheck::BlocksInvalid, "{errors:?}");
-                    Ok(invented())
+                    Step::Composed(invented())
                 }
                 _ => {
                     assert_eq!(errors[0].code, ComposeCheck::InventedDate);
-                    Ok(Composition::Answer { text: "Calculus in Motion is due 2027-01-02.".into() })
+                    Step::Composed(Composition::Answer {
+                        text: "Calculus in Motion is due 2027-01-02.".into(),
+                    })
                 }
-            }
+            })
         },
         MAX_REPAIRS,
-    );
+    )
+    .await;
     assert_eq!(
         result.outcome.map(|(_, done)| done),
         Ok(Composed::Answer("Calculus in Motion is due 2027-01-02.".into()))

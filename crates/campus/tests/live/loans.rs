@@ -1,0 +1,163 @@
+//! The live Library's loan answers through the real Hub, with the fake Messages API
+//! scripted as the model: a composition the checks refuse goes back with its errors (an
+//! invented date repaired into a screen; a renew choice on a held loan repaired into an
+//! explanation); one that never passes is said in words by rule, never a prewritten
+//! screen; a provider failure ends the attempts after one call; the screen that passed is
+//! renewed on like the offline one. The key reaches nothing the Library emits.
+
+use a2a::client::A2aClient;
+use serde_json::{Value, json};
+use student::{Reply, Student};
+use testkit::{Proc, TempDir, University, feed_events, http_json, rt};
+
+const CANARY: &str = "sk-ant-LOANCANARY-71b0c2";
+const CLOCK: &str = "2026-12-24T10:00:00-08:00";
+
+fn script(fake: &Proc, replies: Value) {
+    let (status, _) =
+        http_json("PUT", &format!("{}/_fake/script", fake.url), Some(json!({"replies": replies})));
+    assert_eq!(status, 204);
+    let (status, _) = http_json("DELETE", &format!("{}/_fake/requests", fake.url), None);
+    assert!(status < 300);
+}
+
+fn requests(fake: &Proc) -> Vec<Value> {
+    let (_, v) = http_json("GET", &format!("{}/_fake/requests", fake.url), None);
+    v["requests"].as_array().cloned().unwrap_or_default()
+}
+
+fn composed(c: Value) -> Value {
+    json!({"json": c, "input_tokens": 1200, "output_tokens": 150})
+}
+
+fn notice(text: &str) -> Value {
+    json!({"type": "notice", "text": text})
+}
+
+fn renew_screen(loan: &str) -> Value {
+    json!({"decision": "screen", "title": "Renew your loan", "blocks": [
+        notice("Choose a new return date and press Renew."),
+        {"type": "loanCard", "loanId": loan, "renew": true},
+        {"type": "returnDatePicker", "loanId": loan, "label": "New return date", "initial": null},
+    ]})
+}
+
+/// The Library's last `reply_published` event's data (its details among them).
+fn last_published(library: &str) -> Value {
+    let events = feed_events(library);
+    // the agent's details are flattened into the event's data
+    events.into_iter().rfind(|e| e["kind"] == "reply_published").expect("a published reply")["data"].clone()
+}
+
+#[test]
+fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_said_by_rule() {
+    let fake = Proc::start(&["fake-anthropic"], &[]);
+    let dir = TempDir::new();
+    let none = dir.path().join("no.env");
+    let u = University::start(
+        &[],
+        &[
+            ("LIBRARY_CLOCK", CLOCK),
+            ("LIBRARY_MODE", "live"),
+            ("ANTHROPIC_BASE_URL", fake.url.as_str()),
+            ("ANTHROPIC_API_KEY", CANARY),
+            ("LIBRARY_ENV_FILE", none.to_str().unwrap()),
+        ],
+    );
+    u.wait_ready();
+    let me = Student::new(A2aClient::default(), u.hub_url.clone());
+    let ask = |text: &str| rt().block_on(me.ask(text)).expect("the hub answers");
+
+    // an invented date is refused and repaired: the second composition is the screen
+    script(
+        &fake,
+        json!([
+            composed(json!({"decision": "screen", "title": "Your calculus loan", "blocks": [
+                notice("Calculus in Motion is due 2027-01-04."),
+            ]})),
+            composed(renew_screen("ln-calculus")),
+        ]),
+    );
+    let first = ask("can I keep the calculus book longer?");
+    let Reply::Form(form) = &first.reply else { panic!("a screen: {:?} {}", first.reply, first.reply_text) };
+    assert_eq!(form.workflow, "loan-renewal");
+    let seen = requests(&fake);
+    assert_eq!(seen.len(), 2, "the first composition and one repair");
+    let body = &seen[0]["body"];
+    assert_eq!(body["output_config"]["format"]["schema"], library::compose::schema());
+    assert_eq!(body["max_tokens"], 2000);
+    let data = body["messages"][0]["content"].to_string();
+    assert!(data.contains("ln-calculus") && data.contains("2027-01-02"), "the loan data is sent: {data}");
+    assert!(!data.contains("Lighthouses"), "no other borrower's loan is sent");
+    let repair = seen[1]["body"]["messages"].as_array().unwrap();
+    assert_eq!(repair.len(), 3, "the question, the model's composition, the errors");
+    assert!(repair[2].to_string().contains("invented_date"), "{}", repair[2]);
+    let details = last_published(&u.library_url);
+    assert_eq!(details["composer"], "live");
+    assert_eq!(details["repairs"], 1);
+    assert_eq!(details["attempts"][0][0]["code"], "invented_date", "{details}");
+    assert!(details["composition"].to_string().contains("DateTimeInput"), "{details}");
+    assert!(!details["composition"].to_string().contains("Calculus in Motion"), "words redacted: {details}");
+    // the screen is the compiler's: the picker bounded by the service's range
+    let mut screen = std::collections::HashMap::new();
+    testkit::forms::components(&form.messages, &mut screen);
+    let picker = screen.values().find(|c| c["component"] == "DateTimeInput").expect("a picker");
+    assert_eq!((picker["min"].as_str(), picker["max"].as_str()), (Some("2027-01-03"), Some("2027-01-23")));
+    // and renews like any other, through the loan service
+    let surface = testkit::forms::surface_id(&form.messages);
+    let press = testkit::forms::press(
+        &surface,
+        &screen,
+        "renew_loan",
+        &json!({"returnDate/ln-calculus": "2027-01-20"}),
+    );
+    let out = rt().block_on(me.act(&form.form_ref, "op-live-1", press));
+    let student::ActionOutcome::Submitted(done) = out else { panic!("renewed: {out:?}") };
+    assert_eq!(done.receipt.unwrap()["newDueDate"], "2027-01-20");
+
+    // a renew choice on a held loan: refused, repaired into an explanation in words
+    script(
+        &fake,
+        json!([
+            composed(renew_screen("ln-chemistry")),
+            composed(json!({"decision": "answer",
+                "text": "Organic Chemistry Step by Step cannot be renewed: another borrower has placed a hold on it."})),
+        ]),
+    );
+    let held = ask("can I renew my chemistry book?");
+    assert!(matches!(held.reply, Reply::Answer), "{:?}", held.reply);
+    assert_eq!(
+        held.reply_text,
+        "Organic Chemistry Step by Step cannot be renewed: another borrower has placed a hold on it."
+    );
+    let codes = last_published(&u.library_url)["attempts"][0].to_string();
+    assert!(codes.contains("not_renewable"), "{codes}");
+
+    // never passing: the facts in words by rule, saying no screen was drawn
+    let bad = composed(json!({"decision": "answer", "text": "**Due** soon."}));
+    script(&fake, json!([bad.clone(), bad.clone(), bad]));
+    let words = ask("when are my books due?");
+    assert!(matches!(words.reply, Reply::Answer), "{:?}", words.reply);
+    assert!(
+        words.reply_text.starts_with("I could not draw a screen for this that passes the Library's checks"),
+        "{}",
+        words.reply_text
+    );
+    assert_eq!(requests(&fake).len(), 3, "the first attempt and two repairs, no more");
+    assert_eq!(last_published(&u.library_url)["repairs"], 2);
+
+    // the provider fails: one call, then the loans in words by rule
+    script(&fake, json!([{"status": 529}]));
+    let failed = ask("when are my books due?");
+    assert!(
+        failed.reply_text.starts_with("Library loan service (written by rule; no model wrote this)"),
+        "{}",
+        failed.reply_text
+    );
+    assert_eq!(requests(&fake).len(), 1, "no second call after a provider failure");
+
+    // the key is in nothing the Library emitted
+    let feed = testkit::feed_snapshot(&u.library_url).unwrap_or_default();
+    assert!(feed.contains("reply_published") && !feed.contains(CANARY));
+    assert!(u.library.stderr().iter().all(|l| !l.contains(CANARY)));
+}
