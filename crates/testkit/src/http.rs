@@ -72,6 +72,19 @@ pub fn put_fake_script(fake: &str, script: serde_json::Value) {
     assert_eq!(status, 204, "the fake refused the script: {answer}");
 }
 
+/// Scripts a fake model server's next `replies` (used once each, in order) and forgets the
+/// requests it recorded, so [`fake_requests`] shows only what follows.
+pub fn script_fake_replies(fake: &str, replies: serde_json::Value) {
+    put_fake_script(fake, serde_json::json!({ "replies": replies }));
+    let (status, _) = http_json("DELETE", &format!("{fake}/_fake/requests"), None);
+    assert!(status < 300, "the fake kept its requests");
+}
+
+/// The requests a fake model server recorded since they were last forgotten, oldest first.
+pub fn fake_requests(fake: &str) -> Vec<serde_json::Value> {
+    fake_recorded(fake).0
+}
+
 /// The requests a fake model server recorded, oldest first, and how many it received.
 pub fn fake_recorded(fake: &str) -> (Vec<serde_json::Value>, u64) {
     let (status, v) = http_json("GET", &format!("{fake}/_fake/requests"), None);

@@ -23,8 +23,8 @@ mod university;
 
 #[cfg(feature = "campus")]
 pub use http::{
-    as_hub, fake_recorded, feed_events, feed_snapshot, http_json, put_fake_script, rt, test_hub_key,
-    test_hub_public_key,
+    as_hub, fake_recorded, fake_requests, feed_events, feed_snapshot, http_json, put_fake_script, rt,
+    script_fake_replies, test_hub_key, test_hub_public_key,
 };
 #[cfg(feature = "campus")]
 pub use process::{Lines, Proc, TempDir, bin, demo, field, free_port, poll, run};

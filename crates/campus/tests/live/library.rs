@@ -38,17 +38,11 @@ fn text(v: &Value) -> String {
 }
 
 fn script(fake: &Proc, replies: Value) {
-    let (status, _) =
-        http_json("PUT", &format!("{}/_fake/script", fake.url), Some(json!({"replies": replies})));
-    assert_eq!(status, 204);
-    let (status, _) = http_json("DELETE", &format!("{}/_fake/requests", fake.url), None);
-    assert!(status < 300);
+    testkit::script_fake_replies(&fake.url, replies);
 }
 
-/// What the fake received since the last [`script`].
 fn requests(fake: &Proc) -> Vec<Value> {
-    let (_, v) = http_json("GET", &format!("{}/_fake/requests", fake.url), None);
-    v["requests"].as_array().cloned().unwrap_or_default()
+    testkit::fake_requests(&fake.url)
 }
 
 fn intent(decision: &str, workflow: &str) -> Value {

@@ -8,22 +8,17 @@
 use a2a::client::A2aClient;
 use serde_json::{Value, json};
 use student::{Reply, Student};
-use testkit::{Proc, TempDir, University, feed_events, http_json, rt};
+use testkit::{Proc, TempDir, University, feed_events, rt};
 
 const CANARY: &str = "sk-ant-LOANCANARY-71b0c2";
 const CLOCK: &str = "2026-12-24T10:00:00-08:00";
 
 fn script(fake: &Proc, replies: Value) {
-    let (status, _) =
-        http_json("PUT", &format!("{}/_fake/script", fake.url), Some(json!({"replies": replies})));
-    assert_eq!(status, 204);
-    let (status, _) = http_json("DELETE", &format!("{}/_fake/requests", fake.url), None);
-    assert!(status < 300);
+    testkit::script_fake_replies(&fake.url, replies);
 }
 
 fn requests(fake: &Proc) -> Vec<Value> {
-    let (_, v) = http_json("GET", &format!("{}/_fake/requests", fake.url), None);
-    v["requests"].as_array().cloned().unwrap_or_default()
+    testkit::fake_requests(&fake.url)
 }
 
 fn composed(c: Value) -> Value {
