@@ -29,6 +29,7 @@ export function initialState(prefs = {}) {
     forms: {}, // "form-<formRef>" → the server's latest snapshot content + {threadId, local}
     formOrder: [],
     consoles: Object.fromEntries(CONSOLES.map((a) => [a, ring()])),
+    inspections: [], // the generated-UI inspector's records (a composed answer each), oldest first
     monitor: {}, // monitor state (agents, links, hub, stream)
     events: [], // recent labelled topology events, oldest first
     eventSeq: 0,

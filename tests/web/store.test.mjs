@@ -125,6 +125,32 @@ test("a console keeps its newest lines only, and counts them all", () => {
   assert.equal(apply(s, [consoleLine("mallory", 1)]).consoles, s.consoles);
 });
 
+test("a composed answer's record goes to the inspector too, its newest few only", () => {
+  const record = (n) =>
+    ev("monitor", {
+      type: "ACTIVITY_SNAPSHOT",
+      messageId: `console:library:${n}`,
+      activityType: "campus.console",
+      content: {
+        agent: "library",
+        ts: n,
+        kind: "reply_published",
+        relayedFrom: "library",
+        details: { outcome: "form_open", inspector: { composer: "live", repairs: 1, decision: "screen", attempts: [{ attempt: 1, passed: false, errors: [{ code: "invented_date" }] }] } },
+      },
+    });
+  let s = apply(initialState(), [consoleLine("library", 0), record(1)]);
+  assert.equal(s.consoles.library.total, 2, "still a console line");
+  assert.equal(s.inspections.length, 1, "a line with no record is no inspection");
+  assert.deepEqual([s.inspections[0].agent, s.inspections[0].composer, s.inspections[0].repairs], ["library", "live", 1]);
+  for (let i = 2; i < LIMITS.inspections + 4; i++) s = apply(s, [record(i)]);
+  assert.equal(s.inspections.length, LIMITS.inspections);
+  assert.equal(s.inspections.at(-1).ts, LIMITS.inspections + 3, "the newest kept");
+  // a record that is not an object is not read
+  const odd = ev("monitor", { type: "ACTIVITY_SNAPSHOT", messageId: "console:library:x", activityType: "campus.console", content: { agent: "library", ts: 99, kind: "reply_published", details: { inspector: "[redacted]" } } });
+  assert.equal(apply(s, [odd]).inspections, s.inspections);
+});
+
 test("monitor state: a snapshot, then patches", () => {
   const s = apply(initialState(), [
     ev("monitor", { type: "RUN_STARTED", threadId: "monitor", runId: "m1" }),

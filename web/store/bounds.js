@@ -12,6 +12,7 @@ export const LIMITS = {
   traces: 20, // trace ids offered for highlighting
   runs: 100, // runs remembered
   forms: 20, // forms remembered (a conversation has one open at a time)
+  inspections: 5, // generated-UI inspector records kept (the newest loan answers)
 };
 export const PLAY_DELAY_MS = 350; // live pulses wait this long, then play in agent-timestamp order
 export const PULSE_MS = 1200; // how long one pulse is drawn

@@ -31,7 +31,12 @@ export function monitorEvent(state, ev, live, now, lane) {
         relayedFrom: c.relayedFrom,
         counts: c.counts,
       };
-      return { ...state, consoles: { ...state.consoles, [agent]: pushRing(state.consoles[agent], line, LIMITS.console) } };
+      const consoles = { ...state.consoles, [agent]: pushRing(state.consoles[agent], line, LIMITS.console) };
+      // a composed answer's record (what was composed, each check, the facts): the inspector's
+      const record = c.details?.inspector;
+      if (!record || typeof record !== "object" || Array.isArray(record)) return { ...state, consoles };
+      const inspection = { id: ev.messageId, ts: c.ts, agent, relayedFrom: c.relayedFrom, outcome: c.details.outcome, ...record };
+      return { ...state, consoles, inspections: last([...state.inspections, inspection], LIMITS.inspections) };
     }
     case "CUSTOM": {
       if (ev.name !== "campus.topology") return state;

@@ -2,6 +2,12 @@
 // channel's console entries. Each console is role=log, aria-live=off (four live logs
 // would talk over each other), focusable and labelled so it scrolls by keyboard.
 // Lines are appended as they come; each console keeps at most LIMITS.console lines.
+// Below them, the generated-UI inspector: each composed loan answer in three parts — what
+// was composed (structure only: types, ids, bindings, actions, ranges; the words read
+// "[N chars redacted]" unless the agents run with HUB_TELEMETRY_SHOW_CONTENT=1), the
+// application's checks (catalog, version, each attempt and its errors, the surface and
+// its revision) and the loan service's facts it rests on. No prompt, key or reasoning
+// reaches the page: the agent never sends them.
 import { h, replace, clock, agentName } from "../dom.js";
 import { CONSOLES, LIMITS } from "../store.js";
 
@@ -52,6 +58,69 @@ function lineNode(entry) {
   );
 }
 
+/** A composition's JSON text, indented (as it came when it does not read). */
+function pretty(text) {
+  if (typeof text !== "string") return "";
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether a record's words came through (HUB_TELEMETRY_SHOW_CONTENT=1), not redacted. */
+const shownInFull = (content) => typeof content === "string" && content.startsWith("[{");
+
+const WHO = { live: "composed by the model", offline: "composed by the offline rules (no model)" };
+
+/** One inspector record as a disclosure: its summary line, then the three parts. */
+function inspectionNode(r) {
+  const attempts = Array.isArray(r.attempts) ? r.attempts : [];
+  const repairs = Number.isInteger(r.repairs) ? r.repairs : 0;
+  const passed = r.decision && r.decision !== "none passed";
+  const verdict = passed ? `${r.decision} passed` : "no composition passed: answered in words";
+  const head = `${clock(r.ts)} · ${agentName(r.agent)} · ${verdict}, ${repairs === 1 ? "1 repair" : `${repairs} repairs`}`;
+  const attemptItems = attempts.map((a) => {
+    const errors = Array.isArray(a.errors) ? a.errors : [];
+    const said = errors.length ? errors.map((e) => `${e.code} at ${e.path || "/"}: ${e.message}`).join("; ") : "passed every check";
+    return h("li", null, `Attempt ${a.attempt}: ${said}`);
+  });
+  const facts = Array.isArray(r.facts) ? r.facts : [];
+  const factRows = facts.map((f) =>
+    h(
+      "tr",
+      null,
+      h("td", null, String(f.loanId)),
+      h("td", null, String(f.due)),
+      h("td", null, f.renewable === true ? "renewable" : `not renewable (${f.renewable})`),
+      h("td", null, f.range ? `${f.range.min} to ${f.range.max}` : "none"),
+      h("td", null, String(f.version)),
+    ),
+  );
+  const surface = r.surface && typeof r.surface === "object" ? `surface ${r.surface.surfaceId}, revision ${r.surface.revision}, by ${agentName(r.surface.agent)}` : "no surface (answered in words)";
+  return h(
+    "details",
+    { class: "inspection", "data-inspection": r.id },
+    h("summary", null, head),
+    h("h3", null, "Model output"),
+    h("p", null, `${WHO[r.composer] || r.composer}; decision: ${r.decision}.`),
+    r.structure ? h("pre", { class: "inspection-structure", tabindex: "0", "aria-label": "the composed surface's structure" }, pretty(r.structure)) : null,
+    // the words too, only when the agents were started to show content
+    shownInFull(r.content) ? h("pre", { class: "inspection-structure", tabindex: "0", "aria-label": "the composed surface in full" }, pretty(r.content)) : null,
+    h("h3", null, "Application validation"),
+    h("p", null, `Catalog ${r.catalog}, A2UI ${r.version}; ${surface}.`),
+    h("ol", { class: "inspection-attempts" }, ...attemptItems),
+    h("h3", null, "Backend facts"),
+    h(
+      "table",
+      { class: "inspection-facts" },
+      h("caption", null, "The loan service's facts this answer rests on"),
+      h("thead", null, h("tr", null, ...["Loan", "Due", "Renewable", "Permitted return dates", "Version"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", null, ...factRows),
+    ),
+  );
+}
+
 export function mount(section) {
   const consoles = {};
   const grid = h("div", { class: "consoles" });
@@ -88,9 +157,30 @@ export function mount(section) {
     h("p", { class: "lede" }, "What each agent reported, newest at the bottom. The Hub relays the specialists' events with message text removed."),
     grid,
   );
+  const inspectorList = h("div", { class: "inspections" });
+  const inspectorEmpty = h("p", { class: "console-empty" }, "No generated interface yet: ask the Library about your loans.");
+  section.append(
+    h(
+      "section",
+      { class: "inspector", "aria-labelledby": "inspector-title" },
+      h("h2", { id: "inspector-title" }, "Generated UI inspector"),
+      h("p", { class: "lede" }, "Each composed loan answer: what was composed (its words redacted unless the agents run with HUB_TELEMETRY_SHOW_CONTENT=1), every check it went through, and the loan service's facts behind it."),
+      inspectorEmpty,
+      inspectorList,
+    ),
+  );
+  let drawnInspections = null;
 
   return {
     draw(state) {
+      if (state.inspections !== drawnInspections) {
+        drawnInspections = state.inspections;
+        // newest first, the newest open
+        const nodes = [...state.inspections].reverse().map(inspectionNode);
+        if (nodes[0]) nodes[0].open = true;
+        replace(inspectorList, nodes);
+        inspectorEmpty.hidden = state.inspections.length > 0;
+      }
       for (const agent of CONSOLES) {
         const c = consoles[agent];
         const ring = state.consoles[agent];

@@ -307,15 +307,10 @@ impl Library {
                 (checked, Some((s.meter.clone(), s.failed.clone())))
             }
         };
-        let attempts: Vec<Vec<Value>> = checked
-            .attempts
-            .iter()
-            .map(|a| a.iter().map(|e| json!({"code": e.code(), "path": e.path})).collect())
-            .collect();
+        let composer = if live.is_some() { "live" } else { "offline" };
         let mut details = json!({
             "loans": list.len(), "caller": specialist::caller().as_str(), "mode": self.mode(),
-            "composer": if live.is_some() { "live" } else { "offline" }, "attempts": attempts,
-            "repairs": checked.repairs(), "facts": crate::loans::facts_for_inspector(list),
+            "inspector": inspector(composer, &checked, list),
         });
         let mut metadata = Map::new();
         if let Some((meter, failed)) = &live {
@@ -341,7 +336,15 @@ impl Library {
                     build,
                 );
                 let outcome = opened.await?;
-                details["composition"] = Value::Array(a2ui::inspect::structure(&outcome.a2ui));
+                let surface = json!({"surfaceId": outcome.form_id, "revision": outcome.version,
+                                     "agent": IDENTITY, "formId": outcome.form_id});
+                details["inspector"]["surface"] = surface;
+                let structure = Value::Array(a2ui::inspect::structure(&outcome.a2ui));
+                // a string, so the Hub's relay keeps its shape; its words are redacted
+                details["inspector"]["structure"] = json!(structure.to_string());
+                // the words too, under a content key: the feed and the Hub's relay redact it
+                // unless HUB_TELEMETRY_SHOW_CONTENT=1
+                details["inspector"]["content"] = json!(Value::Array(outcome.a2ui.clone()).to_string());
                 let extra = details.as_object().cloned().unwrap_or_default();
                 let reply = self.host.publish_with(&self.front(), ctx, &outcome, extra);
                 return Ok(specialist::live::with_metadata(reply, metadata));
@@ -425,6 +428,35 @@ impl AgentExecutor for Library {
         specialist::log_reply(&self.telemetry, &ctx, &reply, outcome, &text, &details);
         Ok(reply)
     }
+}
+
+/// The generated-UI inspector's record of one loan answer: who composed it, the catalog
+/// and version, each attempt's errors (code, path, our words), the repairs, the decision
+/// that passed and the loan service's facts it rests on (ids, dates, versions; no title).
+fn inspector(composer: &str, checked: &crate::compose::Checked, loans: &[LoanFacts]) -> Value {
+    let attempts: Vec<Value> = checked
+        .attempts
+        .iter()
+        .enumerate()
+        .map(|(i, errors)| {
+            let errors: Vec<Value> = errors
+                .iter()
+                .map(|e| json!({"code": e.code(), "path": e.path, "message": e.message}))
+                .collect();
+            json!({"attempt": i + 1, "passed": errors.is_empty(), "errors": errors})
+        })
+        .collect();
+    let decision = match &checked.outcome {
+        Ok((Composition::Answer { .. }, _)) => "answer",
+        Ok((Composition::Ask { .. }, _)) => "ask",
+        Ok((Composition::Screen { .. }, _)) => "screen",
+        Err(_) => "none passed",
+    };
+    json!({
+        "composer": composer, "catalog": a2ui::BASIC_CATALOG_ID, "version": a2ui::VERSION,
+        "attempts": attempts, "repairs": checked.repairs(), "decision": decision,
+        "facts": crate::loans::facts_for_inspector(loans),
+    })
 }
 
 /// The skill the Hub chose for this question (`hubSkillId`), only from a forward the Hub

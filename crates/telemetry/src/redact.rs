@@ -149,8 +149,14 @@ impl<'a> Redactor<'a> {
         self.whitespace();
         match self.peek()? {
             b'"' => {
-                let chars = decode(self.string()?)?.chars().count();
-                self.out.push_str(&format!("\"[{chars} chars redacted]\""));
+                let raw = self.string()?;
+                let text = decode(raw)?;
+                if is_placeholder(&text) {
+                    // redacted already (by the agent's own feed): its count is the true one
+                    self.out.push_str(raw);
+                } else {
+                    self.out.push_str(&format!("\"[{} chars redacted]\"", text.chars().count()));
+                }
             }
             b'n' => {
                 let raw = self.scalar()?;
@@ -200,6 +206,17 @@ impl<'a> Redactor<'a> {
     }
 }
 
+/// Whether `text` is what redaction leaves (`[N chars redacted]`, `[redacted]`).
+pub fn is_placeholder(text: &str) -> bool {
+    if text == "[redacted]" {
+        return true;
+    }
+    let Some(count) = text.strip_prefix('[').and_then(|t| t.strip_suffix(" chars redacted]")) else {
+        return false;
+    };
+    !count.is_empty() && count.len() <= 20 && count.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A string token's text: borrowed when it has no escapes, decoded by serde_json when it has.
 fn decode(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
     let inner = raw.get(1..raw.len().checked_sub(1)?)?;
@@ -247,6 +264,7 @@ mod tests {
     fn redact_content(value: &mut Value) {
         match value {
             Value::Null => {}
+            Value::String(s) if is_placeholder(s) => {}
             Value::String(s) => *value = Value::String(format!("[{} chars redacted]", s.chars().count())),
             _ => *value = Value::String("[redacted]".into()),
         }
@@ -312,6 +330,18 @@ mod tests {
     /// The rewritten text alone.
     fn redact_json(json: &str) -> Option<String> {
         rewrite(json).map(|(text, _)| text)
+    }
+
+    #[test]
+    fn what_is_redacted_already_keeps_its_count_when_redacted_again() {
+        // an agent's own feed redacts before the Hub relays: the count is the original's
+        let once = redact(event(json!({"text": "what is a derivative?", "form": {"a": 1}})));
+        assert_eq!(once.data.value(), json!({"text": "[21 chars redacted]", "form": "[redacted]"}));
+        let twice = redact(once.clone());
+        assert_eq!(twice.data.value(), once.data.value());
+        for not_one in ["[x chars redacted]", "[12 chars redacted", "[] chars redacted]", "12 chars redacted"] {
+            assert!(!is_placeholder(not_one), "{not_one}");
+        }
     }
 
     #[test]

@@ -87,12 +87,30 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
     let repair = seen[1]["body"]["messages"].as_array().unwrap();
     assert_eq!(repair.len(), 3, "the question, the model's composition, the errors");
     assert!(repair[2].to_string().contains("invented_date"), "{}", repair[2]);
-    let details = last_published(&u.library_url);
-    assert_eq!(details["composer"], "live");
-    assert_eq!(details["repairs"], 1);
-    assert_eq!(details["attempts"][0][0]["code"], "invented_date", "{details}");
-    assert!(details["composition"].to_string().contains("DateTimeInput"), "{details}");
-    assert!(!details["composition"].to_string().contains("Calculus in Motion"), "words redacted: {details}");
+    // the inspector: who composed it, each attempt, the repairs, the surface, the facts
+    let inspector = last_published(&u.library_url)["inspector"].clone();
+    assert_eq!((&inspector["composer"], &inspector["repairs"]), (&json!("live"), &json!(1)));
+    assert_eq!(inspector["attempts"][0]["errors"][0]["code"], "invented_date", "{inspector}");
+    assert_eq!(inspector["attempts"][1]["passed"], true, "{inspector}");
+    assert_eq!(inspector["decision"], "screen");
+    assert_eq!(inspector["surface"]["revision"], 1);
+    let structure = inspector["structure"].as_str().unwrap();
+    assert!(
+        structure.contains("DateTimeInput") && structure.contains("\"min\":\"2027-01-03\""),
+        "{structure}"
+    );
+    assert!(!structure.contains("Calculus in Motion"), "words redacted: {structure}");
+    let words = inspector["content"].as_str().unwrap();
+    assert!(
+        words.starts_with('[') && words.ends_with("chars redacted]"),
+        "the words need HUB_TELEMETRY_SHOW_CONTENT=1: {words}"
+    );
+    let facts = inspector["facts"].to_string();
+    assert!(
+        facts.contains("\"loanId\":\"ln-chemistry\"") && facts.contains("\"renewable\":\"hold\""),
+        "{facts}"
+    );
+    assert!(!facts.contains("Organic"), "no titles among the facts: {facts}");
     // the screen is the compiler's: the picker bounded by the service's range
     let mut screen = std::collections::HashMap::new();
     testkit::forms::components(&form.messages, &mut screen);
@@ -125,7 +143,7 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
         held.reply_text,
         "Organic Chemistry Step by Step cannot be renewed: another borrower has placed a hold on it."
     );
-    let codes = last_published(&u.library_url)["attempts"][0].to_string();
+    let codes = last_published(&u.library_url)["inspector"]["attempts"][0].to_string();
     assert!(codes.contains("not_renewable"), "{codes}");
 
     // never passing: the facts in words by rule, saying no screen was drawn
@@ -139,7 +157,8 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
         words.reply_text
     );
     assert_eq!(requests(&fake).len(), 3, "the first attempt and two repairs, no more");
-    assert_eq!(last_published(&u.library_url)["repairs"], 2);
+    let inspector = last_published(&u.library_url)["inspector"].clone();
+    assert_eq!((&inspector["repairs"], &inspector["decision"]), (&json!(2), &json!("none passed")));
 
     // the provider fails: one call, then the loans in words by rule
     script(&fake, json!([{"status": 529}]));

@@ -107,5 +107,34 @@ fn a_loan_is_renewed_on_its_screen_with_the_date_typed_in_the_chat_once() {
         )
         .await;
         assert_eq!(status, json!([409, "form_closed"]), "a renewed loan's screen takes no second press");
+
+        // the generated-UI inspector: each composed answer, its checks and its facts
+        goto_tab(&c, "Agent activity", "/activity").await;
+        let shown = until(
+            &c,
+            "the inspector's records",
+            "const r = [...document.querySelectorAll('.inspection')]; return r.length >= 2 ? r.map(d => ({open: d.open, \
+             summary: d.querySelector('summary').textContent, structure: d.querySelector('pre')?.textContent || '', \
+             attempts: [...d.querySelectorAll('.inspection-attempts li')].map(l => l.textContent), \
+             facts: d.querySelectorAll('.inspection-facts tbody tr').length})) : null;",
+        )
+        .await;
+        let newest = &shown[0];
+        assert_eq!(newest["open"], true, "the newest is open: {shown}");
+        assert!(
+            newest["summary"].as_str().unwrap().contains("Library · screen passed, 0 repairs"),
+            "{newest}"
+        );
+        assert_eq!(newest["attempts"], json!(["Attempt 1: passed every check"]), "{newest}");
+        assert_eq!(newest["facts"], 6, "every loan's facts, no other borrower's: {newest}");
+        let structure = newest["structure"].as_str().unwrap();
+        assert!(
+            structure.contains("\"DateTimeInput\"") && structure.contains(&format!("\"max\": \"{max}\"")),
+            "{structure}"
+        );
+        assert!(!structure.contains("Calculus in Motion"), "the words are redacted: {structure}");
+        assert!(structure.contains("chars redacted]"), "{structure}");
+        screenshot(&c, "loans-inspector").await;
+        no_violations(&c, "the generated-UI inspector").await;
     });
 }
