@@ -207,7 +207,7 @@ impl<'a> Redactor<'a> {
 }
 
 /// Whether `text` is what redaction leaves (`[N chars redacted]`, `[redacted]`).
-pub fn is_placeholder(text: &str) -> bool {
+pub(crate) fn is_placeholder(text: &str) -> bool {
     if text == "[redacted]" {
         return true;
     }
