@@ -241,7 +241,16 @@ impl Library {
                 if FormHost::client_renders(ctx) && !list.is_empty() {
                     return self.answer_with_screen(ctx, &list).await;
                 }
-                let text = crate::loans::overview(&list, self.clock.now().date(), self.live.is_some());
+                // words: the loans the question names (all when none), and where to renew
+                let question = ctx.text();
+                let named: Vec<LoanFacts> =
+                    crate::compose::mock::named_in(&list, &question).into_iter().cloned().collect();
+                let shown = if named.is_empty() { &list[..] } else { &named[..] };
+                let mut text = crate::loans::overview(shown, self.clock.now().date(), self.live.is_some());
+                if crate::compose::mock::asks_to_renew(&question) && shown.iter().any(|l| l.renewable.is_ok())
+                {
+                    text.push_str(crate::loans::RENEW_ON_THE_PAGE);
+                }
                 (text, "answered", Some(list.len()))
             }
         };

@@ -339,7 +339,8 @@ mod tests {
         assert_eq!(once.data.value(), json!({"text": "[21 chars redacted]", "form": "[redacted]"}));
         let twice = redact(once.clone());
         assert_eq!(twice.data.value(), once.data.value());
-        for not_one in ["[x chars redacted]", "[12 chars redacted", "[] chars redacted]", "12 chars redacted"] {
+        for not_one in ["[x chars redacted]", "[12 chars redacted", "[] chars redacted]", "12 chars redacted"]
+        {
             assert!(!is_placeholder(not_one), "{not_one}");
         }
     }

@@ -52,6 +52,12 @@ fn through_the_hub_the_demo_student_gets_their_loans_with_the_services_dates() {
         // the same overview for the other ways of asking; a rules question still gets the rules
         let renew = me.ask("which of my books can I renew?").await.expect("ask");
         assert!(renew.reply_text.contains("3 of them renewable now"), "{}", renew.reply_text);
+        // asked to renew one by name: that loan in words, and where renewing happens
+        let one = me.ask("can I renew my calculus book?").await.expect("ask");
+        let text = &one.reply_text;
+        assert!(text.contains("Calculus in Motion (Ines Okafor, loan ln-calculus): due 2027-01-02"), "{text}");
+        assert!(text.contains("The loan is renewable now.") && !text.contains("Physics"), "{text}");
+        assert!(text.ends_with(library::loans::RENEW_ON_THE_PAGE), "{text}");
         let rules = me.ask("how many times can I renew a book?").await.expect("ask");
         assert!(rules.reply_text.contains("up to 2 times"), "{}", rules.reply_text);
         assert!(!rules.reply_text.contains("Calculus in Motion"), "{}", rules.reply_text);

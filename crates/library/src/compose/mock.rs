@@ -47,6 +47,11 @@ pub fn asks_to_renew_one_of(loans: &[LoanFacts], question: &str) -> bool {
     words.iter().any(|w| RENEW.contains(&w.as_str())) && !named(loans, &words).is_empty()
 }
 
+/// The loans `question` names by title (none when it names none).
+pub fn named_in<'a>(loans: &'a [LoanFacts], question: &str) -> Vec<&'a LoanFacts> {
+    named(loans, &split(question))
+}
+
 /// Whether `question` has a word that asks to renew.
 pub fn asks_to_renew(question: &str) -> bool {
     split(question).iter().any(|w| RENEW.contains(&w.as_str()))

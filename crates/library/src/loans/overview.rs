@@ -13,6 +13,9 @@ pub const NOT_VOUCHED: &str = "I can't show any loans: the university has not vo
 
 /// The label a loan answer starts with in mock mode.
 pub const OFFLINE_LABEL: &str = "Offline Library (no model)";
+/// Said after the loans in words when the question asks to renew one: renewing is a
+/// screen, which this client cannot show.
+pub const RENEW_ON_THE_PAGE: &str = "\nTo renew, ask on the Campus page in a browser (the address `campus demo` prints): the app you are asking from can't show the renewal screen.";
 /// The label in live mode: the model writes nothing of it either.
 pub(super) const LIVE_LABEL: &str = "Library loan service (written by rule; no model wrote this)";
 
@@ -61,11 +64,13 @@ pub fn labelled(label: &str, loans: &[LoanFacts], today: Date) -> String {
         return format!("{label}: you have no loans on record.");
     }
     let renewable = loans.iter().filter(|l| l.renewable.is_ok()).count();
-    let mut text = format!(
-        "{label}: your loans from the loan service (demo records), today {}. {} loans, {renewable} of them renewable now.",
-        day(today),
-        loans.len()
-    );
+    let count = match (loans.len(), renewable) {
+        (1, 1) => "The loan is renewable now.".to_string(),
+        (1, _) => "The loan is not renewable now.".to_string(),
+        (n, r) => format!("{n} loans, {r} of them renewable now."),
+    };
+    let mut text =
+        format!("{label}: your loans from the loan service (demo records), today {}. {count}", day(today));
     for l in loans {
         text.push('\n');
         text.push_str(&line(l));
