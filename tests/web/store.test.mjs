@@ -327,6 +327,8 @@ test("a refused press keeps the form editable and says why; delivery states are 
     assert.ok(f.text.length > 0, state);
   }
   assert.equal(reduce(s, { type: "press", formId: "form-nope", operationId: "x" }), s, "an unknown form is left alone");
+  assert.equal(formStatus({ state: "submitted", workflow: "loan-renewal" }).text, "Renewed: the loan service confirmed it.");
+  assert.equal(formStatus({ state: "submitted", workflow: "study-room-booking" }).text, "Submitted.");
   // a follow-up button asks a question: its form is not "Sending…"
   const open = formStatus(s.forms["form-hf-1"]);
   const asked = reduce(s, { type: "press", formId: "form-hf-1", operationId: "op-f", name: "follow_up" });

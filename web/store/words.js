@@ -2,6 +2,9 @@
 // the label of a run that ended in an error. Codes never reach the page raw.
 import { CANCEL_ACTION, FORM_REFUSALS, FORM_VIEW, FORWARD_FAILURES, RUN_ERRORS, STEP } from "../vocab.js";
 
+/** What a submitted form's status line says where "Submitted." is not the word. */
+const SUBMITTED = { "loan-renewal": "Renewed: the loan service confirmed it." };
+
 /**
  * What a form's status line says, from the server's state and this window's own press:
  * {state, text, canReconcile, editable}. Codes never reach the page raw.
@@ -21,7 +24,7 @@ export function formStatus(form) {
     case FORM_VIEW.rejected:
       return { state: FORM_VIEW.rejected, text: "The agent asked for changes: see below.", canReconcile: false, editable: true };
     case FORM_VIEW.submitted:
-      return { state: FORM_VIEW.submitted, text: "Submitted.", canReconcile: false, editable: false };
+      return { state: FORM_VIEW.submitted, text: SUBMITTED[form.workflow] || "Submitted.", canReconcile: false, editable: false };
     case FORM_VIEW.cancelled:
       return form.pressedHere === CANCEL_ACTION
         ? { state: FORM_VIEW.cancelled, text: "You cancelled this form; nothing was submitted.", canReconcile: false, editable: false }
