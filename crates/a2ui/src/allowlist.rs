@@ -25,6 +25,42 @@ pub const FIXED_FORM_COMPONENTS: &[&str] =
 /// Functions of the fixed forms (the basic catalog's names).
 pub const FIXED_FORM_FUNCTIONS: &[&str] =
     &["required", "regex", "length", "numeric", "email", "and", "or", "not"];
+/// Components a generated surface may use: 15 of the basic catalog's 18 (no Image, Video
+/// or AudioPlayer: they load addresses).
+pub const GENERATED_COMPONENTS: &[&str] = &[
+    "Text",
+    "Icon",
+    "Row",
+    "Column",
+    "List",
+    "Card",
+    "Tabs",
+    "Modal",
+    "Divider",
+    "Button",
+    "TextField",
+    "CheckBox",
+    "ChoicePicker",
+    "Slider",
+    "DateTimeInput",
+];
+/// Functions a generated surface may call: the catalog's own but `openUrl` (refused in any
+/// policy).
+pub const GENERATED_FUNCTIONS: &[&str] = &[
+    "required",
+    "regex",
+    "length",
+    "numeric",
+    "email",
+    "formatString",
+    "formatNumber",
+    "formatCurrency",
+    "formatDate",
+    "pluralize",
+    "and",
+    "or",
+    "not",
+];
 /// The most bytes one payload (the serialized list of messages) or one action may take.
 pub const MAX_PAYLOAD_BYTES: usize = 64 * 1024;
 
@@ -45,6 +81,17 @@ pub struct Policy {
 }
 
 impl Policy {
+    /// The policy for a surface an agent composed per answer (the Library's loan screens):
+    /// the wider set of [`GENERATED_COMPONENTS`], at most 48 KB.
+    pub const fn generated() -> Self {
+        Policy {
+            components: GENERATED_COMPONENTS,
+            functions: GENERATED_FUNCTIONS,
+            max_bytes: 48 * 1024,
+            catalog_id: BASIC_CATALOG_ID,
+        }
+    }
+
     /// The policy for Campus's fixed forms (tutoring request, study-room booking).
     pub const fn fixed_forms() -> Self {
         Policy {

@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 /// Keys whose string values are structure, not words: kept as they are.
-const STRUCTURE_KEYS: &[&str] = &[
+pub const STRUCTURE_KEYS: &[&str] = &[
     "version",
     "surfaceId",
     "catalogId",

@@ -15,12 +15,13 @@ mod schema;
 use serde_json::{Map, Value};
 
 pub use allowlist::{
-    ActionRule, ClientAction, FIXED_FORM_COMPONENTS, FIXED_FORM_FUNCTIONS, MAX_PAYLOAD_BYTES, Policy,
-    Refusal, RefusalCode, SurfaceInfo, UpdateInfo, check_action, check_payload, check_update,
+    ActionRule, ClientAction, FIXED_FORM_COMPONENTS, FIXED_FORM_FUNCTIONS, GENERATED_COMPONENTS,
+    GENERATED_FUNCTIONS, MAX_PAYLOAD_BYTES, Policy, Refusal, RefusalCode, SurfaceInfo, UpdateInfo,
+    check_action, check_payload, check_update,
 };
 pub use schema::{
-    MAX_ISSUES, SchemaError, SchemaIssue, validate_client_capabilities, validate_client_message,
-    validate_server_message, validate_server_messages,
+    MAX_ISSUES, SchemaError, SchemaIssue, basic_catalog, validate_client_capabilities,
+    validate_client_message, validate_server_message, validate_server_messages,
 };
 
 /// The protocol version every message carries.

@@ -113,6 +113,14 @@ fn schemas() -> &'static Schemas {
     })
 }
 
+/// The official basic catalog (v0.9) as vendored: its components, functions and `$defs`,
+/// and `common_types.json` whose `$defs` the components refer to.
+pub fn basic_catalog() -> (&'static Value, &'static Value) {
+    static CATALOG: std::sync::OnceLock<(Value, Value)> = std::sync::OnceLock::new();
+    let (catalog, common) = CATALOG.get_or_init(|| (parse(BASIC_CATALOG), parse(COMMON_TYPES)));
+    (catalog, common)
+}
+
 /// Checks one server→client message (`createSurface`, `updateComponents`,
 /// `updateDataModel` or `deleteSurface`) against `server_to_client.json` and the basic
 /// catalog.

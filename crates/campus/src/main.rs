@@ -42,7 +42,7 @@ enum Command {
     Hub,
     /// Run the Tutor agent (127.0.0.1:41241; TUTOR_MODE=mock|fixed|live, TUTOR_MODEL, TUTOR_CONFIG, PORT, HUB_URL, …)
     Tutor,
-    /// Run the Library agent (127.0.0.1:41242; LIBRARY_MODE=mock|live, LIBRARY_MODEL, LIBRARY_CONFIG, PORT, HUB_URL, …)
+    /// Run the Library agent (127.0.0.1:41242; LIBRARY_MODE=mock|live, LIBRARY_UI=blocks|catalog, LIBRARY_MODEL, LIBRARY_CONFIG, PORT, HUB_URL, …)
     Library,
     /// Run the UI server with the Student agent: open its address in a browser (127.0.0.1:4444; UI_PORT or PORT, HUB_URL)
     Ui,
@@ -379,6 +379,7 @@ async fn run_tutor() -> anyhow::Result<()> {
 /// The Library: `LIBRARY_MODE`; in live mode see [`live_model`].
 async fn run_library() -> anyhow::Result<()> {
     let mode = library::Mode::from_env(&env)?;
+    let ui = library::ComposeMode::from_env(&env)?;
     // a fixed clock that is no instant stops the Library here (exit 78), not at its first answer
     library::Clock::from_env(&env).map_err(|e| {
         let problem = e.trim_start_matches(library::CLOCK_ENV).trim_start_matches(": ").to_string();
@@ -392,7 +393,7 @@ async fn run_library() -> anyhow::Result<()> {
             Some(library::LiveConfig { llm, model, log_content })
         }
     };
-    run_specialist("library", config, library::agent(live)).await
+    run_specialist("library", config, library::agent(live, ui)).await
 }
 
 /// A specialist's model in live mode: `<AGENT>_MODEL`, else the config's `model.name` (an

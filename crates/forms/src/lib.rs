@@ -59,7 +59,7 @@ impl Workflow {
         match self {
             Workflow::Tutoring => "tutoring-request",
             Workflow::Booking => "study-room-booking",
-            Workflow::LoanRenewal => "loan-renewal",
+            Workflow::LoanRenewal => vocab::form::LOAN_RENEWAL_WORKFLOW,
         }
     }
 

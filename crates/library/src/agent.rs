@@ -14,9 +14,34 @@ use telemetry::Telemetry;
 use crate::booking;
 use crate::clock::Clock;
 use crate::compose::live::LiveComposer;
+
+/// How the Library composes a loan screen (`LIBRARY_UI`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ComposeMode {
+    /// Campus's loan blocks, compiled to A2UI (the default).
+    #[default]
+    Blocks,
+    /// A2UI components from 15 of the basic catalog's 18.
+    Catalog,
+}
+
+impl ComposeMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ComposeMode::Blocks => "blocks",
+            ComposeMode::Catalog => "catalog",
+        }
+    }
+
+    /// Reads `LIBRARY_UI` (default `blocks`).
+    pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<ComposeMode, conf::ConfError> {
+        let choices = [ComposeMode::Blocks, ComposeMode::Catalog].map(|m| (m.as_str(), m));
+        conf::env_choice("LIBRARY_UI", env, &choices, ComposeMode::default())
+    }
+}
 use crate::compose::{
-    self, Composed, Composition, Facts, MAX_REPAIRS, Step, Target, compile, compose_checked, compose_offline,
-    unrepaired_text,
+    self, Composed, Facts, MAX_REPAIRS, Step, Target, Written, catalog, compose_checked, compose_offline,
+    live, unrepaired_text,
 };
 use crate::extract::{Answer, Context, SkillText, answer, render};
 use crate::live::LiveConfig;
@@ -159,6 +184,8 @@ pub struct Library {
     clock: Clock,
     /// The loan service over the same store and clock.
     loans: Loans,
+    /// How loan screens are composed (`LIBRARY_UI`).
+    ui: ComposeMode,
 }
 
 impl Library {
@@ -170,6 +197,7 @@ impl Library {
         telemetry: Telemetry,
         store: store::Store,
         live: Option<LiveConfig>,
+        ui: ComposeMode,
     ) -> Self {
         let env = |k: &str| std::env::var(k).ok();
         let clock = Clock::from_env(&env).unwrap_or_else(|e| panic!("the library's clock: {e}"));
@@ -184,7 +212,7 @@ impl Library {
         };
         let loans = Loans::new(store.clone(), clock);
         let host = FormHost::new(store, decider, &env);
-        Self { settings, telemetry, host, key, live: live.map(Arc::new), clock, loans }
+        Self { settings, telemetry, host, key, live: live.map(Arc::new), clock, loans, ui }
     }
 
     fn mode(&self) -> &'static str {
@@ -280,13 +308,34 @@ impl Library {
     /// the screen's structure (its words redacted), each attempt's errors, the repairs and
     /// the facts it rests on.
     async fn answer_with_screen(&self, ctx: &RequestContext, list: &[LoanFacts]) -> Result<Reply, RpcError> {
+        match self.ui {
+            ComposeMode::Blocks => self.answer_composed(ctx, list, &live::BLOCKS, compose_offline).await,
+            ComposeMode::Catalog => {
+                let offline = |facts: &Facts<'_>| catalog::from_blocks(&compose_offline(facts), facts);
+                self.answer_composed(ctx, list, &live::CATALOG, offline).await
+            }
+        }
+    }
+
+    /// [`Library::answer_with_screen`] in one composition mode: `mode` for the model,
+    /// `offline` the rules without one.
+    async fn answer_composed<W>(
+        &self,
+        ctx: &RequestContext,
+        list: &[LoanFacts],
+        mode: &'static live::Mode<W>,
+        offline: impl Fn(&Facts<'_>) -> W,
+    ) -> Result<Reply, RpcError>
+    where
+        W: Written + Send + 'static,
+    {
         let question = ctx.text();
         let today = self.clock.now().date();
         let facts = Facts { loans: list, question: &question, today };
         let target = Target { surface_id: "pending", version: 1 };
         let (checked, live) = match &self.live {
             None => {
-                let offline = |_| std::future::ready(Step::Composed(compose_offline(&facts)));
+                let offline = |_| std::future::ready(Step::Composed(offline(&facts)));
                 (compose_checked(&facts, target, offline, MAX_REPAIRS).await, None)
             }
             Some(live) => {
@@ -300,12 +349,12 @@ impl Library {
                     let (composer, state) = (composer.clone(), state.clone());
                     async move {
                         let mut s = state.lock().await;
-                        let a = composer.attempt(&mut s.conversation, &errors).await;
+                        let a = composer.attempt(mode, &mut s.conversation, &errors).await;
                         match &a.call {
                             Ok(reply) => s.meter.ok(compose::live::PURPOSE, reply),
                             Err(e) => {
                                 s.meter.failed(compose::live::PURPOSE, e);
-                                s.failed = Some(e.clone()).filter(|_| a.step == Step::Stop);
+                                s.failed = Some(e.clone()).filter(|_| matches!(a.step, Step::Stop));
                             }
                         }
                         a.step
@@ -319,7 +368,7 @@ impl Library {
         let composer = if live.is_some() { "live" } else { "offline" };
         let mut details = json!({
             "loans": list.len(), "caller": specialist::caller().as_str(), "mode": self.mode(),
-            "inspector": inspector(composer, &checked, list),
+            "inspector": inspector(composer, self.ui, &checked, list),
         });
         let mut metadata = Map::new();
         if let Some((meter, failed)) = &live {
@@ -329,13 +378,14 @@ impl Library {
             };
         }
         let (text, outcome) = match checked.outcome {
-            Ok((Composition::Screen { title, blocks }, Composed::Screen(drawn))) => {
+            Ok((written, Composed::Screen(drawn))) => {
+                let title = written.title().unwrap_or("Your loans").to_string();
                 let held = renewal::Held::of_surface(&drawn);
                 let text = match live {
                     None => format!("{OFFLINE_LABEL}: {title}."),
                     Some(_) => format!("{title}."),
                 };
-                let build = |id: &str| compile(&title, &blocks, &facts, id, 1).messages;
+                let build = |id: &str| written.draw(&facts, id, 1).unwrap_or_default();
                 let opened = self.host.offer(
                     &ctx.context_id,
                     renewal::WORKFLOW,
@@ -360,7 +410,6 @@ impl Library {
             }
             Ok((_, Composed::Answer(text))) => (text, "answered"),
             Ok((_, Composed::Ask(question))) => (question, "asked_which"),
-            Ok((_, Composed::Screen(_))) => unreachable!("only a screen composition compiles to a screen"),
             Err(errors) => {
                 let codes: Vec<&str> = errors.iter().map(|e| e.code()).collect();
                 tracing::warn!(?codes, "no loan composition passed the checks; answered in words");
@@ -442,7 +491,12 @@ impl AgentExecutor for Library {
 /// The generated-UI inspector's record of one loan answer: who composed it, the catalog
 /// and version, each attempt's errors (code, path, our words), the repairs, the decision
 /// that passed and the loan service's facts it rests on (ids, dates, versions; no title).
-fn inspector(composer: &str, checked: &crate::compose::Checked, loans: &[LoanFacts]) -> Value {
+fn inspector<W: Written>(
+    composer: &str,
+    ui: ComposeMode,
+    checked: &crate::compose::Checked<W>,
+    loans: &[LoanFacts],
+) -> Value {
     let attempts: Vec<Value> = checked
         .attempts
         .iter()
@@ -456,13 +510,11 @@ fn inspector(composer: &str, checked: &crate::compose::Checked, loans: &[LoanFac
         })
         .collect();
     let decision = match &checked.outcome {
-        Ok((Composition::Answer { .. }, _)) => "answer",
-        Ok((Composition::Ask { .. }, _)) => "ask",
-        Ok((Composition::Screen { .. }, _)) => "screen",
+        Ok((written, _)) => written.decision(),
         Err(_) => "none passed",
     };
     json!({
-        "composer": composer, "catalog": a2ui::BASIC_CATALOG_ID, "version": a2ui::VERSION,
+        "composer": composer, "mode": ui.as_str(), "catalog": a2ui::BASIC_CATALOG_ID, "version": a2ui::VERSION,
         "attempts": attempts, "repairs": checked.repairs(), "decision": decision,
         "facts": crate::loans::facts_for_inspector(loans),
     })
@@ -526,6 +578,7 @@ impl Mode {
 /// The Library, ready for [`specialist::serve`]: live when `live` is given, else mock.
 pub fn agent(
     live: Option<LiveConfig>,
+    ui: ComposeMode,
 ) -> specialist::Agent<Library, impl FnOnce(Settings, Telemetry, store::Store) -> Library> {
     let mode = if live.is_some() { Mode::Live } else { Mode::Mock };
     specialist::Agent {
@@ -535,7 +588,7 @@ pub fn agent(
         model: live.as_ref().map(|l| l.model.id()),
         default_skills: default_skill_set(),
         rules: RULES,
-        executor: move |settings, telemetry, store| Library::new(settings, telemetry, store, live),
+        executor: move |settings, telemetry, store| Library::new(settings, telemetry, store, live, ui),
     }
 }
 

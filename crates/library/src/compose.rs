@@ -13,6 +13,7 @@
 //! `crate::loans`, the student's words and today ([`Facts`]).
 
 pub mod blocks;
+pub mod catalog;
 pub mod check;
 pub mod compile;
 pub mod live;
@@ -27,6 +28,6 @@ pub use check::{CheckError, check_composition};
 pub use compile::{Surface, compile};
 pub use mock::compose as compose_offline;
 pub use repair::{
-    Checked, Composed, MAX_REPAIRS, Step, Target, accept, compose_checked, parse, unrepaired_text,
+    Checked, Composed, MAX_REPAIRS, Step, Target, Written, accept, compose_checked, parse, unrepaired_text,
 };
 pub use surface::{MAX_BYTES, MAX_COMPONENTS, MAX_DEPTH, POLICY, check_surface};

@@ -23,7 +23,9 @@ mod rank;
 pub mod renewal;
 pub mod words;
 
-pub use agent::{DEFAULT_PORT, IDENTITY, Library, Mode, RULES, agent, agent_card, default_skill_set};
+pub use agent::{
+    ComposeMode, DEFAULT_PORT, IDENTITY, Library, Mode, RULES, agent, agent_card, default_skill_set,
+};
 pub use live::LiveConfig;
 
 pub use clock::{CLOCK_ENV, Clock};

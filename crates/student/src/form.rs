@@ -124,7 +124,12 @@ pub(crate) fn check(reply: Reply, open: &mut Option<OpenForm>) -> Reply {
         }
         return Reply::Form(form);
     }
-    let policy = Policy::fixed_forms();
+    // a surface composed per answer may use the wider generated set; fixed forms the small one
+    let policy = if form.workflow == vocab::form::LOAN_RENEWAL_WORKFLOW {
+        Policy::generated()
+    } else {
+        Policy::fixed_forms()
+    };
     let creates =
         form.messages.first().and_then(a2ui::message_kind).map(|(k, _)| k) == Some(a2ui::Kind::CreateSurface);
     let refused = |r: Refusal, form: &FormReply| {
@@ -268,6 +273,32 @@ mod tests {
 
     fn divider() -> Value {
         json!({"id": "line", "component": "Divider"})
+    }
+
+    #[test]
+    fn a_composed_screen_may_use_the_generated_set_and_a_fixed_form_only_its_own() {
+        let slider = json!({"id": "line", "component": "Slider", "max": 5, "value": {"path": "/form/n"}});
+        let with = |workflow: &str| {
+            let meta = HashMap::from([(
+                CAMPUS_FORM_KEY.to_string(),
+                json!({"formRef": "hf-1", "workflow": workflow, "version": 1, "state": "open"}),
+            )]);
+            let messages = vec![create("form-1"), components("form-1", slider.clone())];
+            check(read(&[Part::text("a form"), a2ui::part::data_part(messages)], Some(&meta)), &mut None)
+        };
+        assert!(matches!(with(vocab::form::LOAN_RENEWAL_WORKFLOW), Reply::Form(_)), "a loan screen");
+        let fixed = with("study-room-booking");
+        assert!(matches!(&fixed, Reply::Refused(r) if r.code == "a2ui_component_not_allowed"), "{fixed:?}");
+        // what loads an address is refused either way
+        let image = json!({"id": "line", "component": "Image", "url": "https://example.com/x.png"});
+        let meta = HashMap::from([(
+            CAMPUS_FORM_KEY.to_string(),
+            json!({"formRef": "hf-1", "workflow": "loan-renewal", "version": 1, "state": "open"}),
+        )]);
+        let messages = vec![create("form-1"), components("form-1", image)];
+        let refused =
+            check(read(&[Part::text("a form"), a2ui::part::data_part(messages)], Some(&meta)), &mut None);
+        assert!(matches!(refused, Reply::Refused(_)), "{refused:?}");
     }
 
     #[test]

@@ -58,6 +58,17 @@ struct Thread {
     uncertain: Option<(String, String, String)>,
 }
 
+/// What a question run asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Asking {
+    /// What the student typed.
+    Question,
+    /// The same question again, for the run whose outcome was unknown (its id).
+    Check(String),
+    /// A follow-up button's question, on the form with this Hub reference.
+    FollowUp(String),
+}
+
 /// One run in flight.
 struct Run {
     thread: String,
@@ -271,7 +282,7 @@ impl Runs {
             return Ok(false);
         };
         let id = a2a::wire::new_message_id();
-        self.begin(thread_id, run_id, student, question.to_string(), id, question::Asking::Question);
+        self.begin(thread_id, run_id, student, question.to_string(), id, Asking::Question);
         Ok(true)
     }
 

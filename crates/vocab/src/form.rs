@@ -22,6 +22,10 @@ pub const FORM_RECEIPT_MEDIA_TYPE: &str = "application/vnd.campus.form-receipt+j
 
 /// The stable codes a press on a form is refused with, by the Hub or by the specialist
 /// that opened the form (the `ErrorInfo.reason` of the refusal); the page words each.
+/// The workflow of a screen an agent composed per answer (the Library's loan screens):
+/// checked with the Student's wider policy for generated surfaces.
+pub const LOAN_RENEWAL_WORKFLOW: &str = "loan-renewal";
+
 pub mod refusal {
     /// No such form (the Hub has no reference, or the specialist no form).
     pub const FORM_UNKNOWN: &str = "form_unknown";

@@ -271,6 +271,13 @@ fn a_bad_port_variable_is_a_configuration_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: LIBRARY_CLOCK: not an rfc 3339 instant"), "{err}");
     assert!(out.stdout.is_empty(), "no ready line");
+    // a composition mode that does not exist
+    let out =
+        Command::new(bin()).arg("library").env("PORT", "0").env("LIBRARY_UI", "tiles").output().unwrap();
+    assert_eq!(out.status.code(), Some(78), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: LIBRARY_UI") && err.contains("catalog"), "{err}");
+    assert!(out.stdout.is_empty(), "no ready line");
 }
 
 #[test]

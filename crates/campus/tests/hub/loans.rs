@@ -251,3 +251,34 @@ fn a_hold_placed_behind_an_open_screen_makes_its_renewal_stale() {
     components(&again.messages, &mut screen);
     assert!(!screen.values().any(|c| c["component"] == "DateTimeInput"), "no picker for a held loan");
 }
+
+#[test]
+fn in_catalog_mode_the_same_loan_screens_pass_the_catalog_checks_and_renew() {
+    use std::collections::HashMap;
+    use student::ActionOutcome;
+    use testkit::forms::{components, press, surface_id};
+
+    let u = University::start(&[], &[("LIBRARY_CLOCK", CLOCK), ("LIBRARY_UI", "catalog")]);
+    u.wait_ready();
+    let me = Student::new(A2aClient::default(), u.hub_url.clone());
+    let one = screen_of(&rt().block_on(me.ask("renew my calculus book")).expect("ask"));
+    let mut screen = HashMap::new();
+    components(&one.messages, &mut screen);
+    let picker = screen.values().find(|c| c["component"] == "DateTimeInput").expect("a date picker");
+    assert_eq!((picker["min"].as_str(), picker["max"].as_str()), (Some("2027-01-03"), Some("2027-01-23")));
+    let renew = press(
+        &surface_id(&one.messages),
+        &screen,
+        "renew_loan",
+        &json!({"returnDate/ln-calculus": "2027-01-05"}),
+    );
+    let out = rt().block_on(me.act(&one.form_ref, "op-cat", renew));
+    let ActionOutcome::Submitted(done) = out else { panic!("renewed: {out:?}") };
+    assert_eq!(done.receipt.unwrap()["newDueDate"], "2027-01-05");
+    // the inspector says which mode composed it
+    let events = testkit::feed_events(&u.library_url);
+    let published = events.iter().filter(|e| e["kind"] == "reply_published");
+    let inspector =
+        published.filter_map(|e| e["data"].get("inspector")).next_back().expect("an inspector record");
+    assert_eq!((&inspector["mode"], &inspector["composer"]), (&json!("catalog"), &json!("offline")));
+}

@@ -44,8 +44,9 @@ fn last_published(library: &str) -> Value {
     events.into_iter().rfind(|e| e["kind"] == "reply_published").expect("a published reply")["data"].clone()
 }
 
-#[test]
-fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_said_by_rule() {
+/// The fake Messages API, and the Hub, the Tutor and a live Library using it under the
+/// fixed clock, composing in `ui` mode; the folder of its (absent) env file.
+fn live_university(ui: &str) -> (Proc, University, TempDir) {
     let fake = Proc::start(&["fake-anthropic"], &[]);
     let dir = TempDir::new();
     let none = dir.path().join("no.env");
@@ -54,12 +55,19 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
         &[
             ("LIBRARY_CLOCK", CLOCK),
             ("LIBRARY_MODE", "live"),
+            ("LIBRARY_UI", ui),
             ("ANTHROPIC_BASE_URL", fake.url.as_str()),
             ("ANTHROPIC_API_KEY", CANARY),
             ("LIBRARY_ENV_FILE", none.to_str().unwrap()),
         ],
     );
     u.wait_ready();
+    (fake, u, dir)
+}
+
+#[test]
+fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_said_by_rule() {
+    let (fake, u, _dir) = live_university("blocks");
     let me = Student::new(A2aClient::default(), u.hub_url.clone());
     let ask = |text: &str| rt().block_on(me.ask(text)).expect("the hub answers");
 
@@ -174,4 +182,68 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
     let feed = testkit::feed_snapshot(&u.library_url).unwrap_or_default();
     assert!(feed.contains("reply_published") && !feed.contains(CANARY));
     assert!(u.library.stderr().iter().all(|l| !l.contains(CANARY)));
+}
+
+/// A catalog-mode screen for the calculus loan, as a model would write it; `extra`
+/// components join the root.
+fn catalog_screen(extra: &[Value]) -> Value {
+    let mut children = vec![json!("t"), json!("card")];
+    children.extend(extra.iter().map(|c| c["id"].clone()));
+    let mut components = vec![
+        json!({"id": "root", "component": "Column", "children": children}),
+        json!({"id": "t", "component": "Text", "text": "Renew Calculus in Motion"}),
+        json!({"id": "card", "component": "Card", "child": "col"}),
+        json!({"id": "col", "component": "Column", "children": ["d", "r"]}),
+        json!({"id": "d", "component": "DateTimeInput", "label": "New return date",
+               "value": {"path": "/form/returnDate/ln-calculus"}, "enableDate": true, "enableTime": false,
+               "min": "2027-01-03", "max": "2027-01-23"}),
+        json!({"id": "r_label", "component": "Text", "text": "Renew"}),
+        json!({"id": "r", "component": "Button", "child": "r_label", "action": {"event": {"name": "renew_loan",
+               "context": {"loanId": "ln-calculus", "returnDate": {"path": "/form/returnDate/ln-calculus"}}}}}),
+    ];
+    components.extend(extra.iter().cloned());
+    json!({"decision": "screen", "title": "Renew Calculus in Motion", "components": components,
+           "data": {"returnDate": {"ln-calculus": ""}}})
+}
+
+#[test]
+fn in_catalog_mode_the_model_writes_catalog_components_that_code_checks_and_wraps() {
+    let (fake, u, _dir) = live_university("catalog");
+    let me = Student::new(A2aClient::default(), u.hub_url.clone());
+    // an image loads an address: not even in the schema's shape; then a text field
+    // supplying the return date, which only code can refuse; then a screen that passes
+    let image = json!({"id": "img", "component": "Image", "url": "https://example.com/cover.png"});
+    let field = json!({"id": "tf", "component": "TextField", "label": "Or type a date",
+                       "value": {"path": "/form/returnDate/ln-calculus"}});
+    script(
+        &fake,
+        json!([
+            composed(catalog_screen(&[image])),
+            composed(catalog_screen(&[field])),
+            composed(catalog_screen(&[])),
+        ]),
+    );
+    let asked = rt().block_on(me.ask("can I keep the calculus book longer?")).expect("the hub answers");
+    let Reply::Form(form) = &asked.reply else { panic!("a screen: {:?} {}", asked.reply, asked.reply_text) };
+    let seen = requests(&fake);
+    assert_eq!(seen.len(), 3, "the first composition and two repairs");
+    assert_eq!(seen[0]["body"]["output_config"]["format"]["schema"], *library::compose::catalog::schema());
+    assert!(seen[1]["body"]["messages"][2].to_string().contains("blocks_invalid"), "{}", seen[1]["body"]);
+    assert!(seen[2]["body"]["messages"][4].to_string().contains("operation_inputs"), "{}", seen[2]["body"]);
+    let inspector = last_published(&u.library_url)["inspector"].clone();
+    assert_eq!((&inspector["mode"], &inspector["repairs"]), (&json!("catalog"), &json!(2)));
+    // code put the form version into the button, and the screen renews like any other
+    let mut screen = std::collections::HashMap::new();
+    testkit::forms::components(&form.messages, &mut screen);
+    assert_eq!(screen["r"]["action"]["event"]["context"]["formVersion"], 1);
+    let surface = testkit::forms::surface_id(&form.messages);
+    let press = testkit::forms::press(
+        &surface,
+        &screen,
+        "renew_loan",
+        &json!({"returnDate/ln-calculus": "2027-01-09"}),
+    );
+    let out = rt().block_on(me.act(&form.form_ref, "op-cat-1", press));
+    let student::ActionOutcome::Submitted(done) = out else { panic!("renewed: {out:?}") };
+    assert_eq!(done.receipt.unwrap()["newDueDate"], "2027-01-09");
 }

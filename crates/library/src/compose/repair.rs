@@ -85,11 +85,54 @@ pub fn accept(
     }
 }
 
+/// A composition of either mode, as the repair loop and the Library see it.
+pub trait Written: Clone {
+    /// Every check; a screen is drawn for `target` and checked again as A2UI.
+    fn accept(&self, facts: &Facts<'_>, target: Target<'_>) -> Result<Composed, Vec<CheckError>>;
+    /// The messages of a screen that passed, drawn for `surface_id` at `version` (the
+    /// same as [`Written::accept`] drew, for the form's own surface); `None` for words.
+    fn draw(&self, facts: &Facts<'_>, surface_id: &str, version: u32) -> Option<Vec<Value>>;
+    /// A screen's title.
+    fn title(&self) -> Option<&str>;
+    /// `answer`, `ask` or `screen`.
+    fn decision(&self) -> &'static str;
+}
+
+impl Written for Composition {
+    fn accept(&self, facts: &Facts<'_>, target: Target<'_>) -> Result<Composed, Vec<CheckError>> {
+        accept(self, facts, target)
+    }
+
+    fn draw(&self, facts: &Facts<'_>, surface_id: &str, version: u32) -> Option<Vec<Value>> {
+        match self {
+            Composition::Screen { title, blocks } => {
+                Some(compile(title, blocks, facts, surface_id, version).messages)
+            }
+            _ => None,
+        }
+    }
+
+    fn title(&self) -> Option<&str> {
+        match self {
+            Composition::Screen { title, .. } => Some(title),
+            _ => None,
+        }
+    }
+
+    fn decision(&self) -> &'static str {
+        match self {
+            Composition::Answer { .. } => "answer",
+            Composition::Ask { .. } => "ask",
+            Composition::Screen { .. } => "screen",
+        }
+    }
+}
+
 /// What one composer attempt gave.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Step {
+pub enum Step<W = Composition> {
     /// A composition to check.
-    Composed(Composition),
+    Composed(W),
     /// A reply that is no composition, with where and why (a failed attempt).
     Unreadable(CheckError),
     /// The composer cannot go on (its model failed): no more attempts.
@@ -99,12 +142,12 @@ pub enum Step {
 /// What the repair loop came to: each attempt's errors in order (an accepted attempt's
 /// are empty), and the composition accepted with what it came to, or the last errors.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Checked {
+pub struct Checked<W = Composition> {
     pub attempts: Vec<Vec<CheckError>>,
-    pub outcome: Result<(Composition, Composed), Vec<CheckError>>,
+    pub outcome: Result<(W, Composed), Vec<CheckError>>,
 }
 
-impl Checked {
+impl<W> Checked<W> {
     /// How many times a failing composition was handed back.
     pub fn repairs(&self) -> usize {
         self.attempts.len().saturating_sub(1)
@@ -117,15 +160,16 @@ impl Checked {
 /// with its own error (an unreadable reply: [`parse`]'s), which counts as a failed attempt.
 /// The composer is async (a model call); one that cannot go on at all (the model could not
 /// be reached) returns [`Step::Stop`], and the loop ends there with what it has.
-pub async fn compose_checked<F, Fut>(
+pub async fn compose_checked<W, F, Fut>(
     facts: &Facts<'_>,
     target: Target<'_>,
     mut compose: F,
     max_repairs: usize,
-) -> Checked
+) -> Checked<W>
 where
+    W: Written,
     F: FnMut(Vec<CheckError>) -> Fut,
-    Fut: std::future::Future<Output = Step>,
+    Fut: std::future::Future<Output = Step<W>>,
 {
     let mut attempts: Vec<Vec<CheckError>> = Vec::new();
     let mut errors: Vec<CheckError> = Vec::new();
@@ -136,7 +180,7 @@ where
             Step::Stop => return Checked { attempts, outcome: Err(errors) },
         };
         errors = match attempt {
-            Ok(composition) => match accept(&composition, facts, target) {
+            Ok(composition) => match composition.accept(facts, target) {
                 Ok(done) => {
                     attempts.push(Vec::new());
                     return Checked { attempts, outcome: Ok((composition, done)) };

@@ -42,6 +42,19 @@ pub const POLICY: Policy = Policy {
 
 /// Every rule over the compiled `messages` (empty: they may be sent).
 pub fn check_surface(messages: &[Value], facts: &Facts<'_>) -> Vec<CheckError> {
+    check_surface_under(&POLICY, false, messages, facts)
+}
+
+/// [`check_surface`] under `policy`; `catalog`: the messages were composed from the
+/// catalog itself (catalog mode), so the rules no compiler could break are checked too —
+/// no other input supplies a return date or a loan, and every string a component shows
+/// passes the text rules.
+pub fn check_surface_under(
+    policy: &Policy,
+    catalog: bool,
+    messages: &[Value],
+    facts: &Facts<'_>,
+) -> Vec<CheckError> {
     let mut out = Vec::new();
     let bytes = serde_json::to_vec(messages).map_or(usize::MAX, |b| b.len());
     if bytes > MAX_BYTES {
@@ -54,13 +67,13 @@ pub fn check_surface(messages: &[Value], facts: &Facts<'_>) -> Vec<CheckError> {
             out.push(CheckError::new(C::SchemaInvalid, issue.path, message));
         }
     }
-    if let Err(r) = check_payload(&POLICY, messages)
+    if let Err(r) = check_payload(policy, messages)
         && r.kind() != RefusalCode::SchemaInvalid
     {
         out.push(CheckError::new(C::NotAllowed, "", format!("{}: {}", r.code(), r.reason())));
     }
     let known = known_dates(facts);
-    let mut ctx = Ctx { facts, known: &known, out };
+    let mut ctx = Ctx { facts, known: &known, out, catalog };
     for (i, message) in messages.iter().enumerate() {
         if let Some(components) = message.pointer("/updateComponents/components").and_then(Value::as_array) {
             ctx.components(&format!("/{i}/updateComponents/components"), components);
@@ -76,7 +89,12 @@ struct Ctx<'a> {
     facts: &'a Facts<'a>,
     known: &'a HashSet<Date>,
     out: Vec<CheckError>,
+    catalog: bool,
 }
+
+/// Keys whose strings are structure, not words a person reads (catalog mode's walk):
+/// the inspector's structure keys and these.
+const NOT_WORDS: &[&str] = &["returnType", "displayStyle", "value"];
 
 /// The ids a component refers to (`child`, `children` or a template's `componentId`),
 /// with the pointer of each.
@@ -197,6 +215,36 @@ impl Ctx<'_> {
                 self.picker(at, c);
             }
             "Button" => self.button(at, c, all),
+            kind if self.catalog => {
+                // another input bound where a renewal's values live would supply them
+                let bound = c.pointer("/value/path").and_then(Value::as_str).unwrap_or_default();
+                let ours = [RETURN_DATE, LOAN_ID].iter().any(|f| bound.starts_with(&format!("/form/{f}")));
+                if ours {
+                    let message =
+                        format!("a {kind} may not supply a renewal's values: only the loan's date picker");
+                    self.err(C::OperationInputs, format!("{at}/value"), message);
+                }
+                self.words(c, at);
+            }
+            _ => {}
+        }
+    }
+
+    /// Every string a component shows, through the text rules (catalog mode).
+    fn words(&mut self, v: &Value, at: &str) {
+        match v {
+            Value::Object(map) => {
+                let words = |k: &str| !NOT_WORDS.contains(&k) && !a2ui::inspect::STRUCTURE_KEYS.contains(&k);
+                for (k, v) in map.iter().filter(|(k, _)| words(k)) {
+                    self.words(v, &format!("{at}/{k}"));
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    self.words(v, &format!("{at}/{i}"));
+                }
+            }
+            Value::String(t) if !t.is_empty() => self.text(Some(v), at.to_string()),
             _ => {}
         }
     }

@@ -3,6 +3,7 @@
 //! loop stops after two repairs and keeps a fixed composition. Each rule's refusal is in
 //! `tests/rules.rs`.
 
+mod catalog;
 mod rules;
 
 use jiff::civil::{Date, date};

@@ -21,8 +21,7 @@ use crate::forms::{FormView, ViewState};
 use crate::hops::{State, step};
 use crate::now_ms;
 use crate::runs::outcome::{HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status};
-use crate::runs::question::Asking;
-use crate::runs::{Run, Runs, lock};
+use crate::runs::{Asking, Run, Runs, lock};
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
 
 /// What a press claimed its thread for.

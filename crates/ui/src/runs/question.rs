@@ -20,23 +20,12 @@ use crate::error::ApiError;
 use crate::hops::{State, step};
 use crate::now_ms;
 use crate::runs::outcome::{Failure, HUB_UNAVAILABLE, OUTCOME_UNKNOWN, Status, classify};
-use crate::runs::{Run, Runs, lock};
+use crate::runs::{Asking, Run, Runs, lock};
 use crate::stream::STUDENT_CHANNEL as CHANNEL;
 
 /// A run that ended well: its reply text, its result, when the Student received the
 /// reply, and the events that follow the text (a form's snapshots).
 pub(super) type Finished = (String, Value, i64, Vec<Event>);
-
-/// What a question run asks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Asking {
-    /// What the student typed.
-    Question,
-    /// The same question again, for the run whose outcome was unknown (its id).
-    Check(String),
-    /// A follow-up button's question, on the form with this Hub reference.
-    FollowUp(String),
-}
 
 impl Runs {
     /// "Check for answer" on a run whose outcome is unknown: a new run that asks again

@@ -1,0 +1,125 @@
+//! Catalog mode: the schema built from the official catalog, the offline screens through
+//! this mode's checks, and one failing composition for each rule only a free composer can
+//! break (plus the shared ones, refused here too).
+
+use serde_json::{Map, Value, json};
+use vocab::loans::ComposeCheck as C;
+
+use super::*;
+use crate::compose::Written;
+use crate::compose::catalog::{COMPONENTS, CatalogComposition, NOT_OFFERED, from_blocks, parse, schema};
+
+/// The offline composer's catalog-mode screen for `question`.
+fn offline_catalog(question: &str) -> (Vec<Value>, Map<String, Value>) {
+    let loans = loans();
+    let facts = facts_for(&loans, question);
+    match from_blocks(&compose_offline(&facts), &facts) {
+        CatalogComposition::Screen { components, data, .. } => (components, data),
+        other => panic!("a screen, not {other:?}"),
+    }
+}
+
+fn accepted(
+    components: Vec<Value>,
+    data: Map<String, Value>,
+    question: &str,
+) -> Result<Composed, Vec<CheckError>> {
+    let loans = loans();
+    let facts = facts_for(&loans, question);
+    CatalogComposition::Screen { title: "Your loans".into(), components, data }.accept(&facts, TARGET)
+}
+
+fn codes(r: Result<Composed, Vec<CheckError>>) -> Vec<C> {
+    r.expect_err("refused").iter().map(|e| e.code).collect()
+}
+
+#[test]
+fn the_schema_is_built_from_the_official_catalog_and_the_provider_accepts_it() {
+    let schema = schema();
+    llm::Schema::new(schema.clone()).expect("structured output accepts it");
+    let items = &schema["anyOf"][2]["properties"]["components"]["items"]["anyOf"];
+    let names: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["properties"]["component"]["enum"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(names, COMPONENTS, "the 15 allowed, in the catalog's words");
+    for gone in NOT_OFFERED {
+        assert!(!names.contains(gone), "{gone}");
+    }
+    // a component's properties are the catalog's own (its definition and the common ones)
+    let picker =
+        items.as_array().unwrap().iter().find(|c| c["properties"]["component"]["enum"][0] == "DateTimeInput");
+    let props = picker.unwrap()["properties"].as_object().unwrap();
+    for p in ["id", "value", "min", "max", "enableDate", "label", "checks", "weight", "accessibility"] {
+        assert!(props.contains_key(p), "{p}: {props:?}");
+    }
+    assert!(!props.contains_key("options"), "another component's property");
+    // and the offline compositions are in its shape
+    let (components, data) = offline_catalog("renew the calculus book");
+    let written = json!({"decision": "screen", "title": "T", "components": components, "data": data});
+    assert!(llm::Schema::new(schema.clone()).unwrap().accepts(&written), "{written}");
+    assert_eq!(parse(&written).map(|c| c.decision()), Ok("screen"));
+}
+
+#[test]
+fn the_offline_screens_pass_the_catalog_checks_as_the_same_surface() {
+    for q in ["when are my books due", "renew the calculus book until 2027-01-10", "renew the chemistry book"]
+    {
+        let (components, data) = offline_catalog(q);
+        let Ok(Composed::Screen(s)) = accepted(components, data, q) else { panic!("{q}: accepted") };
+        assert_eq!(s, screen(q), "{q}: the same surface as blocks mode draws");
+    }
+}
+
+#[test]
+fn what_only_a_free_composer_can_break_is_refused() {
+    let (components, data) = offline_catalog("renew the calculus book");
+    let with = |extra: Value| {
+        let mut c = components.clone();
+        let id = extra["id"].as_str().unwrap().to_string();
+        c.push(extra);
+        c[0]["children"].as_array_mut().unwrap().push(json!(id));
+        c
+    };
+    let q = "renew the calculus book";
+    // an image loads an address: not in the set offered
+    let image = with(json!({"id": "img", "component": "Image", "url": "https://example.com/x.png"}));
+    assert_eq!(codes(accepted(image, data.clone(), q)), [C::NotAllowed]);
+    // a text field or a slider supplying the return date or the loan
+    let field = with(
+        json!({"id": "tf", "component": "TextField", "label": "Date", "value": {"path": "/form/returnDate/ln-calculus"}}),
+    );
+    assert!(codes(accepted(field, data.clone(), q)).contains(&C::OperationInputs));
+    let slider =
+        with(json!({"id": "sl", "component": "Slider", "max": 21, "value": {"path": "/form/loanId"}}));
+    assert!(codes(accepted(slider, data.clone(), q)).contains(&C::OperationInputs));
+    // the words of every component go through the text rules
+    let markdown =
+        with(json!({"id": "cb", "component": "CheckBox", "label": "**Remind me**", "value": false}));
+    assert_eq!(codes(accepted(markdown, data.clone(), q)), [C::Markdown]);
+    let invented = with(
+        json!({"id": "tabs", "component": "Tabs", "tabs": [{"title": "Due 2027-02-02", "child": "title"}]}),
+    );
+    assert!(codes(accepted(invented, data.clone(), q)).contains(&C::InventedDate));
+    // openUrl is refused whatever the set
+    let mut open = components.clone();
+    let renew = open.iter_mut().find(|c| c["component"] == "Button").unwrap();
+    renew["action"] = json!({"functionCall": {"call": "openUrl", "args": {"url": "https://example.com"}}});
+    assert!(!codes(accepted(open, data.clone(), q)).is_empty());
+    // a picker not bounded by the service's range, as in blocks mode
+    let mut wide = components.clone();
+    let picker = wide.iter_mut().find(|c| c["component"] == "DateTimeInput").unwrap();
+    picker["max"] = json!("2027-03-01");
+    assert!(codes(accepted(wide, data.clone(), q)).contains(&C::PickerRange));
+    // a date preselected that is the due date (not in the range)
+    let mut due = data.clone();
+    due.insert("returnDate".into(), json!({"ln-calculus": "2027-01-02"}));
+    assert_eq!(codes(accepted(components.clone(), due, q)), [C::InitialOutOfRange]);
+    // words with Markdown, and an unreadable composition
+    let loans = loans();
+    let facts = facts_for(&loans, q);
+    assert!(CatalogComposition::Answer { text: "`due`".into() }.accept(&facts, TARGET).is_err());
+    assert_eq!(parse(&json!({"decision": "screen", "title": "T"})).unwrap_err().code, C::BlocksInvalid);
+}
