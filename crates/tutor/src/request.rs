@@ -90,10 +90,12 @@ fn split_point(s: &str) -> (String, Option<String>) {
         };
         if let Some((i, rest)) = found {
             let rest = rest.trim();
+            // "at the point x = 2" as "at x = 2"
+            let rest = rest.strip_prefix("the point ").unwrap_or(rest);
             let value = match rest.split_once('=') {
                 Some((name, v)) if name.trim().chars().count() == 1 => v.trim(),
                 Some(_) => continue,
-                None => rest.strip_prefix("the point ").unwrap_or(rest),
+                None => rest,
             };
             if !value.is_empty() && value.chars().any(|c| c.is_ascii_digit() || "πpie".contains(c)) {
                 return (s[..i].to_string(), Some(value.to_string()));

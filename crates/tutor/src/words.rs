@@ -4,7 +4,10 @@
 //!    commands, topics and limit wording (`words/lists.rs`: `derivada de` → `derivative of`,
 //!    `cuando x tiende a` → `as x ->`, `Ableitung von`, `Grenzwert`, `noch ein Beispiel`,
 //!    `अवकलज`), bounds (`de 0 a 3`, `von 0 bis 3` → `from 0 to 3`), the Hinglish
-//!    postposition (`x^2 ka integral` → `integral of x^2`), and `sen` for sine.
+//!    postposition (`x^2 ka integral` → `integral of x^2`), and `sen` for sine; a value at
+//!    a point (`an der Stelle x=3`, `bei x=3`, `en x = 1`, `para x = 1`, `x=3 par` →
+//!    `at x=3`: the short words only when `v = a` follows them, [`points`]) and the
+//!    Hinglish approach (`jab x 3 ki taraf jaye` → `as x -> 3`, [`towards`]).
 //! 2. **Typos**: a word of letters the tutor does not know is replaced by the nearest word
 //!    of its own vocabulary (`VOCABULARY`) by optimal-string-alignment edit distance
 //!    (`strsim`, so a swap of two letters is one edit): at most 1 edit for a word of 4–7
@@ -106,6 +109,154 @@ fn bounds(s: &str) -> String {
     s.to_string()
 }
 
+/// Where `s` starts with `v = a` (a one-letter name, `=`, a value with a digit or a
+/// constant: `x=3`, `x = -1/2`, `t= pi`), the length it takes.
+fn assignment(s: &str) -> Option<usize> {
+    let mut chars = s.char_indices();
+    let (_, name) = chars.next()?;
+    if !name.is_ascii_alphabetic() {
+        return None;
+    }
+    let rest = &s[1..];
+    let after_name = rest.trim_start();
+    let value = after_name.strip_prefix('=')?;
+    if value.starts_with('=') {
+        return None;
+    }
+    let trimmed = value.trim_start();
+    let len = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+    let token = trimmed[..len].trim_end_matches([',', '?', '!', ';']);
+    let bare = token.trim_start_matches(['-', '+']);
+    let constant = ["pi", "π", "e"]
+        .iter()
+        .any(|c| bare.strip_prefix(c).is_some_and(|r| r.is_empty() || r.starts_with('/')));
+    (bare.chars().any(|c| c.is_ascii_digit()) || constant).then(|| s.len() - trimmed.len() + token.len())
+}
+
+/// Words that put a value at a point before it (`en x = 1`, `bei x=3`, `para x = 1`,
+/// `pour x = 1`, `für x = 3` as `for`), read as `at` only when `v = a` follows.
+const POINT_BEFORE: &[&str] =
+    &["en", "para", "bei", "pour", "for", "as", "in", "im", "mit", "wenn", "lorsque", "jab", "à"];
+/// Postpositions that put it after (`x=3 par`, `x = 3 pe`, `x=3 पर`).
+const POINT_AFTER: &[&str] = &["par", "pe", "pr", "pey", "पर"];
+
+/// A value at a point in the words of other languages, as `at v = a`: `x^2 en x = 1`,
+/// `bei x=3`, `x=3 par` (the Hinglish postposition), `an der Stelle x=3` (a phrase of
+/// `PHRASES`). The words are read as `at` only when a one-letter name `=` a value
+/// follows (or, for a postposition, comes before), so `en` and `for` stay words
+/// everywhere else.
+fn points(s: &str) -> String {
+    let mut s = s.to_string();
+    for word in POINT_BEFORE {
+        let mut from = 0;
+        while let Some(i) = s[from..].find(word).map(|i| i + from) {
+            let end = i + word.len();
+            from = end;
+            let rest = &s[end..];
+            if whole(&s, i, word.len()) && rest.starts_with(' ') && assignment(&rest[1..]).is_some() {
+                s = format!("{}at{}", &s[..i], &s[end..]);
+                from = i + 2;
+            }
+        }
+    }
+    for word in POINT_AFTER {
+        let mut from = 0;
+        while let Some(i) = s[from..].find(word).map(|i| i + from) {
+            from = i + word.len();
+            if !whole(&s, i, word.len()) {
+                continue;
+            }
+            let before = s[..i].trim_end();
+            // where the `v = a` that ends right before the postposition starts
+            let start = before.char_indices().find_map(|(j, c)| {
+                let starts_word = j == 0 || before[..j].ends_with(' ');
+                (starts_word && c.is_ascii_alphabetic() && assignment(&before[j..]) == Some(before.len() - j))
+                    .then_some(j)
+            });
+            if let Some(j) = start {
+                let at_point = format!("at {}", &before[j..]);
+                let tail = &s[i + word.len()..];
+                s = format!("{}{at_point}{tail}", &before[..j]);
+                from = j + at_point.len();
+            }
+        }
+    }
+    s
+}
+
+/// Words of Hinglish approach after the point (`jab x 3 ki taraf jaye`: "as x goes
+/// towards 3"), dropped once the point is read.
+const TOWARDS: &[&str] = &[
+    "ki taraf",
+    "ki or",
+    "ke paas",
+    "ke pass",
+    "ke kareeb",
+    "ke karib",
+    "ke nazdeek",
+    "की ओर",
+    "की तरफ",
+    "के पास",
+];
+const GOING: &[&str] = &[
+    "jaye",
+    "jaaye",
+    "jae",
+    "jaae",
+    "jata",
+    "jaata",
+    "jati",
+    "jaati",
+    "jate",
+    "jaate",
+    "ja",
+    "jaa",
+    "raha",
+    "rha",
+    "rahi",
+    "badhe",
+    "badhta",
+    "pahunche",
+    "jaane",
+    "jane",
+    "par",
+    "pe",
+    "ho",
+    "जाए",
+    "जाता",
+];
+
+/// Hinglish limits: `jab x 3 ki taraf jaye` → `as x -> 3` (also `x infinity ki
+/// taraf`, `x 0 ke paas`).
+fn towards(s: &str) -> String {
+    let words: Vec<&str> = s.split(' ').collect();
+    for i in 2..words.len() {
+        for t in TOWARDS {
+            let parts: Vec<&str> = t.split(' ').collect();
+            if words.get(i..i + parts.len()) != Some(parts.as_slice()) {
+                continue;
+            }
+            let (var, to) = (words[i - 2], words[i - 1]);
+            if !(var.len() == 1 && var.chars().all(|c| c.is_ascii_alphabetic())) {
+                continue;
+            }
+            let mut end = i + parts.len();
+            while words.get(end).is_some_and(|w| GOING.contains(w)) {
+                end += 1;
+            }
+            let mut head: Vec<&str> = words[..i - 2].to_vec();
+            if head.last().is_some_and(|w| ["jab", "जब", "as", "when"].contains(w)) {
+                head.pop();
+            }
+            let mut out = head.join(" ");
+            out.push_str(&format!(" as {var} -> {to} "));
+            out.push_str(&words[end..].join(" "));
+            return out.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
+    }
+    s.to_string()
+}
+
 /// Hinglish: `E ka K …` → `K of E …` for a command word `K`.
 fn postposition(s: &str) -> String {
     let words: Vec<&str> = s.split_whitespace().collect();
@@ -197,7 +348,7 @@ pub(crate) fn canonical(lower: &str) -> String {
     }
     s = replace_words(&s, "sen", "sin");
     s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    s = postposition(&bounds(&integral_bounds(&s)));
+    s = postposition(&bounds(&integral_bounds(&points(&towards(&s)))));
     s = typos(&s);
     loop {
         let t = s.trim_end_matches([' ', ',', '.', '!', '?']);
@@ -298,5 +449,63 @@ mod tests {
         ] {
             assert_eq!(canonical(typed), reads, "{typed}");
         }
+    }
+
+    /// A value at a point, the way each language puts it, reads as "at v = a".
+    #[test]
+    fn a_point_in_other_languages_reads_as_at() {
+        for (typed, reads) in [
+            ("ableitung von x^2 an der stelle x=3", "derivative of x^2 at x=3"),
+            ("ableitung von x^2 bei x=3", "derivative of x^2 at x=3"),
+            ("ableitung von x^3 für x = 2", "derivative of x^3 at x = 2"),
+            ("ableitung von x^2 im punkt x=3", "derivative of x^2 at the point x=3"),
+            ("dérivée de x^2 en x = 1", "derivative of x^2 at x = 1"),
+            ("dérivée de x^2 pour x=-1", "derivative of x^2 at x=-1"),
+            ("dérivée de sin(x) au point x = pi", "derivative of sin(x) at the point x = pi"),
+            ("derivada de x^2 en x = 1", "derivative of x^2 at x = 1"),
+            ("derivada de x^2 para x = 1/2", "derivative of x^2 at x = 1/2"),
+            ("derivada de x^2 cuando x=2", "derivative of x^2 at x=2"),
+            ("derivada de x^2 en el punto x = 4", "derivative of x^2 at the point x = 4"),
+            ("x^2 ka derivative x=3 par", "derivative of x^2 at x=3"),
+            ("x^2 ka derivative x = 3 pe batao", "derivative of x^2 at x = 3"),
+            ("x^3 ka derivative jab x=2", "derivative of x^3 at x=2"),
+            ("und bei x=2", "und at x=2"),
+            ("y en x = 2", "y at x = 2"),
+            ("aur x=5 par", "aur at x=5"),
+        ] {
+            assert_eq!(canonical(typed), reads, "{typed}");
+        }
+        // without `v = a` after them the words stay words
+        for kept in [
+            "the derivative en general",
+            "en el examen",
+            "para mi clase",
+            "bei der prüfung",
+            "pour demain",
+            "for x in the interval",
+            "x par y",
+            "x == 3 par",
+            "en x",
+        ] {
+            assert_eq!(canonical(kept), kept, "{kept}");
+        }
+    }
+
+    /// The approach in other languages: the Hinglish "ki taraf", German "strebt gegen",
+    /// Spanish "se acerca a", French "lorsque".
+    #[test]
+    fn an_approach_in_other_languages_reads_as_an_arrow() {
+        for (typed, reads) in [
+            ("x^2 ka limit jab x 3 ki taraf jaye", "limit of x^2 as x -> 3"),
+            ("sin(x)/x ka limit jab x 0 ki taraf jata hai", "limit of sin(x)/x as x -> 0"),
+            ("limit of 1/x jab x anant ki or jaye", "limit of 1/x as x -> infinity"),
+            ("grenzwert von sin(x)/x wenn x gegen 0 geht", "limit of sin(x)/x when x -> 0 geht"),
+            ("grenzwert von 1/x für x strebt gegen 0", "limit of 1/x for x -> 0"),
+            ("límite de sin(x)/x cuando x se acerca a 0", "limit of sin(x)/x as x -> 0"),
+            ("limite de sin(x)/x lorsque x tend vers 0", "limit of sin(x)/x as x -> 0"),
+        ] {
+            assert_eq!(canonical(typed), reads, "{typed}");
+        }
+        assert_eq!(canonical("meri taraf dekho"), "meri taraf dekho");
     }
 }
