@@ -37,6 +37,12 @@ const GREETING: &[&str] = &[
     "servus",
     "namaste",
     "namaskar",
+    "namaskaar",
+    "नमस्ते",
+    "नमस्कार",
+    "guten abend",
+    "bonne journée",
+    "bonne journee",
 ];
 /// Thanks.
 const THANKS: &[&str] = &[
@@ -60,6 +66,13 @@ const THANKS: &[&str] = &[
     "dhanyavaad",
     "dhanyavad",
     "dhanyawad",
+    "धन्यवाद",
+    "शुक्रिया",
+    "thankyou",
+    "thanku",
+    "thnx",
+    "thnks",
+    "tq",
 ];
 /// Goodbyes.
 const GOODBYE: &[&str] = &[
@@ -83,15 +96,50 @@ const GOODBYE: &[&str] = &[
     "tschüs",
     "auf wiedersehen",
     "alvida",
+    "अलविदा",
     "phir milenge",
+    "take care",
+    "hasta pronto",
+    "hasta mañana",
+    "hasta manana",
+    "nos vemos",
+    "à bientôt",
+    "a bientot",
+    "à plus",
+    "bis bald",
+    "bis später",
+    "bis spater",
+    "bis dann",
 ];
-/// Words that may stand around a courtesy word without making the message a question.
+/// Words that may stand around a courtesy word without making the message a question:
+/// what thanks are for ("the help", "your answer", "that helped"), how much, to whom, in
+/// each language read ("gracias por la ayuda", "merci pour ton aide", "danke für die
+/// Hilfe", "madad ke liye shukriya").
 const FILLER: &[&str] = &[
-    "so", "much", "very", "a", "lot", "you", "u", "for", "the", "help", "your", "all", "ok", "okay", "great",
-    "cool", "nice", "perfect", "awesome", "again", "there", "everyone", "muchas", "mucho", "beaucoup",
-    "bien", "sehr", "schön", "schon", "bahut", "ji", "dear", "and", "really", "that", "s", "it", "now",
-    "then", "for now", "oh", "ah", "well", "got", "super", "tutor", "hub", "campus", "bot", "mate", "buddy",
-    "to", "all", "y", "tout", "le", "monde", "thats", "was", "helpful", "gut", "good",
+    // English
+    "so", "much", "very", "a", "lot", "lots", "loads", "you", "u", "ya", "for", "the", "help", "your", "all",
+    "ok", "okay", "great", "cool", "nice", "perfect", "awesome", "again", "there", "everyone", "and",
+    "really", "that", "this", "s", "it", "now", "then", "oh", "ah", "well", "got", "super", "tutor", "hub",
+    "campus", "bot", "mate", "buddy", "to", "thats", "was", "helpful", "good", "helped", "helps", "me",
+    "explanation", "answer", "answers", "info", "information", "kind", "of", "guys", "man", "amazing",
+    "fantastic", "brilliant", "excellent", "many", "in", "advance", "anyway", "anyways", "have", "day",
+    "one", "makes", "sense", "understood", "i", "see", "alright", "right", "yes", "yeah", "yep",
+    // Spanish
+    "muchas", "mucho", "muchísimas", "muchisimas", "mil", "por", "la", "el", "tu", "su", "ayuda", "todo",
+    "de", "nuevo", "ayudó", "ayudo", "sirvió", "sirvio", "explicación", "explicacion", "respuesta",
+    "amigo", "vale", "genial", "perfecto", "y", "eso", "buen", "día", "dia",
+    // French
+    "beaucoup", "bien", "tout", "le", "monde", "pour", "ton", "ta", "votre", "aide", "infiniment", "mille",
+    "ça", "ca", "m", "aidé", "aidée", "explication", "réponse", "reponse", "parfait", "génial", "d",
+    "accord", "encore", "vraiment", "très", "tres", "et",
+    // German
+    "sehr", "schön", "schon", "gut", "für", "fur", "fuer", "die", "deine", "ihre", "eure", "hilfe",
+    "alles", "lieben", "vielen", "das", "hat", "geholfen", "mir", "erklärung", "erklarung", "antwort",
+    "toll", "perfekt", "prima", "nochmal", "mal", "und", "ja", "einen", "schönen", "schonen", "tag",
+    // Hindi/Hinglish
+    "bahut", "bohot", "bohut", "ji", "aapka", "apka", "aapki", "apki", "tumhara", "madad", "ke", "liye",
+    "ki", "dil", "se", "sab", "kuch", "accha", "acha", "achha", "theek", "thik", "hai", "bhai", "yaar",
+    "बहुत", "आपका", "मदद", "के", "लिए",
 ];
 
 /// Whether `text` is only small talk, and which.
@@ -117,7 +165,9 @@ pub(crate) fn read(text: &str) -> Option<Courtesy> {
 
 /// A message's words, lowercased, split at everything that is not a letter or digit.
 pub(crate) fn lower_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+    // a Devanagari word's vowel signs and virama are part of it ("धन्यवाद")
+    let in_word = |c: char| c.is_alphanumeric() || ('\u{0900}'..='\u{097F}').contains(&c);
+    text.split(|c: char| !in_word(c)).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
 }
 
 /// How many words `phrase` (words separated by single spaces) spans when `words` spell it
@@ -186,6 +236,25 @@ mod tests {
             ("thanks, bye!", Courtesy::Goodbye),
             ("tschüss", Courtesy::Goodbye),
             ("see you later", Courtesy::Goodbye),
+            // thanks with what they are for, in each language
+            ("thanks, that helped", Courtesy::Thanks),
+            ("thank you so much!", Courtesy::Thanks),
+            ("thanks a lot for your help", Courtesy::Thanks),
+            ("ok thank you, that makes sense", Courtesy::Thanks),
+            ("gracias por la ayuda", Courtesy::Thanks),
+            ("muchas gracias por tu explicación", Courtesy::Thanks),
+            ("merci pour ton aide", Courtesy::Thanks),
+            ("merci beaucoup pour votre réponse", Courtesy::Thanks),
+            ("danke für die Hilfe", Courtesy::Thanks),
+            ("vielen Dank, das hat mir geholfen", Courtesy::Thanks),
+            ("madad ke liye shukriya", Courtesy::Thanks),
+            ("bahut bahut dhanyavaad ji", Courtesy::Thanks),
+            ("धन्यवाद", Courtesy::Thanks),
+            ("नमस्ते", Courtesy::Greeting),
+            ("guten Abend", Courtesy::Greeting),
+            ("bis bald!", Courtesy::Goodbye),
+            ("merci, à bientôt", Courtesy::Goodbye),
+            ("ok thanks, take care", Courtesy::Goodbye),
         ] {
             assert_eq!(read(text), Some(kind), "{text}");
         }
@@ -198,6 +267,15 @@ mod tests {
             "good",
             "another example please",
             "thanksgiving hours",
+            // thanks that also ask something are questions
+            "thanks, and what is a derivative?",
+            "thanks! and when does the library close?",
+            "gracias, ¿y la regla de la cadena?",
+            "merci, et la dérivée de x^2 ?",
+            "danke, und noch ein Beispiel",
+            "thanks, is scanning free?",
+            "help",
+            "gracias por la ayuda con la integral de x^2",
         ] {
             assert_eq!(read(text), None, "{text}");
         }
