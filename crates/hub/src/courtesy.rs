@@ -114,32 +114,46 @@ const GOODBYE: &[&str] = &[
 /// Words that may stand around a courtesy word without making the message a question:
 /// what thanks are for ("the help", "your answer", "that helped"), how much, to whom, in
 /// each language read ("gracias por la ayuda", "merci pour ton aide", "danke für die
-/// Hilfe", "madad ke liye shukriya").
+/// Hilfe", "madad ke liye shukriya"). English, then Spanish, French, German and
+/// Hindi/Hinglish; the longer words are in [`FILLER_LONG`].
 const FILLER: &[&str] = &[
-    // English
     "so", "much", "very", "a", "lot", "lots", "loads", "you", "u", "ya", "for", "the", "help", "your", "all",
     "ok", "okay", "great", "cool", "nice", "perfect", "awesome", "again", "there", "everyone", "and",
     "really", "that", "this", "s", "it", "now", "then", "oh", "ah", "well", "got", "super", "tutor", "hub",
     "campus", "bot", "mate", "buddy", "to", "thats", "was", "helpful", "good", "helped", "helps", "me",
-    "explanation", "answer", "answers", "info", "information", "kind", "of", "guys", "man", "amazing",
-    "fantastic", "brilliant", "excellent", "many", "in", "advance", "anyway", "anyways", "have", "day",
-    "one", "makes", "sense", "understood", "i", "see", "alright", "right", "yes", "yeah", "yep",
-    // Spanish
-    "muchas", "mucho", "muchísimas", "muchisimas", "mil", "por", "la", "el", "tu", "su", "ayuda", "todo",
-    "de", "nuevo", "ayudó", "ayudo", "sirvió", "sirvio", "explicación", "explicacion", "respuesta",
-    "amigo", "vale", "genial", "perfecto", "y", "eso", "buen", "día", "dia",
-    // French
-    "beaucoup", "bien", "tout", "le", "monde", "pour", "ton", "ta", "votre", "aide", "infiniment", "mille",
-    "ça", "ca", "m", "aidé", "aidée", "explication", "réponse", "reponse", "parfait", "génial", "d",
-    "accord", "encore", "vraiment", "très", "tres", "et",
-    // German
-    "sehr", "schön", "schon", "gut", "für", "fur", "fuer", "die", "deine", "ihre", "eure", "hilfe",
-    "alles", "lieben", "vielen", "das", "hat", "geholfen", "mir", "erklärung", "erklarung", "antwort",
-    "toll", "perfekt", "prima", "nochmal", "mal", "und", "ja", "einen", "schönen", "schonen", "tag",
-    // Hindi/Hinglish
-    "bahut", "bohot", "bohut", "ji", "aapka", "apka", "aapki", "apki", "tumhara", "madad", "ke", "liye",
-    "ki", "dil", "se", "sab", "kuch", "accha", "acha", "achha", "theek", "thik", "hai", "bhai", "yaar",
-    "बहुत", "आपका", "मदद", "के", "लिए",
+    "answer", "answers", "info", "kind", "of", "guys", "man", "amazing", "many", "in", "advance", "anyway",
+    "anyways", "have", "day", "one", "makes", "sense", "i", "see", "alright", "right", "yes", "yeah", "yep",
+    "muchas", "mucho", "mil", "por", "la", "el", "tu", "su", "ayuda", "todo", "de", "nuevo", "ayudó",
+    "ayudo", "sirvió", "sirvio", "amigo", "vale", "genial", "perfecto", "y", "eso", "buen", "día", "dia",
+    "beaucoup", "bien", "tout", "le", "monde", "pour", "ton", "ta", "votre", "aide", "mille", "ça", "ca",
+    "m", "aidé", "aidée", "réponse", "reponse", "parfait", "génial", "d", "accord", "encore", "vraiment",
+    "très", "tres", "et", "sehr", "schön", "schon", "gut", "für", "fur", "fuer", "die", "deine", "ihre",
+    "eure", "hilfe", "alles", "lieben", "vielen", "das", "hat", "geholfen", "mir", "antwort", "toll",
+    "perfekt", "prima", "nochmal", "mal", "und", "ja", "einen", "schönen", "schonen", "tag", "bahut",
+    "bohot", "bohut", "ji", "aapka", "apka", "aapki", "apki", "tumhara", "madad", "ke", "liye", "ki", "dil",
+    "se", "sab", "kuch", "accha", "acha", "achha", "theek", "thik", "hai", "bhai", "yaar", "के",
+];
+/// The longer words of [`FILLER`] (apart, so that rustfmt keeps that list compact).
+const FILLER_LONG: &[&str] = &[
+    "explanation",
+    "information",
+    "muchísimas",
+    "explicación",
+    "explicacion",
+    "explication",
+    "बहुत",
+    "आपका",
+    "fantastic",
+    "brilliant",
+    "excellent",
+    "understood",
+    "muchisimas",
+    "respuesta",
+    "infiniment",
+    "erklärung",
+    "erklarung",
+    "मदद",
+    "लिए",
 ];
 
 /// Whether `text` is only small talk, and which.
@@ -160,6 +174,7 @@ pub(crate) fn read(text: &str) -> Option<Courtesy> {
     }
     let found = found?;
     mark(&words, FILLER, &mut covered);
+    mark(&words, FILLER_LONG, &mut covered);
     covered.iter().all(|c| *c).then_some(found)
 }
 

@@ -117,7 +117,8 @@ fn compound(word: &str) -> Option<Vec<&'static str>> {
     use std::collections::HashSet;
     use std::sync::OnceLock;
     static GERMAN: OnceLock<HashSet<String>> = OnceLock::new();
-    let german = GERMAN.get_or_init(|| words::german_glosses().map(|w| w.chars().map(fold).collect()).collect());
+    let german =
+        GERMAN.get_or_init(|| words::german_glosses().map(|w| w.chars().map(fold).collect()).collect());
     if word.chars().count() < 7 || gloss(word).is_some() {
         return None;
     }
@@ -130,7 +131,8 @@ fn compound(word: &str) -> Option<Vec<&'static str>> {
         }
         let Some(last) = german_gloss(tail) else { continue };
         for link in LINKS {
-            let Some(first) = head.strip_suffix(link).filter(|h| h.chars().count() >= 3).and_then(german_gloss)
+            let Some(first) =
+                head.strip_suffix(link).filter(|h| h.chars().count() >= 3).and_then(german_gloss)
             else {
                 continue;
             };
@@ -184,7 +186,8 @@ pub fn tokens(text: &str) -> Vec<Token> {
             let word: String = chars[start..i].iter().collect();
             let kind =
                 if word.chars().all(|c| c.is_ascii_digit() || c == '.') { Kind::Number } else { Kind::Word };
-            let english = (kind == Kind::Word).then(|| gloss(&word).map(<[_]>::to_vec).or_else(|| compound(&word)));
+            let english =
+                (kind == Kind::Word).then(|| gloss(&word).map(<[_]>::to_vec).or_else(|| compound(&word)));
             match english.flatten() {
                 Some(english) => {
                     for (j, w) in english.iter().enumerate() {

@@ -256,7 +256,13 @@ const ROWS: &[Row] = &[
     row("tut2-r3", "erkläre die Kettenregel", Tutor, &["The chain rule"], &["isn't something"]),
     row("tut2-r3", "noch ein Beispiel", Tutor, &["chain rule, worked example 2"], &["isn't something"]),
     row("tut2-r4", "was ist die Produktregel?", Tutor, &["The product rule"], &["isn't something"]),
-    row("tut2-r5", "is scanning free", Library, &["Scanning to email is free"], &["isn't something", "€0.50"]),
+    row(
+        "tut2-r5",
+        "is scanning free",
+        Library,
+        &["Scanning to email is free"],
+        &["isn't something", "€0.50"],
+    ),
     // "why?" after a computed limit, and the integral of 1/x is the log rule
     row("tut2-w1", "limit of sin(x)/x as x goes to 0", Tutor, &["= 1"], &[]),
     row(
