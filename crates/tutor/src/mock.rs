@@ -207,7 +207,15 @@ impl MockTutor {
                 answer
             }
             Ask::Limit(l) => self.limit(context, l, &memory, &lower),
-            Ask::Value { at } => match memory.and_then(|m| Some((m.f?, m.last))) {
+            Ask::Value { at, expr: Some(expr) } => match self.subject(Some(&expr), None, &memory, &lower) {
+                Some(Ok(f)) => {
+                    self.remember(context, &f, Last::Function);
+                    derivative(&f, 0, Some(&at))
+                }
+                Some(Err(a)) => a,
+                None => reply("answered", format!("At which function? Give me one first. {EXAMPLES}")),
+            },
+            Ask::Value { at, expr: None } => match memory.and_then(|m| Some((m.f?, m.last))) {
                 Some(m) => {
                     let order = if let Last::Derivative(n) = m.1 { n } else { 0 };
                     derivative(&m.0, order, Some(&at))

@@ -75,6 +75,12 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("integrar", "integrate"),
     ("समाकलन", "integral"),
     // a value at a point ("v = a" after `en`, `bei`, `para` … is read in `words.rs`)
+    ("ausgewertet an der stelle", "at"),
+    ("ausgewertet bei", "at"),
+    ("évaluée en", "at"),
+    ("evaluee en", "at"),
+    ("évaluée au point", "at the point"),
+    ("evaluada en", "at"),
     ("an der stelle", "at"),
     ("im punkt", "at the point"),
     ("am punkt", "at the point"),
