@@ -237,6 +237,8 @@ const ROWS: &[Row] = &[
     row("tut2-p5", "derivada de x^3 para x = -1", Tutor, &["f'(-1) = 3"], &["couldn't read"]),
     row("tut2-p6", "x^2 ka derivative x=3 par", Tutor, &["f'(3) = 6"], &["unexpected character"]),
     row("tut2-p7", "x^2 ka limit jab x 3 ki taraf jaye", Tutor, &["lim x→3 x^2 = 9"], &["couldn't read"]),
+    row("tut2-p9", "derivada de x^2 en 3", Tutor, &["f'(3) = 6"], &["couldn't read"]),
+    row("tut2-p10", "valor de x^3 en x = 2", Tutor, &["f(2) = 8"], &["couldn't read", "isn't something"]),
     row("tut2-p8", "derivative of x^2", Tutor, &["2x"], &[]),
     row("tut2-p8", "und bei x=5?", Tutor, &["f'(5) = 10"], &["couldn't read", "isn't something"]),
     // thanks with more words are small talk; thanks that also ask are questions
