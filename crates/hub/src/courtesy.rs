@@ -110,6 +110,13 @@ const GOODBYE: &[&str] = &[
     "bis später",
     "bis spater",
     "bis dann",
+    "bis morgen",
+    "see you tomorrow",
+    "see you soon",
+    "à demain",
+    "a demain",
+    "kal milte hain",
+    "phir milte hain",
 ];
 /// Words that may stand around a courtesy word without making the message a question:
 /// what thanks are for ("the help", "your answer", "that helped"), how much, to whom, in
@@ -270,6 +277,10 @@ mod tests {
             ("bis bald!", Courtesy::Goodbye),
             ("merci, à bientôt", Courtesy::Goodbye),
             ("ok thanks, take care", Courtesy::Goodbye),
+            ("thanks, see you tomorrow!", Courtesy::Goodbye),
+            ("merci, à demain", Courtesy::Goodbye),
+            ("danke, bis morgen", Courtesy::Goodbye),
+            ("shukriya, kal milte hain", Courtesy::Goodbye),
         ] {
             assert_eq!(read(text), Some(kind), "{text}");
         }
