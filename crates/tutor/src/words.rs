@@ -6,8 +6,10 @@
 //!    `अवकलज`), bounds (`de 0 a 3`, `von 0 bis 3`, `0 se 3 tak` → `from 0 to 3`), the Hinglish
 //!    postposition (`x^2 ka integral` → `integral of x^2`), and `sen` for sine; a value at
 //!    a point (`an der Stelle x=3`, `bei x=3`, `en x = 1`, `para x = 1`, `x=3 par` →
-//!    `at x=3`: the short words only when `v = a` follows them, [`points`]) and the
-//!    Hinglish approach (`jab x 3 ki taraf jaye` → `as x -> 3`, [`towards`]).
+//!    `at x=3`: the short words only when `v = a` follows them, or a value alone ends the
+//!    question; `x equals 3`, `x igual a 3` as `x = 3`; a point said first goes last,
+//!    [`points`]) and the Hinglish approach (`jab x 3 ki taraf jaye` → `as x -> 3`,
+//!    [`towards`]).
 //! 2. **Typos**: a word of letters the tutor does not know is replaced by the nearest word
 //!    of its own vocabulary (`VOCABULARY`) by optimal-string-alignment edit distance
 //!    (`strsim`, so a swap of two letters is one edit): at most 1 edit for a word of 4–7
@@ -408,7 +410,8 @@ pub(crate) fn canonical(lower: &str) -> String {
     }
     s = replace_words(&s, "sen", "sin");
     s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    s = postposition(&bounds(&integral_bounds(&points(&towards(&s)))));
+    // bounds before points: "de 0 à 3" is a range, never "à 3" a point
+    s = postposition(&points(&bounds(&integral_bounds(&towards(&s)))));
     s = typos(&s);
     loop {
         let t = s.trim_end_matches([' ', ',', '.', '!', '?']);
@@ -542,6 +545,8 @@ mod tests {
             ("ableitung von x^2 für x gleich 3", "derivative of x^2 at x = 3"),
             ("dérivée de x^2 évaluée en x = 3", "derivative of x^2 at x = 3"),
             ("x^2 ka integral 0 se 3 tak", "integral of x^2 from 0 to 3"),
+            ("intégrale de x^2 de 0 à 3", "integral of x^2 from 0 to 3"),
+            ("integral de x^2 de 0 a 3", "integral of x^2 from 0 to 3"),
         ] {
             assert_eq!(canonical(typed), reads, "{typed}");
         }
