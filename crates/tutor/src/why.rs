@@ -1,5 +1,6 @@
 //! "Why?" after a computed answer: the rules that computation used, from the steps the
-//! `calculus` crate recorded, and what a value at a point means. Only a short message
+//! `calculus` crate recorded (a derivative's, an antiderivative's, a limit's), and what a
+//! value at a point or a limit means. Only a short message
 //! that is nothing but the question word asks this ("why?", "how come?", "¿por qué?",
 //! "warum?", "kyun?"); "why is the chain rule true?" is a question of its own.
 
@@ -121,7 +122,11 @@ pub(crate) fn answer(last: Option<Computed<'_>>) -> Answer {
                     rules(&w.steps),
                 )
             }
-            None => "I can't retrace that computation offline.".to_string(),
+            // no limit was found: say again why, rather than retrace nothing
+            None => {
+                let said = crate::limits::answer(f, to, side).text;
+                format!("There was no limit to explain: {}", said.trim_start_matches(crate::answer::LABEL))
+            }
         },
         Computed::Function(f) => format!(
             "I haven't computed anything for f({}) = {} yet. Ask for its derivative, its integral or \
@@ -183,5 +188,12 @@ mod tests {
         assert!(c.text.contains("lim x→0⁺ 1/x = ∞"), "{}", c.text);
         let d = answer(Some(Computed::Limit(&h, "0", calculus::Side::Both)));
         assert!(d.text.contains("does not exist"), "{}", d.text);
+        let ln = calculus::read("ln(x)", 'x').expect("reads");
+        let e = answer(Some(Computed::Limit(&ln, "-1", calculus::Side::Both)));
+        assert!(
+            e.text.contains("There was no limit to explain: ln(x) is not defined beside x = -1"),
+            "{}",
+            e.text
+        );
     }
 }
