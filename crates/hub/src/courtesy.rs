@@ -1,7 +1,7 @@
 //! Small talk: a message that is only a greeting, thanks or a goodbye gets a short
-//! courteous reply in the Hub's own words, never a clarifying question. Read only when
-//! the router placed the message nowhere, so "thanks, and what is the derivative of x^2?"
-//! is still a question.
+//! courteous reply in the Hub's own words, never a clarifying question, whatever the
+//! router proposed ("thanks tutor" names a service and asks it nothing). Only such a
+//! message: "thanks, and what is the derivative of x^2?" is still a question.
 //!
 //! A message is small talk when every word in it is a courtesy word or a filler ("so
 //! much", "a lot", "again") and at least one is a courtesy word. English, Spanish,
@@ -127,15 +127,15 @@ const FILLER: &[&str] = &[
     "so", "much", "very", "a", "lot", "lots", "loads", "you", "u", "ya", "for", "the", "help", "your", "all",
     "ok", "okay", "great", "cool", "nice", "perfect", "awesome", "again", "there", "everyone", "and",
     "really", "that", "this", "s", "it", "now", "then", "oh", "ah", "well", "got", "super", "tutor", "hub",
-    "campus", "bot", "mate", "buddy", "to", "thats", "was", "helpful", "good", "helped", "helps", "me",
-    "answer", "answers", "info", "kind", "of", "guys", "man", "amazing", "many", "in", "advance", "anyway",
-    "anyways", "have", "day", "one", "makes", "sense", "i", "see", "alright", "right", "yes", "yeah", "yep",
-    "muchas", "mucho", "mil", "por", "la", "el", "tu", "su", "ayuda", "todo", "de", "nuevo", "ayudó",
-    "ayudo", "sirvió", "sirvio", "amigo", "vale", "genial", "perfecto", "y", "eso", "buen", "día", "dia",
-    "beaucoup", "bien", "tout", "le", "monde", "pour", "ton", "ta", "votre", "aide", "mille", "ça", "ca",
-    "m", "aidé", "aidée", "réponse", "reponse", "parfait", "génial", "d", "accord", "encore", "vraiment",
-    "très", "tres", "et", "sehr", "schön", "schon", "gut", "für", "fur", "fuer", "die", "deine", "ihre",
-    "eure", "hilfe", "alles", "lieben", "vielen", "das", "hat", "geholfen", "mir", "antwort", "toll",
+    "campus", "bot", "mate", "buddy", "library", "to", "thats", "was", "helpful", "good", "helped", "helps",
+    "me", "answer", "answers", "info", "kind", "of", "guys", "man", "amazing", "many", "in", "advance",
+    "anyway", "anyways", "have", "day", "one", "makes", "sense", "i", "see", "alright", "right", "yes",
+    "yeah", "yep", "muchas", "mucho", "mil", "por", "la", "el", "tu", "su", "ayuda", "todo", "de", "nuevo",
+    "ayudó", "ayudo", "sirvió", "sirvio", "amigo", "vale", "genial", "perfecto", "y", "eso", "buen", "día",
+    "dia", "beaucoup", "bien", "tout", "le", "monde", "pour", "ton", "ta", "votre", "aide", "mille", "ça",
+    "ca", "m", "aidé", "aidée", "réponse", "reponse", "parfait", "génial", "d", "accord", "encore",
+    "vraiment", "très", "tres", "et", "sehr", "schön", "schon", "gut", "für", "fur", "fuer", "die", "deine",
+    "ihre", "eure", "hilfe", "alles", "lieben", "vielen", "das", "hat", "geholfen", "mir", "antwort", "toll",
     "perfekt", "prima", "nochmal", "mal", "und", "ja", "einen", "schönen", "schonen", "tag", "bahut",
     "bohot", "bohut", "ji", "aapka", "apka", "aapki", "apki", "tumhara", "madad", "ke", "liye", "ki", "dil",
     "se", "sab", "kuch", "accha", "acha", "achha", "theek", "thik", "hai", "bhai", "yaar", "के",
@@ -281,6 +281,10 @@ mod tests {
             ("merci, à demain", Courtesy::Goodbye),
             ("danke, bis morgen", Courtesy::Goodbye),
             ("shukriya, kal milte hain", Courtesy::Goodbye),
+            // naming the service thanked
+            ("thanks tutor", Courtesy::Thanks),
+            ("thank you library!", Courtesy::Thanks),
+            ("good morning tutor", Courtesy::Greeting),
         ] {
             assert_eq!(read(text), Some(kind), "{text}");
         }

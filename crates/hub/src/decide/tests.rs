@@ -210,6 +210,15 @@ fn rows() -> Vec<Row> {
         ),
         row("danke für die Hilfe", fresh(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
         row("merci pour ton aide", fresh(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
+        // small talk that names a service asks it nothing, whatever the router proposed
+        row(
+            "thanks tutor",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            model("route", "tutor", "calculus-help", ""),
+            Say(Courtesy, "You're welcome", true, None),
+        ),
+        row("bye tutor", fresh(), all_ready, Direct, Say(Courtesy, "Goodbye", true, None)),
         // thanks that also ask something are a question
         row(
             "thanks, and what is a derivative?",
