@@ -251,6 +251,7 @@ const ROWS: &[Row] = &[
     row("tut2-c7", "derivative of x^3", Tutor, &["3x^2"], &[]),
     row("tut2-c7", "thanks, that helped!", Hub("courtesy"), &["You're welcome"], &["3x^2"]),
     row("tut2-c7", "bis bald!", Hub("courtesy"), &["Goodbye"], &["isn't something"]),
+    row("tut2-c8", "thanks tutor", Hub("courtesy"), &["You're welcome"], &["calculus"]),
     // rule names in Spanish and German (a German compound by its parts), a follow-up
     // example in German, and scanning
     row("tut2-r1", "explica la regla de la cadena", Tutor, &["The chain rule"], &["isn't something"]),
