@@ -122,7 +122,9 @@ impl Integrator {
             ),
             Expr::Pow(b, n) if !n.has_var() => {
                 let Some((a, _)) = b.as_linear() else { return self.other(e) };
-                let r = if n.as_num() == Some(Q::MINUS_ONE) {
+                // ∫1/u du = ln|u|: the log rule, the one power the power rule leaves out
+                let log = n.as_num() == Some(Q::MINUS_ONE);
+                let r = if log {
                     Expr::mul2(
                         Expr::q(ovf(Q::ONE.checked_div(a))?),
                         Expr::func(Func::Ln, Expr::func(Func::Abs, (**b).clone())),
@@ -134,7 +136,7 @@ impl Integrator {
                         Expr::recip(Expr::mul2(Expr::q(a), n1)),
                     ])
                 };
-                (simplify(&r)?, self.label("power rule", b))
+                (simplify(&r)?, self.label(if log { "log rule" } else { "power rule" }, b))
             }
             Expr::Pow(b, u) if !b.has_var() => {
                 let (a, _) = u.as_linear().ok_or_else(|| self.no_rule(e))?;

@@ -183,6 +183,20 @@ fn integrals_with_a_pole_somewhere() {
     assert!(steps.contains("(du = 3 dt)") && !steps.contains("dx"), "{steps}");
 }
 
+/// ∫1/x dx = ln|x| is the log rule, not the power rule (which leaves out n = -1).
+#[test]
+fn the_reciprocal_integrates_by_the_log_rule() {
+    for (t, want) in [("1/x", "log rule: ∫1/x dx = ln|x|"), ("x^-1", "log rule: ∫1/x dx = ln|x|")] {
+        assert_eq!(antiderivative(&f(t)).unwrap().steps, [want], "{t}");
+    }
+    for t in ["1/(2x+1)", "3/(2x+4)"] {
+        let steps = antiderivative(&f(t)).unwrap().steps.join("\n");
+        assert!(steps.contains("log rule") && !steps.contains("power rule"), "{t}: {steps}");
+    }
+    let steps = antiderivative(&f("x^-3")).unwrap().steps.join("\n");
+    assert!(steps.contains("power rule") && !steps.contains("log rule"), "{steps}");
+}
+
 /// The check is independent: a wrong result does not pass it.
 #[test]
 fn the_check_rejects_wrong_results() {

@@ -1,7 +1,7 @@
 //! Small talk: a message that is only a greeting, thanks or a goodbye gets a short
-//! courteous reply in the Hub's own words, never a clarifying question. Read only when
-//! the router placed the message nowhere, so "thanks, and what is the derivative of x^2?"
-//! is still a question.
+//! courteous reply in the Hub's own words, never a clarifying question, whatever the
+//! router proposed ("thanks tutor" names a service and asks it nothing). Only such a
+//! message: "thanks, and what is the derivative of x^2?" is still a question.
 //!
 //! A message is small talk when every word in it is a courtesy word or a filler ("so
 //! much", "a lot", "again") and at least one is a courtesy word. English, Spanish,
@@ -37,6 +37,12 @@ const GREETING: &[&str] = &[
     "servus",
     "namaste",
     "namaskar",
+    "namaskaar",
+    "नमस्ते",
+    "नमस्कार",
+    "guten abend",
+    "bonne journée",
+    "bonne journee",
 ];
 /// Thanks.
 const THANKS: &[&str] = &[
@@ -60,6 +66,13 @@ const THANKS: &[&str] = &[
     "dhanyavaad",
     "dhanyavad",
     "dhanyawad",
+    "धन्यवाद",
+    "शुक्रिया",
+    "thankyou",
+    "thanku",
+    "thnx",
+    "thnks",
+    "tq",
 ];
 /// Goodbyes.
 const GOODBYE: &[&str] = &[
@@ -83,15 +96,71 @@ const GOODBYE: &[&str] = &[
     "tschüs",
     "auf wiedersehen",
     "alvida",
+    "अलविदा",
     "phir milenge",
+    "take care",
+    "hasta pronto",
+    "hasta mañana",
+    "hasta manana",
+    "nos vemos",
+    "à bientôt",
+    "a bientot",
+    "à plus",
+    "bis bald",
+    "bis später",
+    "bis spater",
+    "bis dann",
+    "bis morgen",
+    "see you tomorrow",
+    "see you soon",
+    "à demain",
+    "a demain",
+    "kal milte hain",
+    "phir milte hain",
 ];
-/// Words that may stand around a courtesy word without making the message a question.
+/// Words that may stand around a courtesy word without making the message a question:
+/// what thanks are for ("the help", "your answer", "that helped"), how much, to whom, in
+/// each language read ("gracias por la ayuda", "merci pour ton aide", "danke für die
+/// Hilfe", "madad ke liye shukriya"). English, then Spanish, French, German and
+/// Hindi/Hinglish; the longer words are in [`FILLER_LONG`].
 const FILLER: &[&str] = &[
-    "so", "much", "very", "a", "lot", "you", "u", "for", "the", "help", "your", "all", "ok", "okay", "great",
-    "cool", "nice", "perfect", "awesome", "again", "there", "everyone", "muchas", "mucho", "beaucoup",
-    "bien", "sehr", "schön", "schon", "bahut", "ji", "dear", "and", "really", "that", "s", "it", "now",
-    "then", "for now", "oh", "ah", "well", "got", "super", "tutor", "hub", "campus", "bot", "mate", "buddy",
-    "to", "all", "y", "tout", "le", "monde", "thats", "was", "helpful", "gut", "good",
+    "so", "much", "very", "a", "lot", "lots", "loads", "you", "u", "ya", "for", "the", "help", "your", "all",
+    "ok", "okay", "great", "cool", "nice", "perfect", "awesome", "again", "there", "everyone", "and",
+    "really", "that", "this", "s", "it", "now", "then", "oh", "ah", "well", "got", "super", "tutor", "hub",
+    "campus", "bot", "mate", "buddy", "library", "to", "thats", "was", "helpful", "good", "helped", "helps",
+    "me", "answer", "answers", "info", "kind", "of", "guys", "man", "amazing", "many", "in", "advance",
+    "anyway", "anyways", "have", "day", "one", "makes", "sense", "i", "see", "alright", "right", "yes",
+    "yeah", "yep", "muchas", "mucho", "mil", "por", "la", "el", "tu", "su", "ayuda", "todo", "de", "nuevo",
+    "ayudó", "ayudo", "sirvió", "sirvio", "amigo", "vale", "genial", "perfecto", "y", "eso", "buen", "día",
+    "dia", "beaucoup", "bien", "tout", "le", "monde", "pour", "ton", "ta", "votre", "aide", "mille", "ça",
+    "ca", "m", "aidé", "aidée", "réponse", "reponse", "parfait", "génial", "d", "accord", "encore",
+    "vraiment", "très", "tres", "et", "sehr", "schön", "schon", "gut", "für", "fur", "fuer", "die", "deine",
+    "ihre", "eure", "hilfe", "alles", "lieben", "vielen", "das", "hat", "geholfen", "mir", "antwort", "toll",
+    "perfekt", "prima", "nochmal", "mal", "und", "ja", "einen", "schönen", "schonen", "tag", "bahut",
+    "bohot", "bohut", "ji", "aapka", "apka", "aapki", "apki", "tumhara", "madad", "ke", "liye", "ki", "dil",
+    "se", "sab", "kuch", "accha", "acha", "achha", "theek", "thik", "hai", "bhai", "yaar", "के",
+];
+/// The longer words of [`FILLER`] (apart, so that rustfmt keeps that list compact).
+const FILLER_LONG: &[&str] = &[
+    "explanation",
+    "information",
+    "muchísimas",
+    "explicación",
+    "explicacion",
+    "explication",
+    "बहुत",
+    "आपका",
+    "fantastic",
+    "brilliant",
+    "excellent",
+    "understood",
+    "muchisimas",
+    "respuesta",
+    "infiniment",
+    "erklärung",
+    "erklarung",
+    "मदद",
+    "लिए",
 ];
 
 /// Whether `text` is only small talk, and which.
@@ -112,12 +181,15 @@ pub(crate) fn read(text: &str) -> Option<Courtesy> {
     }
     let found = found?;
     mark(&words, FILLER, &mut covered);
+    mark(&words, FILLER_LONG, &mut covered);
     covered.iter().all(|c| *c).then_some(found)
 }
 
 /// A message's words, lowercased, split at everything that is not a letter or digit.
 pub(crate) fn lower_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+    // a Devanagari word's vowel signs and virama are part of it ("धन्यवाद")
+    let in_word = |c: char| c.is_alphanumeric() || ('\u{0900}'..='\u{097F}').contains(&c);
+    text.split(|c: char| !in_word(c)).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
 }
 
 /// How many words `phrase` (words separated by single spaces) spans when `words` spell it
@@ -186,6 +258,33 @@ mod tests {
             ("thanks, bye!", Courtesy::Goodbye),
             ("tschüss", Courtesy::Goodbye),
             ("see you later", Courtesy::Goodbye),
+            // thanks with what they are for, in each language
+            ("thanks, that helped", Courtesy::Thanks),
+            ("thank you so much!", Courtesy::Thanks),
+            ("thanks a lot for your help", Courtesy::Thanks),
+            ("ok thank you, that makes sense", Courtesy::Thanks),
+            ("gracias por la ayuda", Courtesy::Thanks),
+            ("muchas gracias por tu explicación", Courtesy::Thanks),
+            ("merci pour ton aide", Courtesy::Thanks),
+            ("merci beaucoup pour votre réponse", Courtesy::Thanks),
+            ("danke für die Hilfe", Courtesy::Thanks),
+            ("vielen Dank, das hat mir geholfen", Courtesy::Thanks),
+            ("madad ke liye shukriya", Courtesy::Thanks),
+            ("bahut bahut dhanyavaad ji", Courtesy::Thanks),
+            ("धन्यवाद", Courtesy::Thanks),
+            ("नमस्ते", Courtesy::Greeting),
+            ("guten Abend", Courtesy::Greeting),
+            ("bis bald!", Courtesy::Goodbye),
+            ("merci, à bientôt", Courtesy::Goodbye),
+            ("ok thanks, take care", Courtesy::Goodbye),
+            ("thanks, see you tomorrow!", Courtesy::Goodbye),
+            ("merci, à demain", Courtesy::Goodbye),
+            ("danke, bis morgen", Courtesy::Goodbye),
+            ("shukriya, kal milte hain", Courtesy::Goodbye),
+            // naming the service thanked
+            ("thanks tutor", Courtesy::Thanks),
+            ("thank you library!", Courtesy::Thanks),
+            ("good morning tutor", Courtesy::Greeting),
         ] {
             assert_eq!(read(text), Some(kind), "{text}");
         }
@@ -198,6 +297,15 @@ mod tests {
             "good",
             "another example please",
             "thanksgiving hours",
+            // thanks that also ask something are questions
+            "thanks, and what is a derivative?",
+            "thanks! and when does the library close?",
+            "gracias, ¿y la regla de la cadena?",
+            "merci, et la dérivée de x^2 ?",
+            "danke, und noch ein Beispiel",
+            "thanks, is scanning free?",
+            "help",
+            "gracias por la ayuda con la integral de x^2",
         ] {
             assert_eq!(read(text), None, "{text}");
         }

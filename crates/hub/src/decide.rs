@@ -94,19 +94,21 @@ async fn answer(
     (router.propose(&together, view, calls).await, together)
 }
 
-/// A question the router places nowhere that is only small talk ("thanks!", "hi") is the
-/// Hub's to answer courteously; one that reads as a follow-up ("what about at
+/// A message that is only small talk ("thanks!", "hi", "thanks, that helped", and "bye
+/// tutor", which names a service but asks it nothing) is the Hub's to answer
+/// courteously, whatever the router proposed; a question the router places nowhere
+/// that reads as a follow-up ("what about at
 /// x=2?", "and from 1 to 2?", "is that right?"), in a conversation whose last question
 /// was routed, is proposed to that same specialist (still validated: if it is
 /// unavailable now, that is said). Anything else the router placed nowhere ("hi", "can
 /// you fix my sink?") stays the Hub's to answer; a placed question or a choice between
 /// services is left as decided.
 fn follow_up(last: Option<&Target>, text: &str, decision: Decision) -> Decision {
-    if !decision.placed_nowhere() {
-        return decision;
-    }
     if let Some(courtesy) = crate::courtesy::read(text) {
         return Decision::Courtesy(courtesy);
+    }
+    if !decision.placed_nowhere() {
+        return decision;
     }
     if !clarify::reads_as_follow_up(text) {
         return decision;

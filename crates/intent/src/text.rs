@@ -105,6 +105,43 @@ fn gloss(word: &str) -> Option<&'static [&'static str]> {
         .map(Vec::as_slice)
 }
 
+/// The linking elements between the parts of a German compound ("Kette-n-regel",
+/// "Bibliothek-s-ausweis"), longest first.
+const LINKS: &[&str] = &["en", "es", "n", "s", "e", ""];
+
+/// A German compound read as its parts' English: the word ends in a German word of the
+/// gloss list (four letters or more) and what comes before it, less a linking element, is
+/// one too ("kettenregel" → chain rule, "produktregel" → product rule). Both parts must
+/// have a gloss, so an English word is never split.
+fn compound(word: &str) -> Option<Vec<&'static str>> {
+    use std::collections::HashSet;
+    use std::sync::OnceLock;
+    static GERMAN: OnceLock<HashSet<String>> = OnceLock::new();
+    let german =
+        GERMAN.get_or_init(|| words::german_glosses().map(|w| w.chars().map(fold).collect()).collect());
+    if word.chars().count() < 7 || gloss(word).is_some() {
+        return None;
+    }
+    let german_gloss = |w: &str| german.contains(w).then(|| gloss(w)).flatten();
+    // the longest last part first: "ableitungsregel" is "ableitung" + "s" + "regel"
+    for (i, _) in word.char_indices().skip(3) {
+        let (head, tail) = word.split_at(i);
+        if tail.chars().count() < 4 {
+            break;
+        }
+        let Some(last) = german_gloss(tail) else { continue };
+        for link in LINKS {
+            let Some(first) =
+                head.strip_suffix(link).filter(|h| h.chars().count() >= 3).and_then(german_gloss)
+            else {
+                continue;
+            };
+            return Some(first.iter().chain(last).copied().collect());
+        }
+    }
+    None
+}
+
 const MATH_SYMBOLS: &str = "^=+*/∫√²³π<>≤≥∞";
 
 /// The question's tokens, with negated spans and sentences marked; a foreign word with a
@@ -149,8 +186,10 @@ pub fn tokens(text: &str) -> Vec<Token> {
             let word: String = chars[start..i].iter().collect();
             let kind =
                 if word.chars().all(|c| c.is_ascii_digit() || c == '.') { Kind::Number } else { Kind::Word };
-            match gloss(&word) {
-                Some(english) if kind == Kind::Word => {
+            let english =
+                (kind == Kind::Word).then(|| gloss(&word).map(<[_]>::to_vec).or_else(|| compound(&word)));
+            match english.flatten() {
+                Some(english) => {
                     for (j, w) in english.iter().enumerate() {
                         out.push(Token::new(w.to_string(), kind, sentence, pause && j == 0));
                     }
@@ -440,6 +479,20 @@ mod tests {
         assert!(t.contains(&"hours".to_string()) && t.contains(&"tuesday".to_string()), "{t:?}");
         // English words are never glossed, nor numbers
         assert_eq!(texts("library hours on monday 3"), ["library", "hours", "on", "monday", "3"]);
+        // the words of issue 20: rule names, "explain", and German compounds by their parts
+        assert_eq!(texts("explica la regla de la cadena"), ["explain", "la", "rule", "de", "la", "chain"]);
+        assert_eq!(texts("was ist die Kettenregel?"), ["was", "ist", "die", "chain", "rule"]);
+        assert_eq!(texts("erkläre die Produktregel"), ["explain", "die", "product", "rule"]);
+        assert_eq!(texts("Quotientenregel"), ["quotient", "rule"]);
+        assert_eq!(texts("potenzregel"), ["power", "rule"]);
+        assert_eq!(texts("Ableitungsregeln"), ["derivative", "rules"]);
+        // a compound is split only when both its parts are German words with a gloss
+        for kept in ["understanding", "regelmäßig", "kettensäge", "marketing"] {
+            assert_eq!(texts(kept), [kept.chars().map(fold).collect::<String>()], "{kept}");
+        }
+        assert_eq!(texts("preisregel"), ["price", "rule"]);
+        assert!(crate::words::german_glosses().any(|w| w == "regel"));
+        assert!(!crate::words::german_glosses().any(|w| w == "regla" || w == "lundi"));
         // every gloss is a folded single word on the left and English on the right
         for (foreign, english) in crate::words::glosses() {
             assert!(!foreign.is_empty() && foreign.chars().all(char::is_alphanumeric), "{foreign}");

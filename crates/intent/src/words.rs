@@ -28,6 +28,25 @@ pub(crate) fn glosses() -> impl Iterator<Item = (&'static str, Vec<&'static str>
     )
 }
 
+/// The German words of the gloss list: the entries under a `# german: …` heading, which
+/// German compounds are read through (`text::compound`).
+pub(crate) fn german_glosses() -> impl Iterator<Item = &'static str> {
+    let mut german = false;
+    include_str!("words/gloss.txt").lines().filter_map(move |line| {
+        if let Some(comment) = line.trim_start().strip_prefix('#') {
+            // a heading names its language before a colon: "# german: calculus"
+            if let Some((lang, _)) = comment.trim_start().split_once(':')
+                && !lang.is_empty()
+                && lang.chars().all(|c| c.is_ascii_lowercase() || c == '/')
+            {
+                german = lang == "german";
+            }
+            return None;
+        }
+        line.split_whitespace().next().filter(|_| german)
+    })
+}
+
 /// The words of a list file: whitespace apart, lines starting with `#` skipped.
 fn entries(file: &'static str) -> impl Iterator<Item = &'static str> {
     file.lines().filter(|line| !line.trim_start().starts_with('#')).flat_map(str::split_whitespace)

@@ -267,8 +267,8 @@ pub fn default_skills() -> Vec<DefaultSkill> {
         skill(
             "printing",
             "Printing",
-            "What printing and copying cost and how to pay.",
-            &["print", "printing", "copies", "price"],
+            "What printing, copying and scanning cost and how to pay.",
+            &["print", "printing", "copies", "price", "scanning to email"],
             &[
                 "how much does it cost to print black and white",
                 "color printing price per page?",

@@ -181,33 +181,61 @@ fn reading(text: &str) -> Result<Point, ()> {
     }
 }
 
+/// `lim x→0 sin(x)/x`: how the limit of `f` at `point` from `side` is written.
+fn head(f: &Function, point: &Point, side: Side) -> String {
+    let shown = match &f.expr {
+        calculus::Expr::Add(_) => format!("({})", f.shown()),
+        _ => f.shown(),
+    };
+    format!("lim {}→{}{} {shown}", f.var, shown_to(point), mark(point, side))
+}
+
+/// The point as written in an answer: `0`, `π/2`, `∞`.
+fn shown_to(point: &Point) -> String {
+    match point {
+        Point::At(a) => calculus::show(a),
+        Point::Infinity => "∞".into(),
+        Point::MinusInfinity => "-∞".into(),
+    }
+}
+
+/// The side's mark after a number (`⁺`, `⁻`); none at infinity or from both sides.
+fn mark(point: &Point, side: Side) -> &'static str {
+    match (point, side) {
+        (Point::At(_), Side::Right) => "⁺",
+        (Point::At(_), Side::Left) => "⁻",
+        _ => "",
+    }
+}
+
+/// ` = 1`, or ` does not exist (…)`: the value as it follows the head.
+fn stated(limit: &Limit) -> String {
+    match limit {
+        Limit::Differ { .. } => format!(" {}", limit.display()),
+        l => format!(" = {}", l.display()),
+    }
+}
+
+/// The limit of `f` as its variable goes `to` a point from `side`, computed again, with
+/// how it is written: for "why?" after a limit (`why.rs`). `None` when it has none.
+pub(crate) fn retraced(f: &Function, to: &str, side: Side) -> Option<(String, calculus::LimitWorked)> {
+    let point = reading(to).ok()?;
+    let w = calculus::limit(f, &point, side).ok()?;
+    Some((format!("{}{}", head(f, &point, side), stated(&w.limit)), w))
+}
+
 /// The answer to a limit question about `f`.
 pub(crate) fn answer(f: &Function, to: &str, side: Side) -> Answer {
     let v = f.var;
     let Ok(point) = reading(to) else {
         return reply("unable", format!("I couldn't read \"{to}\" as a number or infinity."));
     };
-    let shown_to = match &point {
-        Point::At(a) => calculus::show(a),
-        Point::Infinity => "∞".into(),
-        Point::MinusInfinity => "-∞".into(),
-    };
-    let mark = match (&point, side) {
-        (Point::At(_), Side::Right) => "⁺",
-        (Point::At(_), Side::Left) => "⁻",
-        _ => "",
-    };
-    let shown = match &f.expr {
-        calculus::Expr::Add(_) => format!("({})", f.shown()),
-        _ => f.shown(),
-    };
-    let head = format!("lim {v}→{shown_to}{mark} {shown}");
+    let shown_to = shown_to(&point);
+    let mark = mark(&point, side);
+    let head = head(f, &point, side);
     match calculus::limit(f, &point, side) {
         Ok(w) => {
-            let value = match &w.limit {
-                Limit::Differ { .. } => format!(" {}", w.limit.display()),
-                l => format!(" = {}", l.display()),
-            };
+            let value = stated(&w.limit);
             let note = w.note.as_ref().map(|n| format!("\n({n}.)")).unwrap_or_default();
             let steps = crate::compute::steps(&w.steps);
             let approach = match (&point, mark, &w.note) {

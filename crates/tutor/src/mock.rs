@@ -34,11 +34,13 @@ pub(crate) const MAX_QUESTION_CHARS: usize = 2_000;
 const EXAMPLES: &str = "Try: derivative of x^3*sin(x), d/dx (2x+1)^5, integrate x*e^x, \
     integrate x^2 from 0 to 3, limit of sin(x)/x as x -> 0, or what is the chain rule?";
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Last {
     Function,
     Derivative(usize),
     Antiderivative,
+    /// A limit: the point as typed, and the side.
+    Limit(String, calculus::Side),
 }
 
 #[derive(Debug, Clone)]
@@ -149,9 +151,10 @@ impl MockTutor {
         if why::asked(&lower) {
             return why::answer(memory.as_ref().and_then(|m| {
                 let f = m.f.as_ref()?;
-                Some(match m.last {
-                    Last::Derivative(n) => Computed::Derivative(f, n),
+                Some(match &m.last {
+                    Last::Derivative(n) => Computed::Derivative(f, *n),
                     Last::Antiderivative => Computed::Antiderivative(f),
+                    Last::Limit(to, side) => Computed::Limit(f, to, *side),
                     Last::Function => Computed::Function(f),
                 })
             }));
@@ -204,7 +207,15 @@ impl MockTutor {
                 answer
             }
             Ask::Limit(l) => self.limit(context, l, &memory, &lower),
-            Ask::Value { at } => match memory.and_then(|m| Some((m.f?, m.last))) {
+            Ask::Value { at, expr: Some(expr) } => match self.subject(Some(&expr), None, &memory, &lower) {
+                Some(Ok(f)) => {
+                    self.remember(context, &f, Last::Function);
+                    derivative(&f, 0, Some(&at))
+                }
+                Some(Err(a)) => a,
+                None => reply("answered", format!("At which function? Give me one first. {EXAMPLES}")),
+            },
+            Ask::Value { at, expr: None } => match memory.and_then(|m| Some((m.f?, m.last))) {
                 Some(m) => {
                     let order = if let Last::Derivative(n) = m.1 { n } else { 0 };
                     derivative(&m.0, order, Some(&at))
@@ -262,7 +273,7 @@ impl MockTutor {
             }
         };
         let Some(to) = l.to else { return limits::where_to(l.expr.as_deref().unwrap_or("sin(x)/x")) };
-        self.remember(context, &f, Last::Function);
+        self.remember(context, &f, Last::Limit(to.clone(), l.side));
         limits::answer(&f, &to, l.side)
     }
 

@@ -30,9 +30,11 @@ pub(crate) enum Ask {
         expr: Option<String>,
         bounds: Option<(String, String)>,
     },
-    /// "what about at x=2?"
+    /// "what about at x=2?" (the conversation's last function), "what is x^2 at x = 3?",
+    /// "valor de x^2 en x = 3" (the function it names)
     Value {
         at: String,
+        expr: Option<String>,
     },
     /// A limit (`limits.rs`).
     Limit(crate::limits::LimitAsk),
@@ -90,13 +92,21 @@ fn split_point(s: &str) -> (String, Option<String>) {
         };
         if let Some((i, rest)) = found {
             let rest = rest.trim();
+            // "at the point x = 2" as "at x = 2"
+            let rest = rest.strip_prefix("the point ").unwrap_or(rest);
             let value = match rest.split_once('=') {
                 Some((name, v)) if name.trim().chars().count() == 1 => v.trim(),
                 Some(_) => continue,
-                None => rest.strip_prefix("the point ").unwrap_or(rest),
+                None => rest,
             };
+            // the value ends at the first ordinary word after it ("at x=3 value")
+            let value = value
+                .split_whitespace()
+                .take_while(|w| !(w.len() > 1 && *w != "pi" && w.chars().all(|c| c.is_ascii_alphabetic())))
+                .collect::<Vec<_>>()
+                .join(" ");
             if !value.is_empty() && value.chars().any(|c| c.is_ascii_digit() || "πpie".contains(c)) {
-                return (s[..i].to_string(), Some(value.to_string()));
+                return (s[..i].to_string(), Some(value));
             }
         }
     }
@@ -210,6 +220,38 @@ fn before_key(lower: &str, i: usize) -> Option<String> {
         .then(|| before.to_string())
 }
 
+/// The function a value at a point is asked of (`what is x^2`, `the value of sin(x)`,
+/// `valor de x^2`), or `None` when it names none ("what about", "and").
+fn valued(rest: &str) -> Option<String> {
+    let leads = [
+        "what is ",
+        "what's ",
+        "and ",
+        "the value of ",
+        "value of ",
+        "valor de ",
+        "el valor de ",
+        "valeur de ",
+        "la valeur de ",
+        "wert von ",
+        "der wert von ",
+        "evaluate ",
+        "compute ",
+        "calculate ",
+        "find ",
+        "f(x) = ",
+    ];
+    let rest = leads.iter().fold(rest.trim(), |s, p| s.strip_prefix(p).unwrap_or(s)).trim();
+    let expr = calculus::leading_expression(rest).trim();
+    // the whole rest is the expression, with a variable in it; a lone letter is a word
+    // ("y en x = 2": Spanish "and")
+    (expr == rest
+        && expr.chars().count() > 1
+        && expr.chars().any(|c| c.is_ascii_alphabetic())
+        && calculus::read(expr, 'x').is_ok())
+    .then(|| expr.to_string())
+}
+
 /// What `lower` (see [`normalize`]) asks for.
 pub(crate) fn ask(lower: &str) -> Ask {
     if let Some(l) = crate::limits::read(lower) {
@@ -258,7 +300,7 @@ pub(crate) fn ask(lower: &str) -> Ask {
             if let Some(at) = at
                 && rest.split_whitespace().count() <= 4
             {
-                return Ask::Value { at };
+                return Ask::Value { at, expr: valued(&rest) };
             }
             let (rest, bounds) = split_bounds(lower);
             if let Some(bounds) = bounds
@@ -323,7 +365,13 @@ mod tests {
         );
         assert_eq!(a("∫ cos(x) dx"), Ask::Integral { expr: Some("cos(x)".into()), bounds: None });
         assert_eq!(a("now integrate it"), Ask::Integral { expr: None, bounds: None });
-        assert_eq!(a("what about at x=2?"), Ask::Value { at: "2".into() });
+        assert_eq!(a("what about at x=2?"), Ask::Value { at: "2".into(), expr: None });
+        assert_eq!(a("and at x=2?"), Ask::Value { at: "2".into(), expr: None });
+        assert_eq!(a("und bei x=2?"), Ask::Value { at: "2".into(), expr: None });
+        let valued = |expr: &str, at: &str| Ask::Value { at: at.into(), expr: Some(expr.into()) };
+        assert_eq!(a("what is x^2 at x = 3?"), valued("x^2", "3"));
+        assert_eq!(a("valor de x^2 en x = 3"), valued("x^2", "3"));
+        assert_eq!(a("la valeur de sin(x) en x = 0"), valued("sin(x)", "0"));
         assert_eq!(a("what is 17*23"), Ask::Bare { expr: "17*23".into() });
         assert_eq!(a("what is the chain rule"), Ask::Other);
         assert_eq!(a("what is the derivative of x^2 with steps"), d(Some("x^2"), 1, None));

@@ -1,5 +1,6 @@
 //! "Why?" after a computed answer: the rules that computation used, from the steps the
-//! `calculus` crate recorded, and what a value at a point means. Only a short message
+//! `calculus` crate recorded (a derivative's, an antiderivative's, a limit's), and what a
+//! value at a point or a limit means. Only a short message
 //! that is nothing but the question word asks this ("why?", "how come?", "¿por qué?",
 //! "warum?", "kyun?"); "why is the chain rule true?" is a question of its own.
 
@@ -64,6 +65,8 @@ fn fold(c: char) -> char {
 pub(crate) enum Computed<'a> {
     Derivative(&'a Function, usize),
     Antiderivative(&'a Function),
+    /// A limit: the point as typed and the side.
+    Limit(&'a Function, &'a str, calculus::Side),
     /// A function given without a request yet.
     Function(&'a Function),
 }
@@ -106,6 +109,24 @@ pub(crate) fn answer(last: Option<Computed<'_>>) -> Answer {
                 f.shown()
             ),
             Err(_) => "I can't retrace that computation offline.".to_string(),
+        },
+        Computed::Limit(f, to, side) => match crate::limits::retraced(f, to, side) {
+            Some((stated, w)) => {
+                let v = f.var;
+                let note = w.note.as_ref().map(|n| format!(" ({n}.)")).unwrap_or_default();
+                format!(
+                    "Because each step applies a limit rule to f({v}) = {}:{}\nSo {stated}.{note} A limit \
+                     is where the values of f({v}) go as {v} gets close to the point, not the value at \
+                     the point itself (which may not even exist).",
+                    f.shown(),
+                    rules(&w.steps),
+                )
+            }
+            // no limit was found: say again why, rather than retrace nothing
+            None => {
+                let said = crate::limits::answer(f, to, side).text;
+                format!("There was no limit to explain: {}", said.trim_start_matches(crate::answer::LABEL))
+            }
         },
         Computed::Function(f) => format!(
             "I haven't computed anything for f({}) = {} yet. Ask for its derivative, its integral or \
@@ -150,5 +171,29 @@ mod tests {
         let b = answer(Some(Computed::Antiderivative(&g)));
         assert!(b.text.contains("+ C") && b.text.contains("differentiate"), "{}", b.text);
         assert!(answer(None).text.contains("Why what?"), "asks back");
+    }
+
+    /// After a limit, "why?" names the rules that limit used, never "nothing computed".
+    #[test]
+    fn why_retraces_the_last_limit() {
+        let f = calculus::read("sin(x)/x", 'x').expect("reads");
+        let a = answer(Some(Computed::Limit(&f, "0", calculus::Side::Both)));
+        assert!(a.text.contains("standard limit sin(x)/x → 1"), "{}", a.text);
+        assert!(a.text.contains("So lim x→0 sin(x)/x = 1."), "{}", a.text);
+        let g = calculus::read("(x^2-1)/(x-1)", 'x').expect("reads");
+        let b = answer(Some(Computed::Limit(&g, "1", calculus::Side::Both)));
+        assert!(b.text.contains("= 2.") && !b.text.contains("haven't computed"), "{}", b.text);
+        let h = calculus::read("1/x", 'x').expect("reads");
+        let c = answer(Some(Computed::Limit(&h, "0", calculus::Side::Right)));
+        assert!(c.text.contains("lim x→0⁺ 1/x = ∞"), "{}", c.text);
+        let d = answer(Some(Computed::Limit(&h, "0", calculus::Side::Both)));
+        assert!(d.text.contains("does not exist"), "{}", d.text);
+        let ln = calculus::read("ln(x)", 'x').expect("reads");
+        let e = answer(Some(Computed::Limit(&ln, "-1", calculus::Side::Both)));
+        assert!(
+            e.text.contains("There was no limit to explain: ln(x) is not defined beside x = -1"),
+            "{}",
+            e.text
+        );
     }
 }

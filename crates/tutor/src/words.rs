@@ -3,8 +3,13 @@
 //! 1. **Other languages**: Spanish, French, German and Hindi/Hinglish phrases for the
 //!    commands, topics and limit wording (`words/lists.rs`: `derivada de` → `derivative of`,
 //!    `cuando x tiende a` → `as x ->`, `Ableitung von`, `Grenzwert`, `noch ein Beispiel`,
-//!    `अवकलज`), bounds (`de 0 a 3`, `von 0 bis 3` → `from 0 to 3`), the Hinglish
-//!    postposition (`x^2 ka integral` → `integral of x^2`), and `sen` for sine.
+//!    `अवकलज`), bounds (`de 0 a 3`, `von 0 bis 3`, `0 se 3 tak` → `from 0 to 3`), the Hinglish
+//!    postposition (`x^2 ka integral` → `integral of x^2`), and `sen` for sine; a value at
+//!    a point (`an der Stelle x=3`, `bei x=3`, `en x = 1`, `para x = 1`, `x=3 par` →
+//!    `at x=3`: the short words only when `v = a` follows them, or a value alone ends the
+//!    question; `x equals 3`, `x igual a 3` as `x = 3`; a point said first goes last,
+//!    [`points`]) and the Hinglish approach (`jab x 3 ki taraf jaye` → `as x -> 3`,
+//!    [`towards`]).
 //! 2. **Typos**: a word of letters the tutor does not know is replaced by the nearest word
 //!    of its own vocabulary (`VOCABULARY`) by optimal-string-alignment edit distance
 //!    (`strsim`, so a swap of two letters is one edit): at most 1 edit for a word of 4–7
@@ -78,18 +83,24 @@ fn replace_words(s: &str, from: &str, to: &str) -> String {
 /// `entre 0 y 3` / `entre 0 et 3` → `from 0 to 3`.
 fn bounds(s: &str) -> String {
     let words: Vec<&str> = s.split(' ').collect();
-    let pairs = [
-        ("de", "a"),
-        ("de", "à"),
-        ("desde", "hasta"),
-        ("von", "bis"),
-        ("entre", "y"),
-        ("entre", "et"),
-        ("se", "tak"),
-    ];
+    let pairs =
+        [("de", "a"), ("de", "à"), ("desde", "hasta"), ("von", "bis"), ("entre", "y"), ("entre", "et")];
+    let number = |w: &str| !w.is_empty() && calculus::read_number(w).is_ok();
     for i in 0..words.len() {
+        // Hinglish: "0 se 3 tak"
+        if words.len() > i + 3
+            && number(words[i])
+            && words[i + 1] == "se"
+            && number(words[i + 2])
+            && words[i + 3] == "tak"
+        {
+            let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+            out[i] = format!("from {}", words[i]);
+            out[i + 1] = "to".into();
+            out[i + 3] = String::new();
+            return out.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+        }
         for (from, to) in pairs {
-            let number = |w: &str| !w.is_empty() && calculus::read_number(w).is_ok();
             if words[i] == from
                 && words.len() > i + 3
                 && number(words[i + 1])
@@ -101,6 +112,208 @@ fn bounds(s: &str) -> String {
                 out[i + 2] = "to".into();
                 return out.join(" ");
             }
+        }
+    }
+    s.to_string()
+}
+
+/// Where `s` starts with `v = a` (a one-letter name, `=`, a value with a digit or a
+/// constant: `x=3`, `x = -1/2`, `t= pi`), the length it takes.
+fn assignment(s: &str) -> Option<usize> {
+    if !s.chars().next()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let value = s[1..].trim_start().strip_prefix('=')?;
+    if value.starts_with('=') {
+        return None;
+    }
+    let trimmed = value.trim_start();
+    Some(s.len() - trimmed.len() + value_len(trimmed)?)
+}
+
+/// Where `s` starts with a value (`3`, `-1/2`, `pi`, `π/2`), the length it takes.
+fn value_len(s: &str) -> Option<usize> {
+    let len = s.find(char::is_whitespace).unwrap_or(s.len());
+    let token = s[..len].trim_end_matches([',', '?', '!', ';']);
+    let bare = token.trim_start_matches(['-', '+']);
+    let constant = ["pi", "π", "e"]
+        .iter()
+        .any(|c| bare.strip_prefix(c).is_some_and(|r| r.is_empty() || r.starts_with('/')));
+    (bare.chars().any(|c| c.is_ascii_digit()) || constant).then_some(token.len())
+}
+
+/// Words that put a value at a point before it (`en x = 1`, `bei x=3`, `para x = 1`,
+/// `pour x = 1`, `für x = 3` as `for`), read as `at` only when `v = a` follows.
+const POINT_BEFORE: &[&str] =
+    &["en", "para", "bei", "pour", "for", "as", "in", "im", "mit", "wenn", "lorsque", "jab", "à"];
+/// Of those, the ones that also name a point by its value alone at the end of a question
+/// (`derivada de x^2 en 3`, `Ableitung von x^2 bei 3`).
+const POINT_BEFORE_VALUE: &[&str] = &["en", "para", "bei", "pour", "à"];
+/// Postpositions that put it after (`x=3 par`, `x = 3 pe`, `x=3 पर`).
+const POINT_AFTER: &[&str] = &["par", "pe", "pr", "pey", "पर"];
+
+/// A value at a point in the words of other languages, as `at v = a`: `x^2 en x = 1`,
+/// `bei x=3`, `x=3 par` (the Hinglish postposition), `an der Stelle x=3` (a phrase of
+/// `PHRASES`). The words are read as `at` only when a one-letter name `=` a value
+/// follows (or, for a postposition, comes before), so `en` and `for` stay words
+/// everywhere else.
+fn points(s: &str) -> String {
+    let mut s = equals(s);
+    for word in POINT_BEFORE {
+        let mut from = 0;
+        while let Some(i) = s[from..].find(word).map(|i| i + from) {
+            let end = i + word.len();
+            from = end;
+            let rest = &s[end..];
+            let value_alone = || {
+                POINT_BEFORE_VALUE.contains(word)
+                    && value_len(&rest[1..])
+                        .is_some_and(|n| rest[1 + n..].trim_end_matches(['?', '!', '.', ' ']).is_empty())
+            };
+            if whole(&s, i, word.len())
+                && rest.starts_with(' ')
+                && (assignment(&rest[1..]).is_some() || value_alone())
+            {
+                s = format!("{}at{}", &s[..i], &s[end..]);
+                from = i + 2;
+            }
+        }
+    }
+    for word in POINT_AFTER {
+        let mut from = 0;
+        while let Some(i) = s[from..].find(word).map(|i| i + from) {
+            from = i + word.len();
+            if !whole(&s, i, word.len()) {
+                continue;
+            }
+            let before = s[..i].trim_end();
+            // where the `v = a` that ends right before the postposition starts
+            let start = before.char_indices().find_map(|(j, c)| {
+                let starts_word = j == 0 || before[..j].ends_with(' ');
+                (starts_word && c.is_ascii_alphabetic() && assignment(&before[j..]) == Some(before.len() - j))
+                    .then_some(j)
+            });
+            if let Some(j) = start {
+                let at_point = format!("at {}", &before[j..]);
+                let tail = &s[i + word.len()..];
+                s = format!("{}{at_point}{tail}", &before[..j]);
+                from = j + at_point.len();
+            }
+        }
+    }
+    // a point named first ("bei x=2 die Ableitung von x^3", "x = 3 par x^2 ka
+    // derivative") goes last, where a point is read
+    if let Some(rest) = s.strip_prefix("at ")
+        && let Some(n) = assignment(rest)
+    {
+        let question = rest[n..].trim_start_matches([',', ' ']);
+        if !question.is_empty() {
+            s = format!("{question} at {}", &rest[..n]);
+        }
+    }
+    s
+}
+
+/// "Equals" in words, between a one-letter name and a value.
+const EQUALS: &[&str] =
+    &["is equal to", "equal to", "equals", "es igual a", "igual a", "égal à", "egal a", "gleich"];
+
+/// `x equals 3`, `x igual a 3`, `x gleich 3` → `x = 3`: only between a one-letter name
+/// and a value, so "equals" stays a word elsewhere.
+fn equals(s: &str) -> String {
+    let mut s = s.to_string();
+    for word in EQUALS {
+        let mut from = 0;
+        while let Some(i) = s[from..].find(word).map(|i| i + from) {
+            from = i + word.len();
+            let name = s[..i].strip_suffix(' ').and_then(|b| {
+                let last = b.rsplit(' ').next()?;
+                (last.len() == 1 && last.chars().all(|c| c.is_ascii_alphabetic())).then_some(())
+            });
+            let rest = &s[i + word.len()..];
+            if whole(&s, i, word.len())
+                && name.is_some()
+                && rest.strip_prefix(' ').and_then(value_len).is_some()
+            {
+                s = format!("{}={}", &s[..i], &s[i + word.len()..]);
+                from = i + 1;
+            }
+        }
+    }
+    s
+}
+
+/// Words of Hinglish approach after the point (`jab x 3 ki taraf jaye`: "as x goes
+/// towards 3"), dropped once the point is read.
+const TOWARDS: &[&str] = &[
+    "ki taraf",
+    "ki or",
+    "ke paas",
+    "ke pass",
+    "ke kareeb",
+    "ke karib",
+    "ke nazdeek",
+    "की ओर",
+    "की तरफ",
+    "के पास",
+];
+const GOING: &[&str] = &[
+    "jaye",
+    "jaaye",
+    "jae",
+    "jaae",
+    "jata",
+    "jaata",
+    "jati",
+    "jaati",
+    "jate",
+    "jaate",
+    "ja",
+    "jaa",
+    "raha",
+    "rha",
+    "rahi",
+    "badhe",
+    "badhta",
+    "pahunche",
+    "jaane",
+    "jane",
+    "par",
+    "pe",
+    "ho",
+    "जाए",
+    "जाता",
+];
+
+/// Hinglish limits: `jab x 3 ki taraf jaye` → `as x -> 3` (also `x infinity ki
+/// taraf`, `x 0 ke paas`).
+fn towards(s: &str) -> String {
+    let words: Vec<&str> = s.split(' ').collect();
+    for i in 2..words.len() {
+        for t in TOWARDS {
+            let parts: Vec<&str> = t.split(' ').collect();
+            if words.get(i..i + parts.len()) != Some(parts.as_slice()) {
+                continue;
+            }
+            // "x 3 ki taraf", and "x ke 3 ki taraf" (x's going towards 3)
+            let linked = i >= 3 && ["ke", "ka", "के"].contains(&words[i - 2]);
+            let from = if linked { i - 3 } else { i - 2 };
+            let (var, to) = (words[from], words[i - 1]);
+            if !(var.len() == 1 && var.chars().all(|c| c.is_ascii_alphabetic())) {
+                continue;
+            }
+            let mut end = i + parts.len();
+            while words.get(end).is_some_and(|w| GOING.contains(w)) {
+                end += 1;
+            }
+            let mut head: Vec<&str> = words[..from].to_vec();
+            if head.last().is_some_and(|w| ["jab", "जब", "as", "when"].contains(w)) {
+                head.pop();
+            }
+            let mut out = head.join(" ");
+            out.push_str(&format!(" as {var} -> {to} "));
+            out.push_str(&words[end..].join(" "));
+            return out.split_whitespace().collect::<Vec<_>>().join(" ");
         }
     }
     s.to_string()
@@ -197,7 +410,8 @@ pub(crate) fn canonical(lower: &str) -> String {
     }
     s = replace_words(&s, "sen", "sin");
     s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    s = postposition(&bounds(&integral_bounds(&s)));
+    // bounds before points: "de 0 à 3" is a range, never "à 3" a point
+    s = postposition(&points(&bounds(&integral_bounds(&towards(&s)))));
     s = typos(&s);
     loop {
         let t = s.trim_end_matches([' ', ',', '.', '!', '?']);
@@ -298,5 +512,79 @@ mod tests {
         ] {
             assert_eq!(canonical(typed), reads, "{typed}");
         }
+    }
+
+    /// A value at a point, the way each language puts it, reads as "at v = a".
+    #[test]
+    fn a_point_in_other_languages_reads_as_at() {
+        for (typed, reads) in [
+            ("ableitung von x^2 an der stelle x=3", "derivative of x^2 at x=3"),
+            ("ableitung von x^2 bei x=3", "derivative of x^2 at x=3"),
+            ("ableitung von x^3 für x = 2", "derivative of x^3 at x = 2"),
+            ("ableitung von x^2 im punkt x=3", "derivative of x^2 at the point x=3"),
+            ("dérivée de x^2 en x = 1", "derivative of x^2 at x = 1"),
+            ("dérivée de x^2 pour x=-1", "derivative of x^2 at x=-1"),
+            ("dérivée de sin(x) au point x = pi", "derivative of sin(x) at the point x = pi"),
+            ("derivada de x^2 en x = 1", "derivative of x^2 at x = 1"),
+            ("derivada de x^2 para x = 1/2", "derivative of x^2 at x = 1/2"),
+            ("derivada de x^2 cuando x=2", "derivative of x^2 at x=2"),
+            ("derivada de x^2 en el punto x = 4", "derivative of x^2 at the point x = 4"),
+            ("x^2 ka derivative x=3 par", "derivative of x^2 at x=3"),
+            ("x^2 ka derivative x = 3 pe batao", "derivative of x^2 at x = 3"),
+            ("x^3 ka derivative jab x=2", "derivative of x^3 at x=2"),
+            ("und bei x=2", "und at x=2"),
+            ("y en x = 2", "y at x = 2"),
+            ("aur x=5 par", "aur at x=5"),
+            // a value alone after the word, at the end; the point first; "equals" in words
+            ("derivada de x^2 en 3", "derivative of x^2 at 3"),
+            ("ableitung von x^2 bei 3", "derivative of x^2 at 3"),
+            ("bei x=2 die ableitung von x^3", "die derivative of x^3 at x=2"),
+            ("x = 3 par x^2 ka derivative", "derivative of x^2 at x = 3"),
+            ("derivative of x^2 at x equals 3", "derivative of x^2 at x = 3"),
+            ("derivada de x^2 en x igual a 3", "derivative of x^2 at x = 3"),
+            ("ableitung von x^2 für x gleich 3", "derivative of x^2 at x = 3"),
+            ("dérivée de x^2 évaluée en x = 3", "derivative of x^2 at x = 3"),
+            ("x^2 ka integral 0 se 3 tak", "integral of x^2 from 0 to 3"),
+            ("intégrale de x^2 de 0 à 3", "integral of x^2 from 0 to 3"),
+            ("integral de x^2 de 0 a 3", "integral of x^2 from 0 to 3"),
+        ] {
+            assert_eq!(canonical(typed), reads, "{typed}");
+        }
+        // without `v = a` after them the words stay words
+        for kept in [
+            "the derivative en general",
+            "en el examen",
+            "para mi clase",
+            "bei der prüfung",
+            "pour demain",
+            "for x in the interval",
+            "x par y",
+            "x == 3 par",
+            "en x",
+            "en 3 pasos",
+            "the sum equals 3",
+            "x equals y",
+        ] {
+            assert_eq!(canonical(kept), kept, "{kept}");
+        }
+    }
+
+    /// The approach in other languages: the Hinglish "ki taraf", German "strebt gegen",
+    /// Spanish "se acerca a", French "lorsque".
+    #[test]
+    fn an_approach_in_other_languages_reads_as_an_arrow() {
+        for (typed, reads) in [
+            ("x^2 ka limit jab x 3 ki taraf jaye", "limit of x^2 as x -> 3"),
+            ("sin(x)/x ka limit jab x 0 ki taraf jata hai", "limit of sin(x)/x as x -> 0"),
+            ("limit of 1/x jab x anant ki or jaye", "limit of 1/x as x -> infinity"),
+            ("x ke 0 ki taraf jaane par sin(x)/x ka limit", "limit of as x -> 0 sin(x)/x"),
+            ("grenzwert von sin(x)/x wenn x gegen 0 geht", "limit of sin(x)/x when x -> 0 geht"),
+            ("grenzwert von 1/x für x strebt gegen 0", "limit of 1/x for x -> 0"),
+            ("límite de sin(x)/x cuando x se acerca a 0", "limit of sin(x)/x as x -> 0"),
+            ("limite de sin(x)/x lorsque x tend vers 0", "limit of sin(x)/x as x -> 0"),
+        ] {
+            assert_eq!(canonical(typed), reads, "{typed}");
+        }
+        assert_eq!(canonical("meri taraf dekho"), "meri taraf dekho");
     }
 }

@@ -229,6 +229,54 @@ const ROWS: &[Row] = &[
     row("x2", "what is a derivative?", Tutor, &["derivative"], &[]),
     row("x3", "explain integration by parts", Tutor, &["parts"], &[]),
     row("x4", "what is the limit of a function", Tutor, &["limit"], &[]),
+    // issue 20's second round, the Tutor's part: a value at a point in each language
+    row("tut2-p1", "Ableitung von x^2 an der Stelle x=3", Tutor, &["f'(3) = 6"], &["couldn't read"]),
+    row("tut2-p2", "Ableitung von x^3 bei x=2", Tutor, &["f'(2) = 12"], &["couldn't read"]),
+    row("tut2-p3", "dérivée de x^2 en x = 1", Tutor, &["f'(1) = 2"], &["couldn't read"]),
+    row("tut2-p4", "derivada de x^2 en x = 1", Tutor, &["f'(1) = 2"], &["couldn't read"]),
+    row("tut2-p5", "derivada de x^3 para x = -1", Tutor, &["f'(-1) = 3"], &["couldn't read"]),
+    row("tut2-p6", "x^2 ka derivative x=3 par", Tutor, &["f'(3) = 6"], &["unexpected character"]),
+    row("tut2-p7", "x^2 ka limit jab x 3 ki taraf jaye", Tutor, &["lim x→3 x^2 = 9"], &["couldn't read"]),
+    row("tut2-p9", "derivada de x^2 en 3", Tutor, &["f'(3) = 6"], &["couldn't read"]),
+    row("tut2-p10", "valor de x^3 en x = 2", Tutor, &["f(2) = 8"], &["couldn't read", "isn't something"]),
+    row("tut2-p8", "derivative of x^2", Tutor, &["2x"], &[]),
+    row("tut2-p8", "und bei x=5?", Tutor, &["f'(5) = 10"], &["couldn't read", "isn't something"]),
+    // thanks with more words are small talk; thanks that also ask are questions
+    row("tut2-c1", "thanks, that helped", Hub("courtesy"), &["You're welcome"], &["say a little more"]),
+    row("tut2-c2", "gracias por la ayuda", Hub("courtesy"), &["You're welcome"], &["say a little more"]),
+    row("tut2-c3", "merci pour ton aide", Hub("courtesy"), &["You're welcome"], &["isn't something"]),
+    row("tut2-c4", "danke für die Hilfe", Hub("courtesy"), &["You're welcome"], &["isn't something"]),
+    row("tut2-c5", "thank you so much!", Hub("courtesy"), &["You're welcome"], &["say a little more"]),
+    row("tut2-c6", "thanks, and what is a derivative?", Tutor, &["derivative"], &["You're welcome"]),
+    row("tut2-c7", "derivative of x^3", Tutor, &["3x^2"], &[]),
+    row("tut2-c7", "thanks, that helped!", Hub("courtesy"), &["You're welcome"], &["3x^2"]),
+    row("tut2-c7", "bis bald!", Hub("courtesy"), &["Goodbye"], &["isn't something"]),
+    row("tut2-c8", "thanks tutor", Hub("courtesy"), &["You're welcome"], &["calculus"]),
+    // rule names in Spanish and German (a German compound by its parts), a follow-up
+    // example in German, and scanning
+    row("tut2-r1", "explica la regla de la cadena", Tutor, &["The chain rule"], &["isn't something"]),
+    row("tut2-r2", "was ist die Kettenregel?", Tutor, &["The chain rule"], &["isn't something"]),
+    row("tut2-r3", "erkläre die Kettenregel", Tutor, &["The chain rule"], &["isn't something"]),
+    row("tut2-r3", "noch ein Beispiel", Tutor, &["chain rule, worked example 2"], &["isn't something"]),
+    row("tut2-r4", "was ist die Produktregel?", Tutor, &["The product rule"], &["isn't something"]),
+    row(
+        "tut2-r5",
+        "is scanning free",
+        Library,
+        &["Scanning to email is free"],
+        &["isn't something", "€0.50"],
+    ),
+    // "why?" after a computed limit, and the integral of 1/x is the log rule
+    row("tut2-w1", "limit of sin(x)/x as x goes to 0", Tutor, &["= 1"], &[]),
+    row(
+        "tut2-w1",
+        "why?",
+        Tutor,
+        &["standard limit sin(x)/x → 1", "So lim x→0 sin(x)/x = 1."],
+        &["haven't computed", "isn't something"],
+    ),
+    row("tut2-w2", "integrate 1/x", Tutor, &["ln|x| + C", "log rule"], &["power rule"]),
+    row("tut2-w2", "why?", Tutor, &["log rule", "ln|x|"], &["power rule", "isn't something"]),
 ];
 
 #[test]

@@ -200,6 +200,33 @@ fn rows() -> Vec<Row> {
         ),
         row("Thank you so much, bye", fresh(), all_ready, Mock, Say(Courtesy, "Goodbye", true, None)),
         row("gracias", fresh(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
+        // thanks with what they are for, even with a word that refers back ("that")
+        row(
+            "thanks, that helped",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Say(Courtesy, "You're welcome", true, None),
+        ),
+        row("danke für die Hilfe", fresh(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
+        row("merci pour ton aide", fresh(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
+        // small talk that names a service asks it nothing, whatever the router proposed
+        row(
+            "thanks tutor",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            model("route", "tutor", "calculus-help", ""),
+            Say(Courtesy, "You're welcome", true, None),
+        ),
+        row("bye tutor", fresh(), all_ready, Direct, Say(Courtesy, "Goodbye", true, None)),
+        // thanks that also ask something are a question
+        row(
+            "thanks, and what is a derivative?",
+            after_route("library", "opening-hours"),
+            all_ready,
+            Mock,
+            Forward("tutor", "calculus-help", None),
+        ),
         // small talk while a clarifying question is open is not an answer to it
         row("thanks", vague(), all_ready, Mock, Say(Courtesy, "You're welcome", true, None)),
         // a bare follow-up goes where the conversation's last question went
