@@ -79,26 +79,35 @@ impl University {
 
     /// Kills the Tutor with SIGKILL (no graceful path) and waits until it is gone.
     pub fn kill_tutor(&mut self) {
-        let pid = self.tutor.pid().to_string();
-        assert!(std::process::Command::new("kill").args(["-9", &pid]).status().unwrap().success());
-        poll(5, "the tutor gone", || (!self.tutor.is_running()).then_some(()));
+        kill(&mut self.tutor);
     }
 
     /// Kills the Tutor with SIGKILL, runs `meanwhile`, and starts it again on the same
     /// port with the data folder `data` (its key and store) and `env`.
     pub fn restart_tutor(&mut self, data: &TempDir, env: &[(&str, &str)], meanwhile: impl FnOnce()) {
-        let port = self.tutor_url.rsplit(':').next().unwrap().to_string();
-        self.kill_tutor();
+        kill(&mut self.tutor);
         meanwhile();
-        let hub_url = self.hub_url.clone();
+        self.tutor = self.again("tutor", &self.tutor_url, data, env);
+    }
+
+    /// [`University::restart_tutor`] for the Library: SIGKILL, then the same port, `data`
+    /// and `env`.
+    pub fn restart_library(&mut self, data: &TempDir, env: &[(&str, &str)]) {
+        kill(&mut self.library);
+        self.library = self.again("library", &self.library_url, data, env);
+    }
+
+    /// `agent` started again on the port of `url`, with `data` and `env`.
+    fn again(&self, agent: &str, url: &str, data: &TempDir, env: &[(&str, &str)]) -> Proc {
+        let port = url.rsplit(':').next().unwrap().to_string();
         let mut all = vec![
             ("CAMPUS_DATA_DIR", data.as_str()),
             ("PORT", port.as_str()),
-            ("HUB_URL", hub_url.as_str()),
+            ("HUB_URL", self.hub_url.as_str()),
             FAST[0],
         ];
         all.extend_from_slice(env);
-        self.tutor = Proc::start(&["tutor"], &all);
+        Proc::start(&[agent], &all)
     }
 
     pub fn hub(&self) -> &Proc {
@@ -140,6 +149,13 @@ impl University {
 
 /// How many tutoring requests the Tutor `tutor` has recorded for the demo student, read
 /// from its own SQLite file beside the running agent.
+/// Kills `p` with SIGKILL (no graceful path) and waits until it is gone.
+fn kill(p: &mut Proc) {
+    let pid = p.pid().to_string();
+    assert!(std::process::Command::new("kill").args(["-9", &pid]).status().unwrap().success());
+    poll(5, "the agent gone", || (!p.is_running()).then_some(()));
+}
+
 pub fn tutoring_requests(tutor: &Proc) -> usize {
     let dir = tutor.data_dir().expect("a tutor with the test's data folder");
     let store = store::Store::open(&store::file_for(dir, "tutor")).expect("the tutor's store");

@@ -282,3 +282,45 @@ fn in_catalog_mode_the_same_loan_screens_pass_the_catalog_checks_and_renew() {
         published.filter_map(|e| e["data"].get("inspector")).next_back().expect("an inspector record");
     assert_eq!((&inspector["mode"], &inspector["composer"]), (&json!("catalog"), &json!("offline")));
 }
+
+#[test]
+fn a_renewal_happens_once_across_a_library_restart_and_the_inspector_shows_words_only_when_asked() {
+    use std::collections::HashMap;
+    use student::ActionOutcome;
+    use testkit::forms::{components, press, surface_id};
+
+    let data = testkit::TempDir::new();
+    let show = [("HUB_TELEMETRY_SHOW_CONTENT", "1")];
+    let library_env = [("LIBRARY_CLOCK", CLOCK), ("CAMPUS_DATA_DIR", data.as_str()), show[0]];
+    let mut u = University::start(&show, &library_env);
+    u.wait_ready();
+    let me = Student::new(A2aClient::default(), u.hub_url.clone());
+    let one = screen_of(&rt().block_on(me.ask("renew my calculus book")).expect("ask"));
+    // started to show content, the inspector has the surface's words too
+    let events = testkit::feed_events(&u.hub_url);
+    let relayed = events.iter().rev().find_map(|e| e["data"].get("inspector")).expect("relayed by the hub");
+    let words = relayed["content"].as_str().expect("the whole surface");
+    assert!(words.contains("Calculus in Motion") && words.contains("DateTimeInput"), "{words}");
+    let mut screen = HashMap::new();
+    components(&one.messages, &mut screen);
+    let renew = press(
+        &surface_id(&one.messages),
+        &screen,
+        "renew_loan",
+        &json!({"returnDate/ln-calculus": "2027-01-08"}),
+    );
+    let first = rt().block_on(me.act(&one.form_ref, "op-restart", renew.clone()));
+    let ActionOutcome::Submitted(done) = first else { panic!("renewed: {first:?}") };
+    // the Library killed and started again on its own file: the same press renews nothing more
+    u.restart_library(&data, &[("LIBRARY_CLOCK", CLOCK)]);
+    u.wait_ready();
+    let again = rt().block_on(me.act(&one.form_ref, "op-restart", renew));
+    let ActionOutcome::Submitted(same) = again else { panic!("the stored result: {again:?}") };
+    assert_eq!(same.receipt, done.receipt);
+    let after = screen_of(&rt().block_on(me.ask("when are my books due?")).expect("ask"));
+    let words = words_on(&after.messages).join("\n");
+    assert!(
+        words.contains("Due 2027-01-08 (Friday). Renewable (1 of 2 renewals used)"),
+        "renewed once: {words}"
+    );
+}

@@ -123,3 +123,114 @@ fn what_only_a_free_composer_can_break_is_refused() {
     assert!(CatalogComposition::Answer { text: "`due`".into() }.accept(&facts, TARGET).is_err());
     assert_eq!(parse(&json!({"decision": "screen", "title": "T"})).unwrap_err().code, C::BlocksInvalid);
 }
+
+/// Every rule over a surface, broken in a catalog composition (the components a composer
+/// writes, not blocks): each refused with its code, as blocks mode refuses it after its
+/// compiler.
+#[test]
+fn every_surface_rule_holds_for_a_catalog_composition() {
+    let q = "renew the calculus book";
+    let (components, data) = offline_catalog(q);
+    type Change = fn(&mut Vec<Value>, &mut Map<String, Value>);
+    let cases: Vec<(&str, Change, C)> = vec![
+        (
+            "a renew button naming another's loan",
+            |c, _| {
+                let renew = c.iter_mut().find(|x| x["id"] == "b1_renew").unwrap();
+                renew["action"]["event"]["context"]["loanId"] = json!("ln-history");
+            },
+            C::UnknownLoan,
+        ),
+        (
+            "a renew button for a held loan",
+            |c, _| {
+                let renew = c.iter_mut().find(|x| x["id"] == "b1_renew").unwrap();
+                renew["action"]["event"]["context"]["loanId"] = json!("ln-chemistry");
+            },
+            C::NotRenewable,
+        ),
+        (
+            "an operation that is not registered",
+            |c, _| {
+                let renew = c.iter_mut().find(|x| x["id"] == "b1_renew").unwrap();
+                renew["action"]["event"]["name"] = json!("pay_fine");
+            },
+            C::OperationNotAllowed,
+        ),
+        (
+            "a renewal with another input",
+            |c, _| {
+                let renew = c.iter_mut().find(|x| x["id"] == "b1_renew").unwrap();
+                renew["action"]["event"]["context"]["days"] = json!(21);
+            },
+            C::OperationInputs,
+        ),
+        (
+            "a child that names nothing",
+            |c, _| {
+                c[0]["children"].as_array_mut().unwrap().push(json!("nowhere"));
+            },
+            C::DanglingReference,
+        ),
+        (
+            "components that hold each other",
+            |c, _| {
+                c.push(json!({"id": "loop_a", "component": "Column", "children": ["loop_b"]}));
+                c.push(json!({"id": "loop_b", "component": "Column", "children": ["loop_a"]}));
+                c[0]["children"].as_array_mut().unwrap().push(json!("loop_a"));
+            },
+            C::ReferenceCycle,
+        ),
+        (
+            "no root",
+            |c, _| {
+                c[0]["id"] = json!("top");
+            },
+            C::NoRoot,
+        ),
+        (
+            "more than 80 components",
+            |c, _| {
+                for i in 0..90 {
+                    c.push(json!({"id": format!("x{i}"), "component": "Divider"}));
+                    c[0]["children"].as_array_mut().unwrap().push(json!(format!("x{i}")));
+                }
+            },
+            C::TooManyComponents,
+        ),
+        (
+            "nested past 10",
+            |c, _| {
+                for i in 0..12 {
+                    let child = if i < 11 { json!([format!("n{}", i + 1)]) } else { json!([]) };
+                    c.push(json!({"id": format!("n{i}"), "component": "Column", "children": child}));
+                }
+                c[0]["children"].as_array_mut().unwrap().push(json!("n0"));
+            },
+            C::TooDeep,
+        ),
+        (
+            "over 48 KB",
+            |c, _| {
+                let title = c.iter_mut().find(|x| x["component"] == "Text").unwrap();
+                title["text"] = json!("a".repeat(50 * 1024));
+            },
+            C::TooLarge,
+        ),
+        (
+            "a preselected date out of range",
+            |_, d| {
+                d.insert("returnDate".into(), json!({"ln-calculus": "2027-02-01"}));
+            },
+            C::InitialOutOfRange,
+        ),
+    ];
+    for (what, change, code) in cases {
+        let (mut c, mut d) = (components.clone(), data.clone());
+        change(&mut c, &mut d);
+        let got = codes(accepted(c, d, q));
+        assert!(got.contains(&code), "{what}: {got:?}");
+    }
+    // the untouched one passes
+    assert!(accepted(components, data, q).is_ok());
+}
