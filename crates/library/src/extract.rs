@@ -17,17 +17,34 @@
 //! them has lines that answer (it answers), or neither has (not saved); no evidence at
 //! all is [`Answer::NotCovered`]. A skill without content lines never takes part.
 //!
-//! **A day** ([`crate::days`]: today, tomorrow, a holiday, the weekend, "this Saturday",
-//! in five languages) in a skill whose lines are kept by weekday gives that day's line — the
-//! holiday line on a public holiday — after a sentence naming the day.
+//! **A day** ([`crate::days`]: today, tomorrow, a holiday, the weekend, "this Saturday", a
+//! weekday said alone — "on Friday", "el viernes" — in five languages) in a skill whose
+//! lines are kept by weekday gives that day's line — the holiday line on a public holiday —
+//! after a sentence naming the day; a weekday said as a habit ("on Fridays", "every
+//! Friday") is no date and gets the weekly line.
+//!
+//! **A better line elsewhere** (`better_elsewhere`). The chosen skill answers unless a line
+//! of another enabled skill has more of the question: every question term that is the
+//! chosen skill's topic (name, tags, description), a term that no line of the chosen skill
+//! has, at least as many of the other terms as the chosen skill's best line and more
+//! weight — each term weighs its rarity over all enabled lines (BM25's idf), so the
+//! weightier line is the one with the rarer terms. "What floor is the quiet room on" in
+//! Study rooms: the floors line of Finding items has "room" and "quiet"; "where are the
+//! maths books?" in Borrowing: "mathematics" (one line) outweighs "book" (many); "can I
+//! place a hold on a book?" in Finding items: "Place a hold …" in Borrowing. A question
+//! with nothing of the chosen skill (no term in its topic or lines: "can I renew a book?"
+//! in Study rooms) stays there, not saved: the Hub chose that topic. Only the lines' own
+//! terms count here, never alternatives, so "late" (an alternative of "overdue") moves
+//! nothing.
 //!
 //! **Choosing the lines.** *Selectors* are the question's terms found in the chosen skill's
 //! content, but for its name's words (naming the topic selects nothing within it) — unless
 //! the other selectors find no line of their own. Then, in order:
-//! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, …) that neither the content
+//! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, limit, …) that neither the content
 //!    nor the topic (name, tags, description) of this or any other skill has means the saved
 //!    information does not answer it: [`Answer::NotSaved`] ("I lost a library book" in
-//!    Borrowing) — unless another key term of the question is in the content: then that
+//!    Borrowing; "how many books can I borrow at once?": a limit, which no line states) —
+//!    unless another key term of the question is in the content: then that
 //!    part is answered and the reply says the rest is not saved ("what is the fine for
 //!    returning a book late?": the fines line). A key term another skill is about is that
 //!    skill's part of a mixed question ("print my notes early, when do you open Monday?" in
@@ -52,7 +69,7 @@ use jiff::ZonedDateTime as Zoned;
 
 use crate::days::{self, Days};
 pub use crate::rank::SkillText;
-use crate::rank::{Index, Profile, hits, line_counts};
+use crate::rank::{Index, Line, Profile, hits, line_counts};
 use crate::words::{english_weekday, is_key, terms};
 
 /// The start of the reply when the saved information does not answer a question.
@@ -124,7 +141,52 @@ fn answer_from(index: &Index<'_>, chosen: &Profile<'_>, days: Option<&Days>, ask
         let lead = Some(days.lead.clone());
         return Answer::Lines { skill_id: chosen.skill.id.to_string(), lines, lead, partial: false };
     }
-    select(index, chosen, asked)
+    select(index, better_elsewhere(index, chosen, asked).unwrap_or(chosen), asked)
+}
+
+/// The enabled skill whose line answers the question better than any line of `chosen`,
+/// when the question is about `chosen` at all (a term of it in `chosen`'s topic or lines;
+/// a question `chosen` has nothing of keeps it, and is not saved there: the Hub chose the
+/// topic). The better line has every term of the question that is `chosen`'s topic (its
+/// name, tags and description: "the quiet room" in Study rooms, the floors line has
+/// "room"; "pay my fine" in Borrowing is not the printers' "Pay with your campus card"),
+/// and of the question's other terms one that no line of `chosen` has, as many as
+/// `chosen`'s best line has and more weight (each term weighs its [`Index::own_idf`]: the
+/// rarer, the more). "What floor is the quiet room on" in Study rooms: the
+/// floors line has "quiet" too; "can I place a hold on a book?" in Finding items: "Place
+/// a hold …" has "place" too; "where are the maths books?" in Borrowing: "mathematics"
+/// is rarer than "book". Only the lines' own terms count, not alternatives.
+fn better_elsewhere<'i, 'a>(
+    index: &'i Index<'a>,
+    chosen: &Profile<'a>,
+    asked: &[String],
+) -> Option<&'i Profile<'a>> {
+    let words: Vec<&String> = asked.iter().filter(|t| !crate::words::is_number(t)).collect();
+    let touched = words.iter().any(|t| chosen.is_topic(t) || chosen.content.contains(*t));
+    if !touched {
+        return None;
+    }
+    let (topic, rest): (Vec<&String>, Vec<&String>) = words.into_iter().partition(|t| chosen.is_topic(t));
+    let terms: Vec<(&String, f64)> = rest.into_iter().map(|t| (t, index.own_idf(t))).collect();
+    let has = |line: &Line<'_>| terms.iter().filter(|(t, _)| line.set.contains(*t)).count();
+    let weight =
+        |line: &Line<'_>| terms.iter().filter(|(t, _)| line.set.contains(*t)).map(|(_, w)| w).sum::<f64>();
+    let best = chosen.lines.iter().max_by(|a, b| weight(a).total_cmp(&weight(b)))?;
+    let (own, own_has) = (weight(best), has(best));
+    let new_term = |line: &Line<'_>| {
+        terms.iter().any(|(t, _)| line.set.contains(*t) && !chosen.lines.iter().any(|l| l.set.contains(*t)))
+    };
+    index
+        .profiles
+        .iter()
+        .filter(|p| p.skill.id != chosen.skill.id)
+        .flat_map(|p| p.lines.iter().filter(|l| new_term(l)).map(move |l| (p, l)))
+        .filter(|(_, l)| topic.iter().all(|t| l.set.contains(*t)))
+        .filter(|(_, l)| has(l) >= own_has)
+        .map(|(p, l)| (p, weight(l)))
+        .filter(|(_, w)| *w > own)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(p, _)| p)
 }
 
 /// Whether the question is nothing but the topics of the `tied` skills (the Hub's among
@@ -169,10 +231,12 @@ fn choose<'i, 'a>(index: &'i Index<'a>, asked: &[String]) -> Chosen<'i, 'a> {
     }
 }
 
-/// A tie of the Library's own pick: the one skill that answers with lines, when only one
-/// does; none does: not saved; else ask which one.
+/// A tie of the Library's own pick: the one answer with lines, when only one skill's
+/// lines answer (both tied skills may send the question to the same better line); none
+/// does: not saved; else ask which one.
 fn settle(index: &Index<'_>, tied: &[&Profile<'_>], days: Option<&Days>, asked: &[String]) -> Answer {
-    let answers: Vec<Answer> = tied.iter().map(|p| answer_from(index, p, days, asked)).collect();
+    let mut answers: Vec<Answer> = tied.iter().map(|p| answer_from(index, p, days, asked)).collect();
+    answers.dedup();
     let mut with_lines = answers.iter().filter(|a| matches!(a, Answer::Lines { .. }));
     match (with_lines.next(), with_lines.next()) {
         (Some(one), None) => one.clone(),
