@@ -24,18 +24,18 @@
 //! Friday") is no date and gets the weekly line.
 //!
 //! **A better line elsewhere** (`better_elsewhere`). The chosen skill answers unless a line
-//! of another enabled skill has more of the question: every question term that is the
-//! chosen skill's topic (name, tags, description), a term that no line of the chosen skill
-//! has, at least as many of the other terms as the chosen skill's best line and more
-//! weight — each term weighs its rarity over all enabled lines (BM25's idf), so the
-//! weightier line is the one with the rarer terms. "What floor is the quiet room on" in
-//! Study rooms: the floors line of Finding items has "room" and "quiet"; "where are the
-//! maths books?" in Borrowing: "mathematics" (one line) outweighs "book" (many); "can I
-//! place a hold on a book?" in Finding items: "Place a hold …" in Borrowing. A question
-//! with nothing of the chosen skill (no term in its topic or lines: "can I renew a book?"
-//! in Study rooms) stays there, not saved: the Hub chose that topic. Only the lines' own
-//! terms count here, never alternatives, so "late" (an alternative of "overdue") moves
-//! nothing.
+//! of another enabled skill answers the whole question and no line of the chosen skill
+//! does — key-term coverage, not scores: that line has the question's words of the
+//! chosen topic (name, tags, description), every other term of the question that any
+//! enabled line has, and one that no line of the chosen skill has. "What floor is the
+//! quiet room on" in Study rooms: the floors line of Finding items has "room", "floor" and
+//! "quiet"; "can I borrow a book from another university?" in Borrowing: the interlibrary
+//! line has the item and "interlibrary"; "can I place a hold on a book?" in Finding items:
+//! "Place a hold …" in Borrowing. A question with nothing of the chosen skill (no term in
+//! its topic or lines) stays there, not saved: the Hub chose that topic ("can I renew a
+//! book?" in Study rooms); one that shares only the topic's words with the chosen skill's
+//! lines moves only for a key term ("how do I cancel a booking?" in Study room booking). A line that adds a term but lacks one the question has is not
+//! better ("two library books … friday" in Borrowing is not the Friday line).
 //!
 //! **Choosing the lines.** *Selectors* are the question's terms found in the chosen skill's
 //! content, but for its name's words (naming the topic selects nothing within it) — unless
@@ -144,49 +144,42 @@ fn answer_from(index: &Index<'_>, chosen: &Profile<'_>, days: Option<&Days>, ask
     select(index, better_elsewhere(index, chosen, asked).unwrap_or(chosen), asked)
 }
 
-/// The enabled skill whose line answers the question better than any line of `chosen`,
-/// when the question is about `chosen` at all (a term of it in `chosen`'s topic or lines;
-/// a question `chosen` has nothing of keeps it, and is not saved there: the Hub chose the
-/// topic). The better line has every term of the question that is `chosen`'s topic (its
-/// name, tags and description: "the quiet room" in Study rooms, the floors line has
-/// "room"; "pay my fine" in Borrowing is not the printers' "Pay with your campus card"),
-/// and of the question's other terms one that no line of `chosen` has, as many as
-/// `chosen`'s best line has and more weight (each term weighs its [`Index::own_idf`]: the
-/// rarer, the more). "What floor is the quiet room on" in Study rooms: the
-/// floors line has "quiet" too; "can I place a hold on a book?" in Finding items: "Place
-/// a hold …" has "place" too; "where are the maths books?" in Borrowing: "mathematics"
-/// is rarer than "book". Only the lines' own terms count, not alternatives.
+/// The enabled skill with a line that answers the whole question where no line of
+/// `chosen` does. The question must be about `chosen` at all (a term of it in `chosen`'s
+/// topic — name, tags, description — or lines); a question with nothing of `chosen` stays
+/// there, not saved: "can I renew a book?" in Study rooms, where the Hub chose that topic.
+/// The line has every term of the question that is `chosen`'s topic, every other term of
+/// the question that any enabled line has (or an alternative: "book" in "an item"), and
+/// one that no line of `chosen` has — a key term when the question and `chosen`'s lines
+/// share nothing but the topic's words ("how do I cancel a booking?" in Study room
+/// booking: "Cancel a booking online …"; "add money to my print account" in Printing is
+/// not "The due date is printed … in your library account"). "What floor is the quiet room on" in Study rooms: the
+/// floors line of Finding items has "room", "floor" and "quiet"; "can I place a hold on a
+/// book?" in Finding items: "Place a hold …" in Borrowing has "place", "hold" and "item".
 fn better_elsewhere<'i, 'a>(
     index: &'i Index<'a>,
     chosen: &Profile<'a>,
     asked: &[String],
 ) -> Option<&'i Profile<'a>> {
-    let words: Vec<&String> = asked.iter().filter(|t| !crate::words::is_number(t)).collect();
-    let touched = words.iter().any(|t| chosen.is_topic(t) || chosen.content.contains(*t));
-    if !touched {
+    let in_lines = |p: &Profile<'_>, t: &String| p.lines.iter().any(|l| hits(&l.set, t));
+    let words = asked.iter().filter(|t| !crate::words::is_number(t));
+    let (topic, rest): (Vec<&String>, Vec<&String>) = words.partition(|t| chosen.is_topic(t));
+    let shared = rest.iter().any(|t| in_lines(chosen, t));
+    if topic.is_empty() && !shared {
         return None;
     }
-    let (topic, rest): (Vec<&String>, Vec<&String>) = words.into_iter().partition(|t| chosen.is_topic(t));
-    let terms: Vec<(&String, f64)> = rest.into_iter().map(|t| (t, index.own_idf(t))).collect();
-    let has = |line: &Line<'_>| terms.iter().filter(|(t, _)| line.set.contains(*t)).count();
-    let weight =
-        |line: &Line<'_>| terms.iter().filter(|(t, _)| line.set.contains(*t)).map(|(_, w)| w).sum::<f64>();
-    let best = chosen.lines.iter().max_by(|a, b| weight(a).total_cmp(&weight(b)))?;
-    let (own, own_has) = (weight(best), has(best));
-    let new_term = |line: &Line<'_>| {
-        terms.iter().any(|(t, _)| line.set.contains(*t) && !chosen.lines.iter().any(|l| l.set.contains(*t)))
+    let answerable: Vec<&String> =
+        rest.into_iter().filter(|t| index.profiles.iter().any(|p| in_lines(p, t))).collect();
+    // with only the topic's words in common, only a key term moves the question
+    let new = |line: &Line<'_>, t: &&String| {
+        line.set.contains(*t) && !in_lines(chosen, t) && (shared || crate::words::is_key(t))
     };
-    index
-        .profiles
-        .iter()
-        .filter(|p| p.skill.id != chosen.skill.id)
-        .flat_map(|p| p.lines.iter().filter(|l| new_term(l)).map(move |l| (p, l)))
-        .filter(|(_, l)| topic.iter().all(|t| l.set.contains(*t)))
-        .filter(|(_, l)| has(l) >= own_has)
-        .map(|(p, l)| (p, weight(l)))
-        .filter(|(_, w)| *w > own)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(p, _)| p)
+    let answers = |line: &Line<'_>| {
+        topic.iter().all(|t| line.set.contains(*t))
+            && answerable.iter().all(|t| hits(&line.set, t))
+            && answerable.iter().any(|t| new(line, t))
+    };
+    index.profiles.iter().filter(|p| p.skill.id != chosen.skill.id).find(|p| p.lines.iter().any(answers))
 }
 
 /// Whether the question is nothing but the topics of the `tied` skills (the Hub's among

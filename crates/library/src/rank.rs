@@ -202,18 +202,9 @@ impl<'a> Index<'a> {
 
     /// BM25's inverse document frequency of `term` (or an alternative) over every enabled
     /// skill's lines: the rarer, the higher.
-    pub(crate) fn idf(&self, term: &str) -> f64 {
-        self.inverse(self.share(term) * self.lines as f64)
-    }
-
-    /// [`Index::idf`] of `term` itself, without its alternatives.
-    pub(crate) fn own_idf(&self, term: &str) -> f64 {
-        let with = self.profiles.iter().flat_map(|p| &p.lines).filter(|l| l.set.contains(term)).count();
-        self.inverse(with as f64)
-    }
-
-    fn inverse(&self, df: f64) -> f64 {
+    fn idf(&self, term: &str) -> f64 {
         let n = self.lines as f64;
+        let df = self.share(term) * n;
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 

@@ -18,10 +18,11 @@
 //!    renew, fine, lost, damage, print, copy, scan, room, price, borrow (`loan`), laptop,
 //!    holiday (and the holidays' names), food, return, cancel, late, place ("put a hold"),
 //!    subjects onto the floors the content names ("maths", "calculus" → `mathematics`,
-//!    "chemistry" → `sciences`, "history" → `humanities`, "psychology" → `social`), home
-//!    (`off`, as in "off campus"), …; and phrases: "at once", "at a time", "a la vez",
-//!    "auf einmal", "ek saath" (`limit`), "another university", "otra biblioteca",
-//!    "anderen Bibliothek" (`interlibrary`), "how late" (`hour`). "Late" in a question
+//!    "chemistry" → `sciences`, "history" → `humanities`, "psychology" → `social`; a book
+//!    of a subject is the subject's shelf: "maths books" is `mathematics` alone), …; and
+//!    phrases: "at once", "at a time", "a la vez", "auf einmal", "ek saath" (`limit`),
+//!    "another university", "otra biblioteca", "anderen Bibliothek" (`interlibrary`), "how
+//!    late" (`hour`). "Late" in a question
 //!    that returns something is `overdue` ("return a laptop late"); alone it is `lat`,
 //!    whose alternative is "overdue" ("late for our room booking" is no fine).
 //! 4. **Stop words** of the five languages, generic verbs ("use", "happen", "keep": "can I
@@ -69,6 +70,9 @@ const KEY_TERMS: &[&str] = &[
     "wifi",
 ];
 
+/// The subjects the lexicon reads onto the floors line (stemmed).
+const SUBJECTS: &[&str] = &["humanity", "mathematic", "scienc", "social"];
+
 pub fn is_key(term: &str) -> bool {
     KEY_TERMS.contains(&term)
 }
@@ -114,6 +118,10 @@ fn normalised(text: &str, question: bool) -> Vec<String> {
         if let Some(term) = normalise(mapped) {
             out.push(term);
         }
+    }
+    // a book of a subject is the subject's shelf ("maths books", "libros de psicología")
+    if question && out.iter().any(|t| SUBJECTS.contains(&t.as_str())) {
+        out.retain(|t| t != "book");
     }
     // late with a return is an overdue item ("return a laptop late"); late alone is only
     // an alternative of overdue ("late for our room booking" is no fine)

@@ -186,13 +186,20 @@ const ROWS: &[Row] = &[
     hub("borrowing", "how many books can I borrow at once?", &[NOT_SAVED], &[BOOKS, SHORT]),
     hub("borrowing", "is there a limit on how many DVDs I can have at a time?", &[NOT_SAVED], &[DVDS]),
     row("wie viele Bücher kann ich auf einmal ausleihen?", &[NOT_SAVED], &[BOOKS, SHORT]),
-    // a line of another enabled skill that answers what the chosen one's lines do not
-    hub("borrowing", "where are the maths books?", &[MATHS], &[BOOKS, SHORT]),
+    // a subject's books are its shelf, which Borrowing does not keep: not saved there, and
+    // the floors line when the Library picks
+    hub("borrowing", "where are the maths books?", &[NOT_SAVED], &[BOOKS, SHORT]),
     row("where are the maths books?", &[MATHS], &[BOOKS, "Do you mean"]),
-    hub("borrowing", "which floor are the chemistry books on?", &[MATHS], &[BOOKS]),
-    hub("borrowing", "where can I find psychology books?", &["Third floor: humanities and social"], &[BOOKS]),
+    hub("borrowing", "which floor are the chemistry books on?", &[NOT_SAVED], &[BOOKS]),
+    row("which floor are the chemistry books on?", &[MATHS], &[BOOKS]),
+    row("where can I find psychology books?", &["Third floor: humanities and social"], &[BOOKS]),
+    // a line of another enabled skill that answers what the chosen one's lines do not
+    hub("borrowing", "two library books are under my bed, I move out on friday", &[], &[H_FRI]),
+    hub("borrowing", "I need the novel two more weeks, can I keep it longer?", &[], &["Cancel a booking"]),
+    hub("library-hours", "the place with all the books: a shorter day in summer?", &[], &[BOOKS, SHORT]),
+    hub("printing", "how do I add money to my print account", &[], &["The due date is printed"]),
+    hub("printing", "essay due in 20 min, need to print NOW", &[], &["The due date is printed"]),
     hub("study-rooms", "what floor is the quiet room on", &[QUIET], &[ROOMS]),
-    hub("study-rooms", "where is the quiet reading room?", &[QUIET], &[ROOMS, AHEAD]),
     row("what floor is the quiet room on", &[QUIET], &[ROOMS]),
     hub("borrowing", "can I borrow a book from another university?", &[ILL], &[BOOKS, SHORT]),
     hub("borrowing", "¿puedo pedir un libro de otra biblioteca?", &[ILL], &[BOOKS]),

@@ -156,7 +156,6 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "psychology" | "psicologia" | "psychologie" | "economics" | "economia" | "economie"
         | "wirtschaft" | "sociology" | "sociologia" | "sociologie" | "soziologie" | "politics" | "law"
         | "derecho" | "droit" | "jura" => "social",
-        "home" | "remote" | "remotely" | "casa" | "maison" | "zuhause" | "hause" | "ghar" => "off",
         _ => return None,
     })
 }
