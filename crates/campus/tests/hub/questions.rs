@@ -267,7 +267,8 @@ const ROWS: &[Row] = &[
         &[NOT_SAVED],
         &["28-day loan", "Short-loan"],
     ),
-    row("lib2-6", "where are the maths books?", Library, &[MATHS], &["28-day loan", "Do you mean"]),
+    // a subject's books are its shelf, which Borrowing (the Hub's pick) does not keep
+    row("lib2-6", "where are the maths books?", Library, &[NOT_SAVED], &["28-day loan", "Short-loan"]),
     row(
         "lib2-7",
         "what floor is the quiet room on",
