@@ -17,12 +17,13 @@
 //!    opening/closing (all `hour`: "abre", "ferme", "geschlossen", "khuli"), book, reserve,
 //!    renew, fine, lost, damage, print, copy, scan, room, price, borrow (`loan`), laptop,
 //!    holiday (and the holidays' names), food, return, cancel, late, place ("put a hold"),
+//!    floor ("piso", "étage", "Stock"), quiet ("silenciosa", "calme", "ruhig"), databases,
 //!    subjects onto the floors the content names ("maths", "calculus" → `mathematics`,
 //!    "chemistry" → `sciences`, "history" → `humanities`, "psychology" → `social`; a book
 //!    of a subject is the subject's shelf: "maths books" is `mathematics` alone), …; and
 //!    phrases: "at once", "at a time", "a la vez", "auf einmal", "ek saath" (`limit`),
 //!    "another university", "otra biblioteca", "anderen Bibliothek" (`interlibrary`), "how
-//!    late" (`hour`). "Late" in a question
+//!    late" (`hour`), "bases de datos" (`databases`). "Late" (and Spanish "tarde") in a question
 //!    that returns something is `overdue` ("return a laptop late"); alone it is `lat`,
 //!    whose alternative is "overdue" ("late for our room booking" is no fine).
 //! 4. **Stop words** of the five languages, generic verbs ("use", "happen", "keep": "can I
@@ -123,10 +124,11 @@ fn normalised(text: &str, question: bool) -> Vec<String> {
     if question && out.iter().any(|t| SUBJECTS.contains(&t.as_str())) {
         out.retain(|t| t != "book");
     }
-    // late with a return is an overdue item ("return a laptop late"); late alone is only
-    // an alternative of overdue ("late for our room booking" is no fine)
+    // late with a return is an overdue item ("return a laptop late", "devolver tarde");
+    // late alone is only an alternative of overdue ("late for our room booking" is no
+    // fine), and Spanish "tarde" alone is as likely the afternoon
     if question && out.iter().any(|t| t == "return") {
-        for t in out.iter_mut().filter(|t| *t == "lat") {
+        for t in out.iter_mut().filter(|t| *t == "lat" || *t == "tard") {
             *t = "overdu".into();
         }
     }

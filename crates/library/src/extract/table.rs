@@ -222,6 +222,22 @@ const ROWS: &[Row] = &[
     hub("study-rooms", "can I cancel my room booking", &[CANCEL], &[AHEAD, NOT]),
     hub("study-room-booking", "how do I cancel a booking?", &[CANCEL], &[AHEAD, NOT]),
     row("cancel my booking", &[CANCEL], &[AHEAD, NOT]),
+    // the same in the other languages
+    hub("study-rooms", "¿en qué piso está la sala silenciosa?", &[QUIET], &[ROOMS]),
+    hub("study-rooms", "à quel étage est la salle calme ?", &[QUIET], &[ROOMS]),
+    hub("study-rooms", "in welchem Stock ist der ruhige Raum?", &[QUIET], &[ROOMS]),
+    hub("study-rooms", "quiet room kaunse floor pe hai?", &[QUIET], &[ROOMS]),
+    hub("borrowing", "puis-je emprunter un livre d'une autre université ?", &[ILL], &[BOOKS]),
+    hub("borrowing", "kann ich ein Buch von einer anderen Universität ausleihen?", &[ILL], &[BOOKS]),
+    hub("borrowing", "combien de livres puis-je emprunter à la fois ?", &[NOT_SAVED], &[BOOKS]),
+    hub("borrowing", "¿cuántos libros puedo sacar a la vez?", &[NOT_SAVED], &[BOOKS]),
+    hub("borrowing", "ek saath kitni kitaabein le sakte hai?", &[NOT_SAVED], &[BOOKS]),
+    hub("borrowing", "¿qué pasa si devuelvo un portátil tarde?", &["laptops €5.00 per day"], &[NOT, DVDS]),
+    hub("borrowing", "was passiert, wenn ich einen Laptop verspätet zurückgebe?", &["laptops €5.00"], &[NOT]),
+    hub("finding-items", "¿puedo usar las bases de datos desde casa?", &[OFF_CAMPUS], &[RESERVES, NOT]),
+    hub("study-rooms", "¿puedo cancelar mi reserva de sala?", &[CANCEL], &[AHEAD, NOT]),
+    hub("study-rooms", "comment annuler une réservation de salle ?", &[CANCEL], &[AHEAD, NOT]),
+    hub("study-rooms", "wie kann ich meine Raumbuchung stornieren?", &[CANCEL], &[AHEAD, NOT]),
 ];
 
 const FRIDAY_XMAS: &str = "Friday is 25 December 2026 (Pacific Time): Christmas Day, a public holiday.";

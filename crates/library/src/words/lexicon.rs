@@ -25,6 +25,10 @@ const PHRASES: &[(&[&str], &str)] = &[
     (&["ek", "sath"], "limit"),
     (&["how", "late"], "hour"),
     (&["inter", "library"], "interlibrary"),
+    (&["bases", "de", "datos"], "databas"),
+    (&["base", "de", "datos"], "databas"),
+    (&["bases", "de", "donnees"], "databas"),
+    (&["base", "de", "donnees"], "databas"),
 ];
 
 /// Words before a library or university that make it another one ("from another
@@ -100,7 +104,7 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "reservar" | "reserva" | "reserver" | "reservieren" | "reservierung" | "buchen" | "buchung"
         | "reserv" | "resrve" => "reservation",
         "libro" | "libros" | "livre" | "livres" | "buch" | "bucher" | "kitaab" | "kitab" | "kitabein"
-        | "pustak" | "textbook" | "textbooks" | "novel" | "books" => "book",
+        | "kitaabein" | "kitabe" | "pustak" | "textbook" | "textbooks" | "novel" | "books" => "book",
         "renovar" | "renovacion" | "renouveler" | "renouvellement" | "prolonger" | "verlangern"
         | "verlangerung" | "extend" | "renewal" | "renewals" | "renewed" | "renewing" | "renews" => "renew",
         "multa" | "multas" | "amende" | "amendes" | "penalite" | "gebuhr" | "gebuhren" | "mahngebuhr"
@@ -122,7 +126,7 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         | "cost" | "costs" | "charge" | "charged" | "charges" | "prices" => "price",
         "borrow" | "borrowed" | "borrowing" | "checkout" | "prestar" | "prestamo" | "prestamos"
         | "prestado" | "emprunter" | "emprunt" | "emprunte" | "ausleihen" | "leihen" | "ausleihe"
-        | "ausgeliehen" | "udhaar" | "loans" => "loan",
+        | "ausgeliehen" | "udhaar" | "loans" | "sacar" => "loan",
         "portatil" | "portatiles" | "ordinateur" | "ordi" | "laptops" | "notebook" | "computer" => "laptop",
         "color" | "couleur" | "farbe" | "farbig" | "rang" => "colour",
         "feriado" | "feriados" | "festivo" | "festivos" | "ferie" | "feiertag" | "feiertage" | "chutti"
@@ -131,9 +135,8 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         }
         "eat" | "eating" | "comida" | "comer" | "nourriture" | "manger" | "essen" | "khana" | "pizza"
         | "snack" | "snacks" | "drink" | "drinks" => "food",
-        "return" | "returned" | "returning" | "devolver" | "rendre" | "zuruckgeben" | "wapas" | "drop" => {
-            "return"
-        }
+        "return" | "returned" | "returning" | "devolver" | "devuelvo" | "devolvi" | "devuelto" | "rendre"
+        | "rendu" | "zuruckgeben" | "zuruckgebe" | "zuruckgegeben" | "wapas" | "drop" => "return",
         "cancel" | "cancelled" | "canceled" | "cancelar" | "annuler" | "stornieren" => "cancel",
         "late" | "lateness" | "atrasado" | "atrasada" | "atrasados" | "retraso" | "retard" | "verspatet"
         | "verspatung" => "late",
@@ -141,8 +144,12 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "limit" | "limits" | "limite" | "limites" | "grenze" | "hochstzahl" | "gleichzeitig" | "seema" => {
             "limit"
         }
+        "piso" | "planta" | "etage" | "stock" | "stockwerk" | "manzil" | "floors" => "floor",
+        "silencio" | "silenciosa" | "silencioso" | "silence" | "silencieuse" | "silencieux" | "calme"
+        | "ruhig" | "ruhige" | "ruhigen" | "leise" | "stille" | "shant" | "shaant" | "silent" => "quiet",
         "put" | "placing" | "poner" | "mettre" | "setzen" | "lagana" | "lagao" => "place",
         "interlibrary" | "interbibliotecario" | "interbibliotheques" | "fernleihe" => "interlibrary",
+        "database" | "databases" | "datenbank" | "datenbanken" => "databases",
         // subjects, onto the floors the content names
         "math" | "maths" | "mathematics" | "matematicas" | "matematica" | "mathematiques" | "mathe"
         | "mathematik" | "ganit" | "calculus" | "calculo" | "calcul" | "algebra" | "geometry"
