@@ -315,6 +315,23 @@ const ROWS: &[Row] = &[
     ),
     row("lib2-14", "how do I cancel a booking?", Library, &["Cancel a booking online"], &["form", NOT_SAVED]),
     row("lib2-15", "book a room for tomorrow", Library, &["form"], &["Cancel a booking"]),
+    // the same in other languages
+    row(
+        "lib2-16",
+        "¿en qué piso está la sala silenciosa?",
+        Library,
+        &["Fourth floor: quiet reading room"],
+        &[],
+    ),
+    row("lib2-17", "¿puedo cancelar mi reserva de sala?", Library, &["Cancel a booking online"], &["form"]),
+    row("lib2-18", "combien de livres puis-je emprunter à la fois ?", Library, &[NOT_SAVED], &["28-day"]),
+    row(
+        "lib2-19",
+        "la bibliothèque ouvre à quelle heure vendredi ?",
+        Library,
+        &[FRIDAY_XMAS],
+        &["8:00–20:00"],
+    ),
 ];
 
 /// The Library's lead for a Friday asked on Thursday 24 December 2026.
