@@ -34,17 +34,18 @@
 //! "Place a hold …" in Borrowing. A question with nothing of the chosen skill (no term in
 //! its topic or lines) stays there, not saved: the Hub chose that topic ("can I renew a
 //! book?" in Study rooms); one that shares only the topic's words with the chosen skill's
-//! lines moves only for a key term ("how do I cancel a booking?" in Study room booking). A line that adds a term but lacks one the question has is not
-//! better ("two library books … friday" in Borrowing is not the Friday line).
+//! lines moves only for a key term ("how do I cancel a booking?" in Study room booking).
+//! A line that adds a term but lacks one the question has is not better ("two library
+//! books … friday" in Borrowing is not the Friday line).
 //!
 //! **Choosing the lines.** *Selectors* are the question's terms found in the chosen skill's
 //! content, but for its name's words (naming the topic selects nothing within it) — unless
 //! the other selectors find no line of their own. Then, in order:
-//! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, limit, …) that neither the content
-//!    nor the topic (name, tags, description) of this or any other skill has means the saved
-//!    information does not answer it: [`Answer::NotSaved`] ("I lost a library book" in
-//!    Borrowing; "how many books can I borrow at once?": a limit, which no line states) —
-//!    unless another key term of the question is in the content: then that
+//! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, limit, …) that neither the
+//!    content nor the topic (name, tags, description) of this or any other skill has means
+//!    the saved information does not answer it: [`Answer::NotSaved`] ("I lost a library
+//!    book" in Borrowing; "how many books can I borrow at once?": a limit, which no line
+//!    states) — unless another key term of the question is in the content: then that
 //!    part is answered and the reply says the rest is not saved ("what is the fine for
 //!    returning a book late?": the fines line). A key term another skill is about is that
 //!    skill's part of a mixed question ("print my notes early, when do you open Monday?" in
@@ -153,9 +154,10 @@ fn answer_from(index: &Index<'_>, chosen: &Profile<'_>, days: Option<&Days>, ask
 /// one that no line of `chosen` has — a key term when the question and `chosen`'s lines
 /// share nothing but the topic's words ("how do I cancel a booking?" in Study room
 /// booking: "Cancel a booking online …"; "add money to my print account" in Printing is
-/// not "The due date is printed … in your library account"). "What floor is the quiet room on" in Study rooms: the
-/// floors line of Finding items has "room", "floor" and "quiet"; "can I place a hold on a
-/// book?" in Finding items: "Place a hold …" in Borrowing has "place", "hold" and "item".
+/// not "The due date is printed … in your library account"). "What floor is the quiet
+/// room on" in Study rooms: the floors line of Finding items has "room", "floor" and
+/// "quiet"; "can I place a hold on a book?" in Finding items: "Place a hold …" in
+/// Borrowing has "place", "hold" and "item".
 fn better_elsewhere<'i, 'a>(
     index: &'i Index<'a>,
     chosen: &Profile<'a>,

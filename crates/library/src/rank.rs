@@ -200,17 +200,12 @@ impl<'a> Index<'a> {
         with as f64 / self.lines.max(1) as f64
     }
 
-    /// BM25's inverse document frequency of `term` (or an alternative) over every enabled
-    /// skill's lines: the rarer, the higher.
-    fn idf(&self, term: &str) -> f64 {
-        let n = self.lines as f64;
-        let df = self.share(term) * n;
-        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-    }
-
     /// The BM25 score of each of `profile`'s lines for `selectors`.
     pub(crate) fn line_scores(&self, profile: &Profile<'_>, selectors: &[&String]) -> Vec<f64> {
-        let idf: Vec<f64> = selectors.iter().map(|t| self.idf(t)).collect();
+        let n = self.lines as f64;
+        let df = |t: &str| self.share(t) * n;
+        let idf: Vec<f64> =
+            selectors.iter().map(|t| (1.0 + (n - df(t) + 0.5) / (df(t) + 0.5)).ln()).collect();
         profile
             .lines
             .iter()

@@ -34,8 +34,9 @@
 //!    "monday", "printing" → "print", "sided" → "sid").
 //!
 //! Some terms are **key**: they name what a question is about (lost, damage, fine, renew,
-//! price, print, scan, hour, reserving, food, cancel, return, limit, overdue, …). An answer must cover each
-//! key term the question has, or some skill must be about it ([`crate::extract`]).
+//! price, print, scan, hour, reserving, food, cancel, return, limit, overdue, …). An answer
+//! must cover each key term the question has, or some skill must be about it
+//! ([`crate::extract`]).
 
 /// A term and the content words it also matches ("book" finds "renew an item").
 pub fn alternatives(term: &str) -> &'static [&'static str] {
