@@ -73,7 +73,9 @@ pub fn heuristic() -> Arc<dyn Decide> {
 /// room`, `is room B free`); negated verbs do not count (`I don't need a tutor`); the
 /// other workflow's request is out of scope; a message of only generic words (`tutor`,
 /// `study room`, `help`) asks for more; a question about the rules (`how far ahead can I
-/// book a room?`, `what happens if we are late for our room?`) and anything else is answered.
+/// book a room?`, `what happens if we are late for our room?`), a message that cancels (`can
+/// I cancel my room booking`: the form makes bookings, it cancels none) and anything else
+/// is answered.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Heuristic;
 
@@ -298,14 +300,39 @@ fn asks_about_the_rules(words: &[String]) -> bool {
     }
 }
 
-/// A request verb not negated, and the workflow's noun.
+/// Words that undo what was booked: the form makes a booking, it cancels none.
+const CANCELS: &[&str] = &[
+    "cancel",
+    "cancels",
+    "cancelling",
+    "canceling",
+    "cancelled",
+    "canceled",
+    "cancellation",
+    "cancelar",
+    "anular",
+    "annuler",
+    "stornieren",
+    "absagen",
+];
+
+/// Words that start a request of its own after a cancelling one.
+const AND_THEN: &[&str] =
+    &["and", "then", "but", "also", "y", "luego", "et", "puis", "und", "dann", "aur", "phir"];
+
+/// A request verb not negated, and the workflow's noun. A verb before a cancelling word or
+/// after it in the same clause asks to undo ("can I cancel my room booking", "I want to
+/// cancel my room reservation"), not for the form; one after "and", "then", … still asks
+/// ("cancel room B and book room C instead").
 fn asks_for(workflow: Workflow, words: &[String]) -> bool {
     let nouns = nouns(workflow);
     let has_noun = words.iter().any(|w| nouns.contains(&w.as_str()))
         || words.windows(2).any(|p| p[0] == "in" && p[1] == "person");
+    let cancel = words.iter().position(|w| CANCELS.contains(&w.as_str()));
     let has_verb = words.iter().enumerate().any(|(i, w)| {
         VERBS.contains(&w.as_str())
             && !words[i.saturating_sub(NEGATION_REACH)..i].iter().any(|x| NEGATORS.contains(&x.as_str()))
+            && cancel.is_none_or(|c| i > c && words[c..i].iter().any(|x| AND_THEN.contains(&x.as_str())))
     });
     // a session noun is not enough for a room: `session` does not book one
     has_noun && has_verb

@@ -42,6 +42,14 @@ fn the_table_of_messages_is_decided_as_expected() {
         (Booking, "What happens if we show up late for our room booking?", Answer),
         (Booking, "how do I book a group study room for tomorrow?", OfferForm),
         (Booking, "Can I reserve room A on Friday afternoon?", OfferForm),
+        // the form makes a booking and cancels none: cancelling is answered from content
+        (Booking, "can I cancel my room booking", Answer),
+        (Booking, "how do I cancel a booking?", Answer),
+        (Booking, "cancel my booking", Answer),
+        (Booking, "I want to cancel my study room reservation for Friday", Answer),
+        (Booking, "¿puedo cancelar mi reserva de sala?", Answer),
+        (Booking, "cancel room B tomorrow, and then book room C for 4 people instead", OfferForm),
+        (Booking, "book a room for tomorrow", OfferForm),
         (Tutoring, "how long is a tutoring session?", Answer),
         (Tutoring, "how do I book a tutoring session?", OfferForm),
     ];

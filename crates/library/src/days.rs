@@ -13,12 +13,19 @@
 //!    coming Saturday and Sunday (today and tomorrow on a Saturday, today on a Sunday).
 //! 3. **A date the booking form's reader finds** ([`forms::read()`]): today, tomorrow,
 //!    tonight and their Spanish, French, German and Hindi/Hinglish words, "this Saturday",
-//!    "next Monday", "December 24", "in 3 days", … A weekday said alone ("on Saturday",
-//!    "el sábado") is the weekly line, not one date: it is left to the term match.
-//! 4. **Now** ("right now", "rn", "currently", "ahora", "maintenant", "jetzt", "abhi"): today.
+//!    "next Monday", "December 24", "in 3 days", …
+//! 4. **A weekday said alone** ("on Friday", "el viernes", "am Freitag", "vendredi",
+//!    "shukravar ko", "Saturday and Sunday"): the next such day — today when today is one
+//!    (the form's reader, booking ahead, takes the next one after today; "this Saturday"
+//!    is its reading). Said as a habit it is no date but the weekly line: a plural ("on
+//!    Fridays", "los viernes", "freitags"), "every"/"each" ("cada", "chaque", "jeden",
+//!    "har", …) or French "le vendredi" (on Fridays).
+//! 5. **Now** ("right now", "rn", "currently", "ahora", "maintenant", "jetzt", "abhi"): today.
 //!
 //! The answer then names the day it took: "Today is Saturday, 5 December 2026 (Pacific
-//! Time)."; a date that is a holiday says so, and takes the holiday line.
+//! Time)."; a weekday names itself: "Friday is 25 December 2026 (Pacific Time): Christmas
+//! Day, a public holiday." ("Saturday is today, 5 December 2026 …" on the day); a date
+//! that is a holiday says so, and takes the holiday line.
 
 use jiff::ZonedDateTime as Zoned;
 use jiff::civil::{Date, Weekday};
@@ -81,6 +88,11 @@ pub fn asked(question: &str, now: &Zoned) -> Option<Days> {
         let d = day(read.date);
         return Some(Days { lead: lead(relative(today, read.date).unwrap_or("That"), &[d]), days: vec![d] });
     }
+    if let Some(dates) = weekdays_alone(&words, today) {
+        let days: Vec<Day> = dates.into_iter().map(day).collect();
+        let named: Vec<String> = days.iter().map(|d| named_weekday(today, d.date)).collect();
+        return Some(Days { lead: said(&named.join(" and "), "", &days), days });
+    }
     let now_words = ["now", "rn", "currently", "ahora", "maintenant", "jetzt", "abhi"];
     if words.iter().any(|w| now_words.contains(&w.as_str())) {
         let d = day(today);
@@ -101,6 +113,12 @@ fn relative(today: Date, date: Date) -> Option<&'static str> {
 /// holiday" when a day is one (", a public holiday" when the subject names it already).
 fn lead(subject: &str, days: &[Day]) -> String {
     let dates: Vec<String> = days.iter().map(|d| long_date(d.date)).collect();
+    said(&format!("{subject} is {}", dates.join(" and ")), subject, days)
+}
+
+/// `what` (the days named), the time zone, and the holidays among `days` ("…, a public
+/// holiday" alone when `subject` is the holiday's name).
+fn said(what: &str, subject: &str, days: &[Day]) -> String {
     let holidays: Vec<&str> = days.iter().filter_map(|d| d.holiday).collect();
     let tail = match holidays.as_slice() {
         [] => String::new(),
@@ -108,7 +126,15 @@ fn lead(subject: &str, days: &[Day]) -> String {
         [h] => format!(": {h}, a public holiday"),
         many => format!(": {}, public holidays", many.join(" and ")),
     };
-    format!("{subject} is {} (Pacific Time){tail}.", dates.join(" and "))
+    format!("{what} (Pacific Time){tail}.")
+}
+
+/// "Friday is 25 December 2026", "Saturday is today, 5 December 2026".
+fn named_weekday(today: Date, date: Date) -> String {
+    let long = long_date(date);
+    let (weekday, rest) = long.split_once(", ").unwrap_or((&long, ""));
+    let today = if date == today { "today, " } else { "" };
+    format!("{weekday} is {today}{rest}")
 }
 
 /// "Saturday, 5 December 2026".
@@ -190,6 +216,36 @@ fn weekend(words: &[String], today: Date) -> Option<Vec<Date>> {
     }
 }
 
+/// The days of weekdays said alone ("on Friday", "el viernes", "am Freitag", "vendredi",
+/// "shukravar ko"): each the next such day, today if today is one, in the order said;
+/// `None` when no weekday is said, or one is said as a habit — a plural ("on Fridays",
+/// "los viernes", "freitags"), "every"/"each" and their words in the other languages, or
+/// French "le vendredi" (on Fridays): those are the weekly line.
+fn weekdays_alone(words: &[String], today: Date) -> Option<Vec<Date>> {
+    const HABIT: &[&str] = &[
+        "every", "each", "usually", "normally", "cada", "todos", "los", "chaque", "tous", "les", "le",
+        "jeden", "jeder", "immer", "har",
+    ];
+    let mut dates = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let prev = if i == 0 { "" } else { words[i - 1].as_str() };
+        let plural = w.strip_suffix('s').filter(|s| s.len() >= 6).and_then(crate::words::weekday);
+        if plural.is_some() {
+            return None;
+        }
+        let Some(day) = crate::words::weekday(w) else { continue };
+        if HABIT.contains(&prev) {
+            return None;
+        }
+        let ahead = (day.to_monday_zero_offset() - today.weekday().to_monday_zero_offset()).rem_euclid(7);
+        let date = today.checked_add(jiff::Span::new().days(i64::from(ahead))).ok()?;
+        if !dates.contains(&date) {
+            dates.push(date);
+        }
+    }
+    (!dates.is_empty()).then_some(dates)
+}
+
 /// "Saturday", "on Saturday", "el sábado": a weekday and nothing that makes it one date.
 fn is_weekday_alone(words: &str) -> bool {
     let words = split(words);
@@ -232,8 +288,19 @@ mod tests {
             "Christmas Day is Friday, 25 December 2026 (Pacific Time), a public holiday."
         );
         assert_eq!(one("christmas eve hours").unwrap().0, "2026-12-24");
-        assert_eq!(one("hours on Saturday"), None, "a weekday alone is the weekly line");
-        assert_eq!(one("el sábado"), None);
+        assert_eq!(
+            one("hours on Saturday"),
+            Some(("2026-12-05".into(), "Saturday is today, 5 December 2026 (Pacific Time).".into()))
+        );
+        assert_eq!(
+            one("el viernes"),
+            Some(("2026-12-11".into(), "Friday is 11 December 2026 (Pacific Time).".into()))
+        );
+        for habit in
+            ["hours on Saturdays", "every saturday", "los sábados", "samstags", "le samedi", "har shaniwar"]
+        {
+            assert_eq!(one(habit), None, "{habit}: a habit is the weekly line");
+        }
         assert_eq!(one("this Saturday").unwrap().0, "2026-12-12");
         let weekend = asked("this weekend?", &at("2026-12-03T09:00:00-08:00")).unwrap();
         assert_eq!(weekend.days.len(), 2);
@@ -243,7 +310,24 @@ mod tests {
             asked("today", &at("2026-12-05T07:00:00Z")).unwrap().days[0].date.to_string(),
             "2026-12-04"
         );
-        let eve = asked("open tomorrow?", &at("2026-12-24T10:00:00-08:00")).unwrap();
+        let eve = at("2026-12-24T10:00:00-08:00");
+        for friday in [
+            "is the library open on friday?",
+            "¿abre el viernes?",
+            "am Freitag?",
+            "vendredi ?",
+            "shukravar ko?",
+        ] {
+            let days = asked(friday, &eve).unwrap();
+            assert_eq!(days.days[0].holiday, Some("Christmas Day"), "{friday}");
+            assert_eq!(
+                days.lead, "Friday is 25 December 2026 (Pacific Time): Christmas Day, a public holiday.",
+                "{friday}"
+            );
+        }
+        let two = asked("saturday and sunday?", &eve).unwrap();
+        assert_eq!(two.lead, "Saturday is 26 December 2026 and Sunday is 27 December 2026 (Pacific Time).",);
+        let eve = asked("open tomorrow?", &eve).unwrap();
         assert_eq!(
             eve.lead,
             "Tomorrow is Friday, 25 December 2026 (Pacific Time): Christmas Day, a public holiday."

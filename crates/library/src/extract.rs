@@ -17,17 +17,35 @@
 //! them has lines that answer (it answers), or neither has (not saved); no evidence at
 //! all is [`Answer::NotCovered`]. A skill without content lines never takes part.
 //!
-//! **A day** ([`crate::days`]: today, tomorrow, a holiday, the weekend, "this Saturday",
-//! in five languages) in a skill whose lines are kept by weekday gives that day's line — the
-//! holiday line on a public holiday — after a sentence naming the day.
+//! **A day** ([`crate::days`]: today, tomorrow, a holiday, the weekend, "this Saturday", a
+//! weekday said alone — "on Friday", "el viernes" — in five languages) in a skill whose
+//! lines are kept by weekday gives that day's line — the holiday line on a public holiday —
+//! after a sentence naming the day; a weekday said as a habit ("on Fridays", "every
+//! Friday") is no date and gets the weekly line.
+//!
+//! **A better line elsewhere** (`better_elsewhere`). The chosen skill answers unless a line
+//! of another enabled skill answers the whole question and no line of the chosen skill
+//! does — key-term coverage, not scores: that line has the question's words of the
+//! chosen topic (name, tags, description), every other term of the question that any
+//! enabled line has, and one that no line of the chosen skill has. "What floor is the
+//! quiet room on" in Study rooms: the floors line of Finding items has "room", "floor" and
+//! "quiet"; "can I borrow a book from another university?" in Borrowing: the interlibrary
+//! line has the item and "interlibrary"; "can I place a hold on a book?" in Finding items:
+//! "Place a hold …" in Borrowing. A question with nothing of the chosen skill (no term in
+//! its topic or lines) stays there, not saved: the Hub chose that topic ("can I renew a
+//! book?" in Study rooms); one that shares only the topic's words with the chosen skill's
+//! lines moves only for a key term ("how do I cancel a booking?" in Study room booking).
+//! A line that adds a term but lacks one the question has is not better ("two library
+//! books … friday" in Borrowing is not the Friday line).
 //!
 //! **Choosing the lines.** *Selectors* are the question's terms found in the chosen skill's
 //! content, but for its name's words (naming the topic selects nothing within it) — unless
 //! the other selectors find no line of their own. Then, in order:
-//! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, …) that neither the content
-//!    nor the topic (name, tags, description) of this or any other skill has means the saved
-//!    information does not answer it: [`Answer::NotSaved`] ("I lost a library book" in
-//!    Borrowing) — unless another key term of the question is in the content: then that
+//! 1. a *key* term ([`crate::words`]: lost, fine, renew, price, limit, …) that neither the
+//!    content nor the topic (name, tags, description) of this or any other skill has means
+//!    the saved information does not answer it: [`Answer::NotSaved`] ("I lost a library
+//!    book" in Borrowing; "how many books can I borrow at once?": a limit, which no line
+//!    states) — unless another key term of the question is in the content: then that
 //!    part is answered and the reply says the rest is not saved ("what is the fine for
 //!    returning a book late?": the fines line). A key term another skill is about is that
 //!    skill's part of a mixed question ("print my notes early, when do you open Monday?" in
@@ -52,7 +70,7 @@ use jiff::ZonedDateTime as Zoned;
 
 use crate::days::{self, Days};
 pub use crate::rank::SkillText;
-use crate::rank::{Index, Profile, hits, line_counts};
+use crate::rank::{Index, Line, Profile, hits, line_counts};
 use crate::words::{english_weekday, is_key, terms};
 
 /// The start of the reply when the saved information does not answer a question.
@@ -124,7 +142,46 @@ fn answer_from(index: &Index<'_>, chosen: &Profile<'_>, days: Option<&Days>, ask
         let lead = Some(days.lead.clone());
         return Answer::Lines { skill_id: chosen.skill.id.to_string(), lines, lead, partial: false };
     }
-    select(index, chosen, asked)
+    select(index, better_elsewhere(index, chosen, asked).unwrap_or(chosen), asked)
+}
+
+/// The enabled skill with a line that answers the whole question where no line of
+/// `chosen` does. The question must be about `chosen` at all (a term of it in `chosen`'s
+/// topic — name, tags, description — or lines); a question with nothing of `chosen` stays
+/// there, not saved: "can I renew a book?" in Study rooms, where the Hub chose that topic.
+/// The line has every term of the question that is `chosen`'s topic, every other term of
+/// the question that any enabled line has (or an alternative: "book" in "an item"), and
+/// one that no line of `chosen` has — a key term when the question and `chosen`'s lines
+/// share nothing but the topic's words ("how do I cancel a booking?" in Study room
+/// booking: "Cancel a booking online …"; "add money to my print account" in Printing is
+/// not "The due date is printed … in your library account"). "What floor is the quiet
+/// room on" in Study rooms: the floors line of Finding items has "room", "floor" and
+/// "quiet"; "can I place a hold on a book?" in Finding items: "Place a hold …" in
+/// Borrowing has "place", "hold" and "item".
+fn better_elsewhere<'i, 'a>(
+    index: &'i Index<'a>,
+    chosen: &Profile<'a>,
+    asked: &[String],
+) -> Option<&'i Profile<'a>> {
+    let in_lines = |p: &Profile<'_>, t: &String| p.lines.iter().any(|l| hits(&l.set, t));
+    let words = asked.iter().filter(|t| !crate::words::is_number(t));
+    let (topic, rest): (Vec<&String>, Vec<&String>) = words.partition(|t| chosen.is_topic(t));
+    let shared = rest.iter().any(|t| in_lines(chosen, t));
+    if topic.is_empty() && !shared {
+        return None;
+    }
+    let answerable: Vec<&String> =
+        rest.into_iter().filter(|t| index.profiles.iter().any(|p| in_lines(p, t))).collect();
+    // with only the topic's words in common, only a key term moves the question
+    let new = |line: &Line<'_>, t: &&String| {
+        line.set.contains(*t) && !in_lines(chosen, t) && (shared || crate::words::is_key(t))
+    };
+    let answers = |line: &Line<'_>| {
+        topic.iter().all(|t| line.set.contains(*t))
+            && answerable.iter().all(|t| hits(&line.set, t))
+            && answerable.iter().any(|t| new(line, t))
+    };
+    index.profiles.iter().filter(|p| p.skill.id != chosen.skill.id).find(|p| p.lines.iter().any(answers))
 }
 
 /// Whether the question is nothing but the topics of the `tied` skills (the Hub's among
@@ -169,10 +226,12 @@ fn choose<'i, 'a>(index: &'i Index<'a>, asked: &[String]) -> Chosen<'i, 'a> {
     }
 }
 
-/// A tie of the Library's own pick: the one skill that answers with lines, when only one
-/// does; none does: not saved; else ask which one.
+/// A tie of the Library's own pick: the one answer with lines, when only one skill's
+/// lines answer (both tied skills may send the question to the same better line); none
+/// does: not saved; else ask which one.
 fn settle(index: &Index<'_>, tied: &[&Profile<'_>], days: Option<&Days>, asked: &[String]) -> Answer {
-    let answers: Vec<Answer> = tied.iter().map(|p| answer_from(index, p, days, asked)).collect();
+    let mut answers: Vec<Answer> = tied.iter().map(|p| answer_from(index, p, days, asked)).collect();
+    answers.dedup();
     let mut with_lines = answers.iter().filter(|a| matches!(a, Answer::Lines { .. }));
     match (with_lines.next(), with_lines.next()) {
         (Some(one), None) => one.clone(),

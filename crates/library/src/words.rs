@@ -16,15 +16,27 @@
 //!    [`forms::read::weekday`], but "mon" is French "my" and "thu" Vietnamese), hours and
 //!    opening/closing (all `hour`: "abre", "ferme", "geschlossen", "khuli"), book, reserve,
 //!    renew, fine, lost, damage, print, copy, scan, room, price, borrow (`loan`), laptop,
-//!    holiday (and the holidays' names), food, return, cancel, …
-//! 4. **Stop words** of the five languages, day words (read by [`crate::days`] instead),
-//!    "library" (it is the agent's name, not a topic) and single letters are dropped.
+//!    holiday (and the holidays' names), food, return, cancel, late, place ("put a hold"),
+//!    floor ("piso", "étage", "Stock"), quiet ("silenciosa", "calme", "ruhig"), databases,
+//!    subjects onto the floors the content names ("maths", "calculus" → `mathematics`,
+//!    "chemistry" → `sciences`, "history" → `humanities`, "psychology" → `social`; a book
+//!    of a subject is the subject's shelf: "maths books" is `mathematics` alone), …; and
+//!    phrases: "at once", "at a time", "a la vez", "auf einmal", "ek saath" (`limit`),
+//!    "another university", "otra biblioteca", "anderen Bibliothek" (`interlibrary`), "how
+//!    late" (`hour`), "bases de datos" (`databases`). "Late" (and Spanish "tarde") in a question
+//!    that returns something is `overdue` ("return a laptop late"); alone it is `lat`,
+//!    whose alternative is "overdue" ("late for our room booking" is no fine).
+//! 4. **Stop words** of the five languages, generic verbs ("use", "happen", "keep": "can I
+//!    use the databases" is about the databases, not the course reserves "for use inside
+//!    the library"), day words (read by [`crate::days`] instead), "library" (it is the
+//!    agent's name, not a topic) and single letters are dropped.
 //! 5. **Stem**: a light English stemmer folds plurals, "-ing" and "-ed" ("Mondays" →
 //!    "monday", "printing" → "print", "sided" → "sid").
 //!
 //! Some terms are **key**: they name what a question is about (lost, damage, fine, renew,
-//! price, print, scan, hour, reserving, food, cancel, return, …). An answer must cover each
-//! key term the question has, or some skill must be about it ([`crate::extract`]).
+//! price, print, scan, hour, reserving, food, cancel, return, limit, overdue, …). An answer
+//! must cover each key term the question has, or some skill must be about it
+//! ([`crate::extract`]).
 
 /// A term and the content words it also matches ("book" finds "renew an item").
 pub fn alternatives(term: &str) -> &'static [&'static str] {
@@ -32,6 +44,7 @@ pub fn alternatives(term: &str) -> &'static [&'static str] {
         "book" => &["item"],
         "dvd" => &["item"],
         "laptop" => &["item"],
+        "lat" => &["overdu"],
         _ => &[],
     }
 }
@@ -45,8 +58,10 @@ const KEY_TERMS: &[&str] = &[
     "fin",
     "food",
     "hour",
+    "limit",
     "locker",
     "lost",
+    "overdu",
     "park",
     "pric",
     "print",
@@ -56,6 +71,9 @@ const KEY_TERMS: &[&str] = &[
     "scan",
     "wifi",
 ];
+
+/// The subjects the lexicon reads onto the floors line (stemmed).
+const SUBJECTS: &[&str] = &["humanity", "mathematic", "scienc", "social"];
 
 pub fn is_key(term: &str) -> bool {
     KEY_TERMS.contains(&term)
@@ -78,13 +96,21 @@ pub fn text_terms(text: &str) -> Vec<String> {
 fn normalised(text: &str, question: bool) -> Vec<String> {
     let raw = split(text);
     let mut out = Vec::new();
-    for (i, word) in raw.iter().enumerate() {
-        let prev = if i == 0 { "" } else { raw[i - 1].as_str() };
-        let next = raw.get(i + 1).map_or("", String::as_str);
+    let mut i = 0;
+    while i < raw.len() {
+        if question && let Some((len, term)) = phrase_at(&raw, i) {
+            out.push(term.to_string());
+            i += len;
+            continue;
+        }
+        let (at, word) = (i, &raw[i]);
+        i += 1;
+        let prev = if at == 0 { "" } else { raw[at - 1].as_str() };
+        let next = raw.get(at + 1).map_or("", String::as_str);
         let mapped = match word.as_str() {
-            "book" => book_sense(i, prev, next),
+            "book" => book_sense(at, prev, next),
             // "Books a group study room": the act
-            "books" if matches!(next, "a" | "an") && i == 0 => "reservation",
+            "books" if matches!(next, "a" | "an") && at == 0 => "reservation",
             "reserve" if matches!(prev, "course" | "on") => "reserve",
             "booking" | "bookings" | "booked" | "reserve" | "reserved" | "reserving" | "reservation"
             | "reservations" => "reservation",
@@ -93,6 +119,18 @@ fn normalised(text: &str, question: bool) -> Vec<String> {
         };
         if let Some(term) = normalise(mapped) {
             out.push(term);
+        }
+    }
+    // a book of a subject is the subject's shelf ("maths books", "libros de psicología")
+    if question && out.iter().any(|t| SUBJECTS.contains(&t.as_str())) {
+        out.retain(|t| t != "book");
+    }
+    // late with a return is an overdue item ("return a laptop late", "devolver tarde");
+    // late alone is only an alternative of overdue ("late for our room booking" is no
+    // fine), and Spanish "tarde" alone is as likely the afternoon
+    if question && out.iter().any(|t| t == "return") {
+        for t in out.iter_mut().filter(|t| *t == "lat" || *t == "tard") {
+            *t = "overdu".into();
         }
     }
     out
@@ -241,14 +279,15 @@ const STOP_WORDS: &[&str] = &[
     "about", "after", "again", "all", "also", "am", "an", "and", "any", "anyone", "are", "aren", "arent",
     "as", "at", "be", "been", "before", "but", "by", "can", "cant", "could", "couldnt", "did", "didnt", "do",
     "does", "doesnt", "doing", "done", "dont", "each", "for", "from", "get", "got", "guy", "guys", "had",
-    "has", "have", "having", "he", "hello", "her", "here", "hey", "hi", "him", "his", "how", "hows", "id",
-    "if", "im", "in", "into", "is", "isnt", "it", "its", "ive", "just", "know", "let", "lets", "library",
-    "like", "many", "may", "me", "might", "more", "most", "much", "must", "my", "need", "no", "not", "of",
-    "ok", "okay", "on", "or", "our", "please", "pls", "plz", "she", "should", "so", "some", "still", "such",
-    "tell", "than", "thank", "thanks", "that", "thats", "the", "their", "them", "then", "there", "theres",
-    "these", "they", "this", "those", "to", "too", "up", "us", "very", "want", "was", "we", "were", "what",
-    "whats", "when", "whens", "where", "wheres", "which", "while", "who", "whos", "why", "will", "with",
-    "wont", "would", "yes", "you", "youd", "your", "youre", "yours",
+    "happen", "happened", "happens", "has", "have", "having", "he", "hello", "her", "here", "hey", "hi",
+    "him", "his", "how", "hows", "id", "if", "im", "in", "into", "is", "isnt", "it", "its", "ive", "just",
+    "keep", "know", "let", "lets", "library", "like", "many", "may", "me", "might", "more", "most", "much",
+    "must", "my", "need", "no", "not", "of", "ok", "okay", "on", "or", "our", "please", "pls", "plz", "she",
+    "should", "so", "some", "still", "such", "tell", "than", "thank", "thanks", "that", "thats", "the",
+    "their", "them", "then", "there", "theres", "these", "they", "this", "those", "to", "too", "up", "us",
+    "use", "used", "uses", "using", "very", "want", "was", "we", "were", "what", "whats", "when", "whens",
+    "where", "wheres", "which", "while", "who", "whos", "why", "will", "with", "wont", "would", "yes", "you",
+    "youd", "your", "youre", "yours",
 ];
 
 /// Spanish, French, German and Hinglish (and the Library's name in them). Sorted.
@@ -362,6 +401,8 @@ const OTHER_STOP_WORDS: &[&str] = &[
     "und",
     "une",
     "uno",
+    "usar",
+    "utiliser",
     "von",
     "vous",
     "wann",
@@ -403,7 +444,8 @@ const DAY_WORDS: &[&str] = &[
 mod lexicon;
 
 pub use lexicon::english_weekday;
-use lexicon::lexicon;
+pub use lexicon::weekday;
+use lexicon::{lexicon, phrase_at};
 
 #[cfg(test)]
 mod tests {

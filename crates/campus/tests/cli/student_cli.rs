@@ -94,8 +94,10 @@ fn the_chat_keeps_one_conversation_until_new_and_refuses_locally() {
         &[("HUB_URL", &u.hub_url)],
     );
     assert!(ok, "{stderr}");
-    assert_eq!(stdout.lines().count(), 1, "{stdout}");
-    assert!(stdout.starts_with("Campus University (fictional demo) · Library Agent: "), "{stdout}");
+    // the reply's own lines: the next Monday's date, then its hours line
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(exchanges(&stdout).is_empty() && !stdout.lines().any(|l| l.starts_with("outcome ")), "{stdout}");
+    assert!(stdout.starts_with("Campus University (fictional demo) · Library Agent: Monday is "), "{stdout}");
     assert!(stdout.contains("Monday"), "{stdout}");
     // with -v, the ids too
     let (ok, stdout, _) =

@@ -172,7 +172,7 @@ fn lines_are_trimmed_deduplicated_and_in_order() {
         Answer::Lines {
             skill_id: "h".into(),
             lines: owned(&["  Sunday: closed", "Monday: 9–17"]),
-            lead: None,
+            lead: Some("Sunday is 6 December 2026 and Monday is 7 December 2026 (Pacific Time).".into()),
             partial: false
         }
     );
@@ -269,4 +269,75 @@ fn random_questions_never_panic_and_lines_are_verbatim() {
         let question = rng.text(PIECES, 10);
         check(&question, &random);
     }
+}
+
+/// Two skills of a made-up library: a line of the other skill answers when it has more of
+/// the question than any line of the chosen one (and the chosen one's topic words); a
+/// question the chosen skill has nothing of stays there, not saved.
+#[test]
+fn a_better_line_of_another_enabled_skill_answers() {
+    let none: Vec<String> = Vec::new();
+    let skills = [
+        SkillText {
+            id: "parking",
+            name: "Parking",
+            description: "Where to park and what it costs.",
+            tags: &none,
+            examples: &[],
+            content: "Bike racks are by the north door.\nCar parking costs €2 per day.",
+        },
+        SkillText {
+            id: "map",
+            name: "Building map",
+            description: "Where things are in the building.",
+            tags: &none,
+            examples: &[],
+            content: "The north door opens onto the canal path.\nThe roof terrace has bike racks with chargers for electric bikes.",
+        },
+    ];
+    let ask = |q: &str| answer(q, &skills, &context(Some("parking")));
+    // "electric" is in no parking line: the map's line has it, and "bike" too
+    assert_eq!(
+        lines_from(ask("where can I leave an electric bike?"), "map"),
+        owned(&["The roof terrace has bike racks with chargers for electric bikes."])
+    );
+    // nothing of parking in the question: the Hub's choice stands, not saved
+    assert_eq!(ask("is there a roof terrace?"), Answer::NotSaved { skill_id: "parking".into() });
+    // a line elsewhere must have the chosen topic's words the question has ("park")
+    assert!(
+        matches!(ask("can I park an electric car?"), Answer::Lines { skill_id, .. } | Answer::NotSaved { skill_id } if skill_id == "parking")
+    );
+    // what both skills have the same of stays with the chosen one
+    assert_eq!(
+        lines_from(ask("where are the bike racks?"), "parking"),
+        owned(&["Bike racks are by the north door."])
+    );
+}
+
+/// Words that say one thing together are read as that thing, in five languages.
+#[test]
+fn phrases_and_subjects_are_read() {
+    use crate::words::terms;
+    for q in
+        ["how many books at once?", "two DVDs at a time", "dos libros a la vez", "zwei Bücher auf einmal"]
+    {
+        assert!(terms(q).contains(&"limit".to_string()), "{q}: {:?}", terms(q));
+    }
+    for q in [
+        "a book from another university",
+        "de otra biblioteca",
+        "d'une autre université",
+        "von einer anderen Bibliothek",
+    ] {
+        assert!(terms(q).contains(&"interlibrary".to_string()), "{q}: {:?}", terms(q));
+    }
+    // a book of a subject is the subject's shelf
+    assert_eq!(terms("where are the maths books?"), ["mathematic"]);
+    assert_eq!(terms("calculus textbooks"), ["mathematic"]);
+    let psychology = terms("¿dónde están los libros de psicología?");
+    assert!(psychology.contains(&"social".to_string()) && !psychology.contains(&"book".to_string()));
+    // late with a return is overdue; late alone only matches an overdue line
+    assert_eq!(terms("I returned my laptop late"), ["return", "laptop", "overdu"]);
+    assert_eq!(terms("late for our room"), ["lat", "room"]);
+    assert_eq!(terms("can I use the databases from home?"), ["databas", "hom"]);
 }

@@ -3,10 +3,94 @@
 //! stemming). Weekdays come from the booking form's reader ([`forms::read::weekday`]), so
 //! both read the same day names.
 
+/// The weekday a folded word names, as the booking form's reader reads it — but "mon" is
+/// French for "my" and "thu" Vietnamese ("thư viện", the library).
+pub fn weekday(w: &str) -> Option<jiff::civil::Weekday> {
+    forms::read::weekday(w).filter(|_| !matches!(w, "mon" | "thu"))
+}
+
+/// Words that say one thing together, and the term they stand for (already stemmed):
+/// "at once" is a limit, "another library" an interlibrary loan, "how late" the hours.
+const PHRASES: &[(&[&str], &str)] = &[
+    (&["at", "once"], "limit"),
+    (&["at", "a", "time"], "limit"),
+    (&["at", "one", "time"], "limit"),
+    (&["at", "the", "same", "time"], "limit"),
+    (&["a", "la", "vez"], "limit"),
+    (&["al", "mismo", "tiempo"], "limit"),
+    (&["a", "la", "fois"], "limit"),
+    (&["en", "meme", "temps"], "limit"),
+    (&["auf", "einmal"], "limit"),
+    (&["ek", "saath"], "limit"),
+    (&["ek", "sath"], "limit"),
+    (&["how", "late"], "hour"),
+    (&["inter", "library"], "interlibrary"),
+    (&["bases", "de", "datos"], "databas"),
+    (&["base", "de", "datos"], "databas"),
+    (&["bases", "de", "donnees"], "databas"),
+    (&["base", "de", "donnees"], "databas"),
+];
+
+/// Words before a library or university that make it another one ("from another
+/// university", "otra biblioteca", "une autre université", "einer anderen Bibliothek").
+const OTHER: &[&str] = &[
+    "another",
+    "other",
+    "different",
+    "otra",
+    "otro",
+    "otras",
+    "otros",
+    "autre",
+    "autres",
+    "andere",
+    "anderen",
+    "anderer",
+    "dusri",
+    "doosri",
+    "dusre",
+    "doosre",
+];
+const INSTITUTIONS: &[&str] = &[
+    "library",
+    "libraries",
+    "university",
+    "universities",
+    "uni",
+    "unis",
+    "college",
+    "colleges",
+    "campus",
+    "school",
+    "biblioteca",
+    "bibliotecas",
+    "universidad",
+    "universidades",
+    "bibliotheque",
+    "bibliotheques",
+    "universite",
+    "universites",
+    "bibliothek",
+    "bibliotheken",
+    "universitat",
+    "hochschule",
+];
+
+/// The phrase at `words[i]`, if one starts there: how many words it takes and its term.
+pub(super) fn phrase_at(words: &[String], i: usize) -> Option<(usize, &'static str)> {
+    let at = |j: usize| words.get(i + j).map_or("", String::as_str);
+    if OTHER.contains(&at(0)) && INSTITUTIONS.contains(&at(1)) {
+        return Some((2, "interlibrary"));
+    }
+    PHRASES
+        .iter()
+        .find(|(said, _)| said.iter().enumerate().all(|(j, w)| at(j) == *w))
+        .map(|(said, term)| (said.len(), *term))
+}
+
 /// The English word a folded word stands for, when the lexicon has it.
 pub(super) fn lexicon(w: &str) -> Option<&'static str> {
-    // "mon" is French for "my", "thu" Vietnamese ("thư viện", the library)
-    if let Some(day) = forms::read::weekday(w).filter(|_| !matches!(w, "mon" | "thu")) {
+    if let Some(day) = weekday(w) {
         return Some(english_weekday(day));
     }
     Some(match w {
@@ -20,7 +104,7 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "reservar" | "reserva" | "reserver" | "reservieren" | "reservierung" | "buchen" | "buchung"
         | "reserv" | "resrve" => "reservation",
         "libro" | "libros" | "livre" | "livres" | "buch" | "bucher" | "kitaab" | "kitab" | "kitabein"
-        | "pustak" | "textbook" | "textbooks" | "novel" | "books" => "book",
+        | "kitaabein" | "kitabe" | "pustak" | "textbook" | "textbooks" | "novel" | "books" => "book",
         "renovar" | "renovacion" | "renouveler" | "renouvellement" | "prolonger" | "verlangern"
         | "verlangerung" | "extend" | "renewal" | "renewals" | "renewed" | "renewing" | "renews" => "renew",
         "multa" | "multas" | "amende" | "amendes" | "penalite" | "gebuhr" | "gebuhren" | "mahngebuhr"
@@ -42,7 +126,7 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         | "cost" | "costs" | "charge" | "charged" | "charges" | "prices" => "price",
         "borrow" | "borrowed" | "borrowing" | "checkout" | "prestar" | "prestamo" | "prestamos"
         | "prestado" | "emprunter" | "emprunt" | "emprunte" | "ausleihen" | "leihen" | "ausleihe"
-        | "ausgeliehen" | "udhaar" | "loans" => "loan",
+        | "ausgeliehen" | "udhaar" | "loans" | "sacar" => "loan",
         "portatil" | "portatiles" | "ordinateur" | "ordi" | "laptops" | "notebook" | "computer" => "laptop",
         "color" | "couleur" | "farbe" | "farbig" | "rang" => "colour",
         "feriado" | "feriados" | "festivo" | "festivos" | "ferie" | "feiertag" | "feiertage" | "chutti"
@@ -51,10 +135,34 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         }
         "eat" | "eating" | "comida" | "comer" | "nourriture" | "manger" | "essen" | "khana" | "pizza"
         | "snack" | "snacks" | "drink" | "drinks" => "food",
-        "return" | "returned" | "returning" | "devolver" | "rendre" | "zuruckgeben" | "wapas" | "drop" => {
-            "return"
-        }
+        "return" | "returned" | "returning" | "devolver" | "devuelvo" | "devolvi" | "devuelto" | "rendre"
+        | "rendu" | "zuruckgeben" | "zuruckgebe" | "zuruckgegeben" | "wapas" | "drop" => "return",
         "cancel" | "cancelled" | "canceled" | "cancelar" | "annuler" | "stornieren" => "cancel",
+        "late" | "lateness" | "atrasado" | "atrasada" | "atrasados" | "retraso" | "retard" | "verspatet"
+        | "verspatung" => "late",
+        "overdue" | "vencido" | "vencidos" | "uberfallig" => "overdue",
+        "limit" | "limits" | "limite" | "limites" | "grenze" | "hochstzahl" | "gleichzeitig" | "seema" => {
+            "limit"
+        }
+        "piso" | "planta" | "etage" | "stock" | "stockwerk" | "manzil" | "floors" => "floor",
+        "silencio" | "silenciosa" | "silencioso" | "silence" | "silencieuse" | "silencieux" | "calme"
+        | "ruhig" | "ruhige" | "ruhigen" | "leise" | "stille" | "shant" | "shaant" | "silent" => "quiet",
+        "put" | "placing" | "poner" | "mettre" | "setzen" | "lagana" | "lagao" => "place",
+        "interlibrary" | "interbibliotecario" | "interbibliotheques" | "fernleihe" => "interlibrary",
+        "database" | "databases" | "datenbank" | "datenbanken" => "databases",
+        // subjects, onto the floors the content names
+        "math" | "maths" | "mathematics" | "matematicas" | "matematica" | "mathematiques" | "mathe"
+        | "mathematik" | "ganit" | "calculus" | "calculo" | "calcul" | "algebra" | "geometry"
+        | "statistics" | "stats" | "estadistica" | "statistik" => "mathematics",
+        "science" | "sciences" | "ciencia" | "ciencias" | "physics" | "fisica" | "physique" | "physik"
+        | "chemistry" | "quimica" | "chimie" | "chemie" | "biology" | "biologia" | "biologie"
+        | "engineering" | "vigyan" => "sciences",
+        "humanities" | "history" | "historia" | "histoire" | "geschichte" | "itihas" | "philosophy"
+        | "filosofia" | "philosophie" | "literature" | "literatura" | "litterature" | "literatur" | "art"
+        | "arts" | "languages" | "linguistics" => "humanities",
+        "psychology" | "psicologia" | "psychologie" | "economics" | "economia" | "economie"
+        | "wirtschaft" | "sociology" | "sociologia" | "sociologie" | "soziologie" | "politics" | "law"
+        | "derecho" | "droit" | "jura" => "social",
         _ => return None,
     })
 }
