@@ -6,14 +6,20 @@ use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use a2a::wire::AgentCard;
 use forms::rooms::SlotKey;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use skills::{Rules, Settings, Skill, SkillSet};
 use specialist::forms::{FormHost, Front, skill_enabled};
 use telemetry::Telemetry;
 
+mod loans;
+
 use crate::booking;
 use crate::clock::Clock;
-use crate::compose::live::LiveComposer;
+
+use crate::extract::{Answer, Context, SkillText, answer, render};
+use crate::live::LiveConfig;
+use crate::loans::Loans;
+use crate::renewal;
 
 /// How the Library composes a loan screen (`LIBRARY_UI`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,34 +45,8 @@ impl ComposeMode {
         conf::env_choice("LIBRARY_UI", env, &choices, ComposeMode::default())
     }
 }
-use crate::compose::{
-    self, Composed, Facts, MAX_REPAIRS, Step, Target, Written, catalog, compose_checked, compose_offline,
-    live, unrepaired_text,
-};
-use crate::extract::{Answer, Context, SkillText, answer, render};
-use crate::live::LiveConfig;
-use crate::loans::{LoanFacts, Loans, OFFLINE_LABEL};
-use crate::renewal;
-
-/// A live composition's running state: the conversation with the model, its calls, and
-/// the provider failure that ended it, if one did.
-struct LiveState {
-    conversation: Vec<llm::Message>,
-    meter: specialist::live::Meter,
-    failed: Option<llm::LlmError>,
-}
-
 /// The workflows the Library's forms belong to.
 const HOSTED: [forms::Workflow; 2] = [booking::WORKFLOWS[0], renewal::WORKFLOWS[0]];
-
-/// The buttons of a fixed form's screen (a loan screen holds its own).
-fn buttons(workflow: &str, screen: &str) -> &'static [(&'static str, &'static str)] {
-    if workflow == renewal::WORKFLOW {
-        renewal::no_fixed_buttons(workflow, screen)
-    } else {
-        booking::buttons(workflow, screen)
-    }
-}
 
 /// The Library's port unless `PORT` says otherwise.
 pub const DEFAULT_PORT: u16 = 41242;
@@ -241,7 +221,8 @@ impl Library {
             }
             booking::handle(clock, &key, tx, a, redo)
         };
-        let outcome = self.host.act(ctx, &HOSTED, enabled, buttons, handler).await?;
+        // booking's table has no loan screen: a loan form's buttons are the ones it holds
+        let outcome = self.host.act(ctx, &HOSTED, enabled, booking::buttons, handler).await?;
         Ok(self.host.publish(&self.front(), ctx, &outcome))
     }
 
@@ -251,178 +232,6 @@ impl Library {
         let policy = self.settings.policy();
         let offer = |choice| booking::offer(self.clock, &self.host, &self.key, ctx, choice);
         self.host.answer_chat(&self.front(), ctx, &policy, offer).await
-    }
-
-    /// A question about the asker's own loans: the loan service's overview (written by
-    /// rule, in either mode) for the student the Hub vouched for on this very forward, and
-    /// for no one else.
-    async fn answer_loans(&self, ctx: &RequestContext) -> Result<Reply, RpcError> {
-        let caller = specialist::caller();
-        let (text, outcome, count) = match caller.student() {
-            None => (crate::loans::NOT_VOUCHED.to_string(), "not_vouched", None),
-            Some(student) => {
-                let (loans, student, context) =
-                    (self.loans.clone(), student.to_string(), ctx.context_id.clone());
-                let list = self.host.store().run(move |_| loans.open(&student, Some(&context))).await;
-                let list = list.map_err(|e| specialist::forms::store_failed(&e))?;
-                // a screen for a client that draws one; words for any other
-                if FormHost::client_renders(ctx) && !list.is_empty() {
-                    return self.answer_with_screen(ctx, &list).await;
-                }
-                // words: the loans the question names (all when none), and where to renew
-                let question = ctx.text();
-                let named: Vec<LoanFacts> =
-                    crate::compose::mock::named_in(&list, &question).into_iter().cloned().collect();
-                let shown = if named.is_empty() { &list[..] } else { &named[..] };
-                let mut text = crate::loans::overview(shown, self.clock.now().date(), self.live.is_some());
-                if crate::compose::mock::asks_to_renew(&question) && shown.iter().any(|l| l.renewable.is_ok())
-                {
-                    text.push_str(crate::loans::RENEW_ON_THE_PAGE);
-                }
-                (text, "answered", Some(list.len()))
-            }
-        };
-        let reply = Reply::text(text.clone());
-        let details = json!({ "loans": count, "caller": caller.as_str(), "mode": self.mode() });
-        specialist::log_reply(&self.telemetry, ctx, &reply, outcome, &text, &details);
-        Ok(reply)
-    }
-
-    /// Whether the question asks to renew a loan it names by title, of the student the Hub
-    /// vouched for on this forward (no one else's loans are read).
-    async fn renews_a_named_loan(&self, ctx: &RequestContext) -> bool {
-        let question = ctx.text();
-        let Some(student) = specialist::caller().student().map(str::to_string) else { return false };
-        if !crate::compose::mock::asks_to_renew(&question) {
-            return false;
-        }
-        let (loans, context) = (self.loans.clone(), ctx.context_id.clone());
-        let list = self.host.store().run(move |_| loans.open(&student, Some(&context))).await;
-        list.is_ok_and(|list| crate::compose::mock::asks_to_renew_one_of(&list, &question))
-    }
-
-    /// A loan question answered with a composition through the compiler and every check
-    /// ([`crate::compose`]), by the model in live mode and by the offline rules otherwise:
-    /// words, one question, or a screen opened as the conversation's loan form (replacing
-    /// the open one); what no composition passes is said in words, by rule. The feed gets
-    /// the screen's structure (its words redacted), each attempt's errors, the repairs and
-    /// the facts it rests on.
-    async fn answer_with_screen(&self, ctx: &RequestContext, list: &[LoanFacts]) -> Result<Reply, RpcError> {
-        match self.ui {
-            ComposeMode::Blocks => self.answer_composed(ctx, list, &live::BLOCKS, compose_offline).await,
-            ComposeMode::Catalog => {
-                let offline = |facts: &Facts<'_>| catalog::from_blocks(&compose_offline(facts), facts);
-                self.answer_composed(ctx, list, &live::CATALOG, offline).await
-            }
-        }
-    }
-
-    /// [`Library::answer_with_screen`] in one composition mode: `mode` for the model,
-    /// `offline` the rules without one.
-    async fn answer_composed<W>(
-        &self,
-        ctx: &RequestContext,
-        list: &[LoanFacts],
-        mode: &'static live::Mode<W>,
-        offline: impl Fn(&Facts<'_>) -> W,
-    ) -> Result<Reply, RpcError>
-    where
-        W: Written + Send + 'static,
-    {
-        let question = ctx.text();
-        let today = self.clock.now().date();
-        let facts = Facts { loans: list, question: &question, today };
-        let target = Target { surface_id: "pending", version: 1 };
-        let (checked, live) = match &self.live {
-            None => {
-                let offline = |_| std::future::ready(Step::Composed(offline(&facts)));
-                (compose_checked(&facts, target, offline, MAX_REPAIRS).await, None)
-            }
-            Some(live) => {
-                let composer = LiveComposer { llm: live.llm.clone(), model: live.model };
-                let state = Arc::new(tokio::sync::Mutex::new(LiveState {
-                    conversation: composer.first(&facts),
-                    meter: specialist::live::Meter::new(live.model),
-                    failed: None,
-                }));
-                let attempt = |errors: Vec<_>| {
-                    let (composer, state) = (composer.clone(), state.clone());
-                    async move {
-                        let mut s = state.lock().await;
-                        let a = composer.attempt(mode, &mut s.conversation, &errors).await;
-                        match &a.call {
-                            Ok(reply) => s.meter.ok(compose::live::PURPOSE, reply),
-                            Err(e) => {
-                                s.meter.failed(compose::live::PURPOSE, e);
-                                s.failed = Some(e.clone()).filter(|_| matches!(a.step, Step::Stop));
-                            }
-                        }
-                        a.step
-                    }
-                };
-                let checked = compose_checked(&facts, target, attempt, MAX_REPAIRS).await;
-                let s = state.lock().await;
-                (checked, Some((s.meter.clone(), s.failed.clone())))
-            }
-        };
-        let composer = if live.is_some() { "live" } else { "offline" };
-        let mut details = json!({
-            "loans": list.len(), "caller": specialist::caller().as_str(), "mode": self.mode(),
-            "inspector": inspector(composer, self.ui, &checked, list),
-        });
-        let mut metadata = Map::new();
-        if let Some((meter, failed)) = &live {
-            metadata = match failed {
-                Some(e) => specialist::live::error_metadata(meter, e),
-                None => meter.metadata(),
-            };
-        }
-        let (text, outcome) = match checked.outcome {
-            Ok((written, Composed::Screen(drawn))) => {
-                let title = written.title().unwrap_or("Your loans").to_string();
-                let held = renewal::Held::of_surface(&drawn);
-                let text = match live {
-                    None => format!("{OFFLINE_LABEL}: {title}."),
-                    Some(_) => format!("{title}."),
-                };
-                let build = |id: &str| written.draw(&facts, id, 1).unwrap_or_default();
-                let opened = self.host.offer(
-                    &ctx.context_id,
-                    renewal::WORKFLOW,
-                    renewal::SCREEN,
-                    held.value(),
-                    text,
-                    build,
-                );
-                let outcome = opened.await?;
-                let surface = json!({"surfaceId": outcome.form_id, "revision": outcome.version,
-                                     "agent": IDENTITY, "formId": outcome.form_id});
-                details["inspector"]["surface"] = surface;
-                let structure = Value::Array(a2ui::inspect::structure(&outcome.a2ui));
-                // a string, so the Hub's relay keeps its shape; its words are redacted
-                details["inspector"]["structure"] = json!(structure.to_string());
-                // the words too, under a content key: the feed and the Hub's relay redact it
-                // unless HUB_TELEMETRY_SHOW_CONTENT=1
-                details["inspector"]["content"] = json!(Value::Array(outcome.a2ui.clone()).to_string());
-                let extra = details.as_object().cloned().unwrap_or_default();
-                let reply = self.host.publish_with(&self.front(), ctx, &outcome, extra);
-                return Ok(specialist::live::with_metadata(reply, metadata));
-            }
-            Ok((_, Composed::Answer(text))) => (text, "answered"),
-            Ok((_, Composed::Ask(question))) => (question, "asked_which"),
-            Err(errors) => {
-                let codes: Vec<&str> = errors.iter().map(|e| e.code()).collect();
-                tracing::warn!(?codes, "no loan composition passed the checks; answered in words");
-                match live.as_ref().and_then(|(_, failed)| failed.as_ref()) {
-                    // the model could not be asked: the facts in words, by rule
-                    Some(_) => (crate::loans::overview(list, today, true), "model_error"),
-                    None => (unrepaired_text(list, today), "not_composed"),
-                }
-            }
-        };
-        let reply = specialist::live::with_metadata(Reply::text(text.clone()), metadata);
-        specialist::log_reply(&self.telemetry, ctx, &reply, outcome, &text, &details);
-        Ok(reply)
     }
 
     /// A question in live mode: the model's answer, released only as [`crate::live`] says.
@@ -450,10 +259,9 @@ impl AgentExecutor for Library {
         if FormHost::is_action(&ctx) {
             return self.act(&ctx).await;
         }
-        // the student's own loans: every fact is the loan service's, in either mode, and
-        // no model is asked anything about them
-        if crate::loans::about_own_loans(&question) || self.renews_a_named_loan(&ctx).await {
-            return self.answer_loans(&ctx).await;
+        // the student's own loans: every fact is the loan service's, in either mode
+        if let Some(reply) = self.loan_question(&ctx).await? {
+            return Ok(reply);
         }
         let intent = match self.maybe_form(&ctx).await {
             Ok(reply) => return Ok(reply),
@@ -486,38 +294,6 @@ impl AgentExecutor for Library {
         specialist::log_reply(&self.telemetry, &ctx, &reply, outcome, &text, &details);
         Ok(reply)
     }
-}
-
-/// The generated-UI inspector's record of one loan answer: who composed it, the catalog
-/// and version, each attempt's errors (code, path, our words), the repairs, the decision
-/// that passed and the loan service's facts it rests on (ids, dates, versions; no title).
-fn inspector<W: Written>(
-    composer: &str,
-    ui: ComposeMode,
-    checked: &crate::compose::Checked<W>,
-    loans: &[LoanFacts],
-) -> Value {
-    let attempts: Vec<Value> = checked
-        .attempts
-        .iter()
-        .enumerate()
-        .map(|(i, errors)| {
-            let errors: Vec<Value> = errors
-                .iter()
-                .map(|e| json!({"code": e.code(), "path": e.path, "message": e.message}))
-                .collect();
-            json!({"attempt": i + 1, "passed": errors.is_empty(), "errors": errors})
-        })
-        .collect();
-    let decision = match &checked.outcome {
-        Ok((written, _)) => written.decision(),
-        Err(_) => "none passed",
-    };
-    json!({
-        "composer": composer, "mode": ui.as_str(), "catalog": a2ui::BASIC_CATALOG_ID, "version": a2ui::VERSION,
-        "attempts": attempts, "repairs": checked.repairs(), "decision": decision,
-        "facts": crate::loans::facts_for_inspector(loans),
-    })
 }
 
 /// The skill the Hub chose for this question (`hubSkillId`), only from a forward the Hub

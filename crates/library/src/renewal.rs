@@ -70,11 +70,6 @@ impl Held {
     }
 }
 
-/// The buttons of a fixed screen: a loan form has none (its own are held with it).
-pub fn no_fixed_buttons(_workflow: &str, _screen: &str) -> &'static [(&'static str, &'static str)] {
-    &[]
-}
-
 fn rejected(text: String, field: &str, code: &str, message: &str) -> Step {
     let mut step = Step::text(FormState::Rejected, text);
     step.errors = vec![json!({"field": field, "code": code, "message": message})];
