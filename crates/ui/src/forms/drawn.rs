@@ -1,0 +1,78 @@
+//! What a form's drawn list shows, read back: its components (the buttons a press must
+//! come from), and the date pickers a loan screen's return date typed in the chat goes to.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::FormView;
+
+impl FormView {
+    /// The components the drawn list leaves, each as its last definition says (by id).
+    pub(crate) fn drawn_components(&self) -> HashMap<String, Value> {
+        let mut drawn = HashMap::new();
+        for m in &self.messages {
+            if m.get("deleteSurface").is_some() {
+                drawn.clear();
+            }
+            let components = m.pointer("/updateComponents/components").and_then(Value::as_array);
+            for c in components.into_iter().flatten() {
+                if let Some(id) = c.get("id").and_then(Value::as_str) {
+                    drawn.insert(id.to_string(), c.clone());
+                }
+            }
+        }
+        drawn
+    }
+
+    /// The date pickers drawn for `field` of one item each (bound under `/form/<field>/`):
+    /// (the field's path under `/form`, min, max), by path.
+    fn pickers_under(&self, field: &str) -> Vec<(String, String, String)> {
+        let prefix = format!("/form/{field}/");
+        let mut pickers: Vec<(String, String, String)> = self
+            .drawn_components()
+            .values()
+            .filter(|c| c.get("component").and_then(Value::as_str) == Some("DateTimeInput"))
+            .filter_map(|c| {
+                let path = c.pointer("/value/path")?.as_str()?;
+                path.starts_with(&prefix).then_some(())?;
+                let bound = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+                Some((path.trim_start_matches("/form/").to_string(), bound("min"), bound("max")))
+            })
+            .collect();
+        pickers.sort();
+        pickers
+    }
+
+    /// A loan screen's new return date typed in the chat goes to the one date picker the
+    /// screen draws (`/form/returnDate/<loanId>`), inside that picker's bounds (the loan
+    /// service's range); with no picker, several, or a date outside, it is not filled and
+    /// the note says why. Other forms' values are left as read.
+    pub fn place_dates(&self, filling: &mut forms::fill::Filling) {
+        use vocab::loans::operation::RETURN_DATE;
+        if self.workflow != forms::Workflow::LoanRenewal.id() {
+            return;
+        }
+        let pickers = self.pickers_under(RETURN_DATE);
+        for (field, value) in std::mem::take(&mut filling.filled) {
+            if field != RETURN_DATE {
+                filling.filled.push((field, value));
+                continue;
+            }
+            let why = match pickers.as_slice() {
+                [(path, min, max)] => {
+                    let date = value.as_str().unwrap_or_default();
+                    // ISO dates compare as text
+                    if !min.is_empty() && date >= min.as_str() && date <= max.as_str() {
+                        filling.filled.push((path.clone(), value));
+                        continue;
+                    }
+                    format!("{date} is outside the dates this loan can be renewed to ({min} to {max})")
+                }
+                [] => "this screen has no return date to choose".to_string(),
+                _ => "this screen offers more than one loan: choose the date on the form".to_string(),
+            };
+            filling.not_filled.push((field, why));
+        }
+    }
+}
