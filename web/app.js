@@ -40,8 +40,10 @@ async function postJson(path, body) {
   return { ok: res.ok, status: res.status, json };
 }
 
-async function newConversation() {
-  const { ok, json } = await postJson("/api/ui/conversations", {});
+// begunAnew: the student pressed "New conversation" (the demo's loans start again in it);
+// a conversation opened by the first question of a page keeps them
+async function newConversation(begunAnew = false) {
+  const { ok, json } = await postJson("/api/ui/conversations", begunAnew ? { begunAnew: true } : {});
   if (!ok || typeof json?.threadId !== "string") throw new Error(json?.error?.message || "could not start a new conversation");
   dispatch({ type: "thread", threadId: json.threadId });
   return json.threadId;
@@ -151,7 +153,7 @@ const ctx = {
   },
   ask,
   newConversation: () =>
-    newConversation().catch((e) => {
+    newConversation(true).catch((e) => {
       setStatus(e.message);
     }),
 };

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use a2a::wire::Message;
 use serde_json::{Value, json};
 use vocab::form::{ANONYMOUS_STUDENT, STUDENT_ID_KEY};
+use vocab::meta::BEGUN_ANEW_KEY;
 
 use crate::error::HubError;
 
@@ -17,6 +18,8 @@ pub(crate) struct Asker {
     a2ui: bool,
     /// Its `a2uiClientCapabilities`, when they pass the official schema.
     capabilities: Option<Value>,
+    /// The student began this conversation anew (`conversationBegunAnew`).
+    begun_anew: bool,
 }
 
 /// 1–`max` characters of `A-Za-z0-9_-`.
@@ -44,7 +47,12 @@ impl Asker {
             }
             valid.then(|| c.clone())
         });
-        Ok(Asker { student_id, a2ui: a2ui::part::extension_requested(extensions), capabilities })
+        let begun_anew = match meta(message, BEGUN_ANEW_KEY) {
+            None => false,
+            Some(Value::Bool(true)) => true,
+            Some(_) => return Err(HubError::BegunAnew),
+        };
+        Ok(Asker { student_id, a2ui: a2ui::part::extension_requested(extensions), capabilities, begun_anew })
     }
 
     /// The student the Hub vouches for when it forwards (signed, `hublink::sign_forward`):
@@ -61,6 +69,10 @@ impl Asker {
     /// Adds what the specialist should know of the asker to a forward's metadata.
     pub(crate) fn describe(&self, metadata: &mut HashMap<String, Value>) {
         metadata.insert(STUDENT_ID_KEY.into(), json!(self.student_id));
+        // signed with the rest: the Library starts the demo's loans again on it
+        if self.begun_anew {
+            metadata.insert(BEGUN_ANEW_KEY.into(), json!(true));
+        }
         if let Some(c) = &self.capabilities {
             metadata.insert(a2ui::part::CLIENT_CAPABILITIES_KEY.into(), c.clone());
         }
@@ -90,6 +102,14 @@ mod tests {
         let mut forwarded = HashMap::new();
         Asker::of(&m, &[]).unwrap().describe(&mut forwarded);
         assert!(!forwarded.contains_key(a2ui::part::CLIENT_CAPABILITIES_KEY), "invalid: not passed on");
+        assert!(!forwarded.contains_key(BEGUN_ANEW_KEY), "not begun anew unless the student said so");
+        m.metadata.as_mut().unwrap().insert(BEGUN_ANEW_KEY.into(), json!(true));
+        let mut forwarded = HashMap::new();
+        Asker::of(&m, &[]).unwrap().describe(&mut forwarded);
+        assert_eq!(forwarded[BEGUN_ANEW_KEY], true, "passed on, to be signed with the forward");
+        m.metadata.as_mut().unwrap().insert(BEGUN_ANEW_KEY.into(), json!("yes"));
+        assert!(matches!(Asker::of(&m, &[]), Err(HubError::BegunAnew)));
+        m.metadata.as_mut().unwrap().remove(BEGUN_ANEW_KEY);
         m.metadata.as_mut().unwrap().insert(STUDENT_ID_KEY.into(), json!("a b"));
         assert!(matches!(Asker::of(&m, &[]), Err(HubError::StudentId)));
     }

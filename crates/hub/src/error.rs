@@ -20,6 +20,8 @@ pub enum HubError {
     QuestionTooLong { max: usize },
     #[error("must be 1-64 characters of A-Za-z0-9_-")]
     StudentId,
+    #[error("must be true when given")]
+    BegunAnew,
     #[error("an action message has exactly one part, the application/a2ui+json action")]
     ActionParts,
     /// The action part fails A2UI's rules (`a2ui_*` codes).
@@ -91,6 +93,7 @@ impl HubError {
             HubError::QuestionEmpty => "question_empty",
             HubError::QuestionTooLong { .. } => "question_too_long",
             HubError::StudentId => "student_id_invalid",
+            HubError::BegunAnew => "begun_anew_invalid",
             HubError::ActionParts => "action_parts",
             HubError::Action { code, .. } | HubError::SpecialistRefused { code, .. } => code,
             HubError::FormRefMissing => "form_ref_missing",
@@ -112,6 +115,9 @@ impl From<HubError> for RpcError {
                 RpcError::invalid_params(PARTS, message)
             }
             HubError::StudentId => RpcError::invalid_params("message.metadata.studentId", message),
+            HubError::BegunAnew => {
+                RpcError::invalid_params("message.metadata.conversationBegunAnew", message)
+            }
             HubError::FormRefMissing => RpcError::invalid_params(FORM_REF, message),
             HubError::OperationIdInvalid => RpcError::invalid_params(OPERATION_ID, message),
             HubError::Action { code, .. } => RpcError::refusal(PART, code.clone(), message),

@@ -144,14 +144,27 @@ impl Forms {
             form_version: version,
             expires_at_ms: store::now_ms().saturating_add(ttl_ms),
         };
-        let opened = match self.store.run(move |s| s.open_form_ref(&new)).await {
+        // a screen composed per answer is one canvas: the same form drawn anew keeps its
+        // reference (its earlier buttons are the specialist's to refuse, `form_stale`)
+        let canvas = workflow == vocab::form::LOAN_RENEWAL_WORKFLOW;
+        let opened = self
+            .store
+            .run(move |s| match canvas {
+                true => match s.redraw_form_ref(&new)? {
+                    Some(form) => Ok(form),
+                    None => s.open_form_ref(&new).map(|o| o.form),
+                },
+                false => s.open_form_ref(&new).map(|o| o.form),
+            })
+            .await;
+        let opened = match opened {
             Ok(o) => o,
             Err(e) => {
                 tracing::error!(code = e.code(), error = %e, "a form reference could not be recorded");
                 return None;
             }
         };
-        let reference = opened.form.reference;
+        let reference = opened.reference;
         let event = FormEvent {
             context_id: context_id.into(),
             form_ref: Cow::Borrowed(&reference),

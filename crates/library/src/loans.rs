@@ -7,8 +7,11 @@
 //! - **The sample** ([`sample`]): six loans of [`vocab::loans::DEMO_STUDENT_ID`] and one of
 //!   another borrower, never listed for anyone else; dates count from the day the sample
 //!   was first made. It is made again (renewals and holds undone) the first time loans are
-//!   asked for in a Hub conversation the Library has not seen for that student: pressing
-//!   "New conversation" gives the Hub a new conversation, and so the Library a new context.
+//!   asked for in a conversation the student began anew — "New conversation" on the page,
+//!   `/new` in the chat: the Student says so on every message of it
+//!   (`conversationBegunAnew`), the Hub signs it into its forwards — and never because a
+//!   conversation is merely new to the Library (a one-off question from the command line,
+//!   a reloaded page keep the loans as they stand).
 //! - **Renewable** unless (in this order) a course-reserve copy, overdue (due before
 //!   today), another borrower's hold, or [`MAX_RENEWALS`] used. A renewable loan's new
 //!   return date is any day from the day after its due date to [`RANGE_DAYS`] after it.
@@ -107,13 +110,14 @@ impl Loans {
         self.clock.now().date()
     }
 
-    /// `borrower`'s loans in the Hub conversation `context` (the Library's context with the
-    /// Hub): the demo student's sample is made on first use and made again in a
-    /// conversation not seen for them. By due date.
-    pub fn open(&self, borrower: &str, context: Option<&str>) -> Result<Vec<LoanFacts>, StoreError> {
+    /// `borrower`'s loans, by due date. The demo student's sample is made on first use, and
+    /// made again the first time loans are asked for in `begun_anew`: the Library's
+    /// context with the Hub of a conversation the student began anew (the Hub's signed
+    /// forward says so); once per such context, never for one merely unseen.
+    pub fn open(&self, borrower: &str, begun_anew: Option<&str>) -> Result<Vec<LoanFacts>, StoreError> {
         if borrower == vocab::loans::DEMO_STUDENT_ID {
             let today = self.today().to_string();
-            let made = self.store.enter_loan_sample(borrower, context, &today, |anchor| {
+            let made = self.store.enter_loan_sample(borrower, begun_anew, &today, |anchor| {
                 sample(anchor.parse().unwrap_or_else(|_| self.today()))
             })?;
             if made != Sample::Kept {

@@ -187,6 +187,42 @@ impl Store {
         })
     }
 
+    /// The conversation's open reference to the very form `new` names (its specialist and
+    /// form id), moved to `new`'s version and expiry: the same form drawn anew in place
+    /// keeps its reference. `None` (nothing changed) when the open one is another form.
+    pub fn redraw_form_ref(&self, new: &NewFormRef) -> Result<Option<FormRef>, StoreError> {
+        self.write(|tx| {
+            let reference: Option<String> = tx
+                .tx
+                .query_row(
+                    "UPDATE form_refs SET form_version = max(form_version, ?5), expires_at_ms = ?6
+                     WHERE student_id = ?1 AND context_id = ?2 AND specialist_id = ?3 AND form_id = ?4
+                       AND state = 'open'
+                     RETURNING reference",
+                    params![
+                        new.student_id,
+                        new.context_id,
+                        new.specialist_id,
+                        new.form_id,
+                        new.form_version,
+                        new.expires_at_ms
+                    ],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(|e| tx.sqlite(e))?;
+            let Some(reference) = reference else { return Ok(None) };
+            tx.tx
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM form_refs WHERE reference = ?1"),
+                    [reference],
+                    read_form_ref,
+                )
+                .optional()
+                .map_err(|e| tx.sqlite(e))
+        })
+    }
+
     /// The reference, in whatever state.
     pub fn form_ref(&self, reference: &str) -> Result<Option<FormRef>, StoreError> {
         let conn = self.conn();
@@ -350,6 +386,26 @@ mod tests {
         assert!(!update(5, false), "closed: nothing changes");
         let closed = store.form_ref(&form.reference).unwrap().unwrap();
         assert_eq!((closed.form.form_version, closed.state), (4, RefState::Closed));
+    }
+
+    #[test]
+    fn the_same_form_drawn_anew_keeps_its_open_reference_and_another_does_not() {
+        let tmp = TempDir::new();
+        let store = Store::open(&file_for(tmp.path(), "hub")).unwrap();
+        let form = store.open_form_ref(&new("ctx-1", "task-1")).unwrap().form;
+        let mut again = new("ctx-1", "task-1");
+        again.form_version = 2;
+        let kept = store.redraw_form_ref(&again).unwrap().expect("the open reference");
+        assert_eq!((kept.reference.as_str(), kept.form.form_version), (form.reference.as_str(), 2));
+        // another form, another specialist's, another conversation's: not this reference
+        assert_eq!(store.redraw_form_ref(&new("ctx-1", "task-2")).unwrap(), None);
+        let mut theirs = new("ctx-1", "task-1");
+        theirs.specialist_id = "tutor".into();
+        assert_eq!(store.redraw_form_ref(&theirs).unwrap(), None);
+        assert_eq!(store.redraw_form_ref(&new("ctx-2", "task-1")).unwrap(), None);
+        // closed: drawn anew is no longer possible
+        assert!(store.close_form_ref(&form.reference).unwrap());
+        assert_eq!(store.redraw_form_ref(&again).unwrap(), None);
     }
 
     #[test]

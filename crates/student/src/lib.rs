@@ -167,6 +167,9 @@ pub struct Student {
     own: Option<Arc<OwnModel>>,
     /// The question its clarifying question asked about, until the student answers.
     clarifying: Mutex<Option<String>>,
+    /// The student began this conversation anew ([`Student::new_conversation`]): every
+    /// message of it says so (`conversationBegunAnew`).
+    begun_anew: std::sync::atomic::AtomicBool,
 }
 
 impl Student {
@@ -186,6 +189,7 @@ impl Student {
             renders_forms: true,
             own: None,
             clarifying: Mutex::new(None),
+            begun_anew: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -204,6 +208,7 @@ impl Student {
 
     /// Continues the conversation `context_id` (as if its first answer had assigned it).
     pub fn set_conversation(&self, context_id: Option<String>) {
+        self.begun_anew.store(false, std::sync::atomic::Ordering::Relaxed);
         *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = context_id;
         *self.open_form.lock().unwrap_or_else(|p| p.into_inner()) = None;
         *self.clarifying.lock().unwrap_or_else(|p| p.into_inner()) = None;
@@ -219,9 +224,11 @@ impl Student {
         self.conversation.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Starts a new conversation with the next question.
+    /// Starts a new conversation with the next question, begun anew by the student: its
+    /// messages say so, and the demo's loans start again in it (`conversationBegunAnew`).
     pub fn new_conversation(&self) {
         self.set_conversation(None);
+        self.begun_anew.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The metadata every message carries: who asks, what the client renders.
@@ -229,6 +236,9 @@ impl Student {
         let mut metadata =
             if self.renders_forms { a2ui::part::client_metadata() } else { Default::default() };
         metadata.insert(STUDENT_ID_KEY.into(), json!(self.student_id));
+        if self.begun_anew.load(std::sync::atomic::Ordering::Relaxed) {
+            metadata.insert(vocab::meta::BEGUN_ANEW_KEY.into(), json!(true));
+        }
         metadata
     }
 

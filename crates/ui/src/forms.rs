@@ -100,7 +100,14 @@ pub struct FormView {
     /// The values filled from the chat (field → value; the workflow's fields only), carried
     /// into the same form sent again.
     filled: Map<String, Value>,
+    /// The conversation's earlier forms, newest last (at most [`EARLIER_KEPT`]): their
+    /// references and whether this one replaced them open (else they had closed). A press
+    /// on one is refused as `form_closed` in words that say which, never `form_unknown`.
+    earlier: Vec<(String, bool)>,
 }
+
+/// How many earlier forms of a conversation a view remembers.
+pub const EARLIER_KEPT: usize = 16;
 
 /// The surface a payload creates, if it starts with `createSurface`.
 fn created_surface(messages: &[Value]) -> Option<String> {
@@ -140,6 +147,7 @@ impl FormView {
             pending: None,
             problem: None,
             filled: Map::new(),
+            earlier: Vec::new(),
         };
         view.apply(form, None);
         Some(view)
@@ -256,6 +264,21 @@ impl FormView {
     /// The messages drawn (for tests).
     pub fn messages(&self) -> &[Value] {
         &self.messages
+    }
+
+    /// `new` takes this form's place in the conversation: it remembers this one (and those
+    /// before it) and whether it was still open.
+    pub fn hand_over(&self, new: &mut FormView) {
+        new.earlier = self.earlier.clone();
+        new.earlier.push((self.form_ref.clone(), !self.state.closed()));
+        let over = new.earlier.len().saturating_sub(EARLIER_KEPT);
+        new.earlier.drain(..over);
+    }
+
+    /// Whether `form_ref` is an earlier form of this conversation: `Some(true)` when a newer
+    /// one replaced it open, `Some(false)` when it had closed.
+    pub fn earlier(&self, form_ref: &str) -> Option<bool> {
+        self.earlier.iter().rev().find(|(r, _)| r == form_ref).map(|(_, replaced)| *replaced)
     }
 
     /// Another form took this one's place in the conversation.

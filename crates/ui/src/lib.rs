@@ -332,10 +332,11 @@ async fn new_conversation(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    if let Err(e) = read_json::<runs::NewConversation>(&headers, body) {
-        return e.into_response();
-    }
-    let thread = app.runs.new_conversation();
+    let asked = match read_json::<runs::NewConversation>(&headers, body) {
+        Ok(asked) => asked,
+        Err(e) => return e.into_response(),
+    };
+    let thread = app.runs.new_conversation(&asked);
     // every window (and one opened later, from the history) shows the new conversation,
     // never the last one's messages and receipts
     app.notices.conversation_started(&thread);

@@ -183,10 +183,15 @@ fn valid_id(id: &str) -> bool {
     (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// The body of `POST /api/ui/conversations`: `{}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewConversation {}
+/// The body of `POST /api/ui/conversations`: `{}`, or `{"begunAnew": true}` when the
+/// student pressed "New conversation" (the demo's loans start again in it; a page that
+/// merely opened or reloaded keeps them).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NewConversation {
+    #[serde(default)]
+    pub begun_anew: bool,
+}
 
 impl Runs {
     pub fn new(
@@ -232,10 +237,15 @@ impl Runs {
         }
     }
 
-    /// `POST /api/ui/conversations`: a new thread id.
-    pub fn new_conversation(&self) -> String {
+    /// `POST /api/ui/conversations`: a new thread id; its Student says the conversation was
+    /// begun anew when the student asked for one.
+    pub fn new_conversation(&self, asked: &NewConversation) -> String {
         let id = a2a::wire::new_message_id();
-        lock(&self.threads).insert(id.clone(), self.new_thread());
+        let thread = self.new_thread();
+        if asked.begun_anew {
+            thread.student.new_conversation();
+        }
+        lock(&self.threads).insert(id.clone(), thread);
         id
     }
 

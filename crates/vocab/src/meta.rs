@@ -56,6 +56,12 @@ pub const STUDENT_HINT_KEY: &str = "studentHint";
 /// the Hub's `hf-…` reference of that form): the Hub sends it to the specialist whose
 /// form it is, when the form is the asker's, open, in this conversation.
 pub const FOLLOW_UP_OF_KEY: &str = "followUpOf";
+/// On every message of a conversation the student began anew ("New conversation" on the
+/// page, `/new` in the chat): `true`. The Hub passes it on in what it signs when it
+/// forwards; the Library makes the demo loans again the first time such a conversation
+/// reaches it, and never for a conversation merely unseen (a one-off question from the
+/// command line, a reloaded page).
+pub const BEGUN_ANEW_KEY: &str = "conversationBegunAnew";
 
 /// `studentHint`: the capability the Student's own model picked, and its mode.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,9 @@
 //! borrower's; and no loan data for anyone the Hub did not vouch for — a direct A2A call
 //! naming a student, one with a forged signature, an anonymous asker through the Hub.
 //! A client that shows forms gets the loans as a screen the Library composed and checked,
-//! and renews on it: once, only what the screen offered, in the service's range.
+//! and renews on it: once, only what the screen offered, in the service's range; the
+//! screen is one canvas drawn anew in place, and a conversation the student began anew
+//! (not one merely new) starts the demo loans again.
 
 use a2a::client::A2aClient;
 use library::loans::NOT_VOUCHED;
@@ -126,7 +128,7 @@ fn screen_of(exchange: &student::Exchange) -> student::FormReply {
 }
 
 #[test]
-fn a_loan_screen_renews_once_only_what_it_offered_and_a_replaced_one_takes_nothing() {
+fn a_loan_screen_is_one_canvas_that_renews_once_only_what_it_offered() {
     use std::collections::HashMap;
     use student::ActionOutcome;
     use testkit::forms::{components, press, surface_id};
@@ -156,14 +158,16 @@ fn a_loan_screen_renews_once_only_what_it_offered_and_a_replaced_one_takes_nothi
     assert_eq!(by, "library", "{}", follow.reply_text);
     let calculus = screen_of(&follow);
     assert!(words_on(&calculus.messages).iter().any(|w| w == "Calculus in Motion"));
-    // naming a form that is not open here is no follow-up: the router decides
-    let stale = rt().block_on(me.send_follow_up("what is a derivative?", "rq-stale", &overview.form_ref));
-    let by = stale.expect("ask").attribution.and_then(|a| a["id"].as_str().map(str::to_string));
-    assert_eq!(by.as_deref(), Some("tutor"), "the replaced overview routes nothing");
-    // asking to renew one loan replaces it with that loan's screen, the date said preselected
+    // one canvas: the answer drew the same form anew in place, at its next version
+    assert_eq!(
+        (calculus.form_ref.as_str(), calculus.version),
+        (overview.form_ref.as_str(), overview.version + 1)
+    );
+    assert_eq!(surface_id(&calculus.messages), surface_id(&overview.messages));
+    // asking to renew one loan draws that loan's screen in its place, the date said preselected
     let asked = rt().block_on(me.ask("can I renew my calculus book until 2027-01-10?")).expect("ask");
     let one = screen_of(&asked);
-    assert_ne!(one.form_ref, overview.form_ref, "a new answer is a new screen");
+    assert_eq!((one.form_ref.as_str(), one.version), (overview.form_ref.as_str(), calculus.version + 1));
     let mut screen = HashMap::new();
     components(&one.messages, &mut screen);
     let picker = screen.values().find(|c| c["component"] == "DateTimeInput").expect("a date picker");
@@ -172,12 +176,12 @@ fn a_loan_screen_renews_once_only_what_it_offered_and_a_replaced_one_takes_nothi
     let surface = surface_id(&one.messages);
     let date = |d: &str| json!({"returnDate/ln-calculus": d});
 
-    // the replaced screens take nothing
+    // the screens drawn before take nothing: their buttons carry an earlier version
     let mut old = HashMap::new();
     components(&overview.messages, &mut old);
     let close = press(&surface_id(&overview.messages), &old, "cancel_form", &json!({}));
     let out = act(&me, &overview.form_ref, "op-old", close);
-    assert!(matches!(&out, ActionOutcome::Refused { code, .. } if code == "form_closed"), "{out:?}");
+    assert!(matches!(&out, ActionOutcome::Refused { code, .. } if code == "form_stale"), "{out:?}");
 
     // a button this screen never drew is refused, whatever it names
     let mut forged = press(&surface, &screen, "renew_loan", &date("2027-01-10"));
@@ -208,10 +212,37 @@ fn a_loan_screen_renews_once_only_what_it_offered_and_a_replaced_one_takes_nothi
     assert_eq!(same.receipt, Some(receipt));
     let twice = act(&me, &one.form_ref, "op-renew-2", renew);
     assert!(matches!(&twice, ActionOutcome::Refused { code, .. } if code == "form_closed"), "{twice:?}");
-    // the loan service says so from now on
+    // naming a form that is no longer open is no follow-up: the router decides
+    let closed = rt().block_on(me.send_follow_up("what is a derivative?", "rq-closed", &one.form_ref));
+    let by = closed.expect("ask").attribution.and_then(|a| a["id"].as_str().map(str::to_string));
+    assert_eq!(by.as_deref(), Some("tutor"), "the closed screen routes nothing");
+    // the loan service says so from now on: a new screen (the last one closed)
     let after = screen_of(&rt().block_on(me.ask("when are my books due?")).expect("ask"));
+    assert_ne!(after.form_ref, one.form_ref, "a closed screen is not drawn again");
     let words = words_on(&after.messages).join("\n");
     assert!(words.contains("Due 2027-01-10 (Sunday). Renewable (1 of 2 renewals used)"), "{words}");
+    // a one-off question from the command line is a conversation new to the Library, but
+    // not one the student began anew: the renewal stands
+    let cli = Student::new(A2aClient::default(), u.hub_url.clone()).text_only();
+    let said = rt().block_on(cli.ask("when are my books due?")).expect("ask").reply_text;
+    assert!(said.contains("due 2027-01-10 (Sunday). Renewable (1 of 2 renewals used)"), "{said}");
+    // "New conversation": the demo's loans start again
+    me.new_conversation();
+    let fresh = screen_of(&rt().block_on(me.ask("when are my books due?")).expect("ask"));
+    let words = words_on(&fresh.messages).join("\n");
+    assert!(words.contains("Due 2027-01-02 (Saturday). Renewable (0 of 2 renewals used)"), "{words}");
+    // and only once: the same conversation goes on with what it does
+    let renew = |s: &student::FormReply| {
+        let mut screen = HashMap::new();
+        components(&s.messages, &mut screen);
+        press(&surface_id(&s.messages), &screen, "renew_loan", &date("2027-01-04"))
+    };
+    let one = screen_of(&rt().block_on(me.ask("renew my calculus book")).expect("ask"));
+    let out = act(&me, &one.form_ref, "op-anew", renew(&one));
+    assert!(matches!(out, ActionOutcome::Submitted(_)), "{out:?}");
+    let said = rt().block_on(me.ask("when are my books due?")).expect("ask");
+    let words = words_on(&screen_of(&said).messages).join("\n");
+    assert!(words.contains("Due 2027-01-04 (Monday). Renewable (1 of 2 renewals used)"), "{words}");
 }
 
 #[test]

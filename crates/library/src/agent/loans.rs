@@ -48,8 +48,16 @@ impl Library {
             specialist::log_reply(&self.telemetry, ctx, &reply, "not_vouched", &text, &details);
             return Ok(Some(reply));
         };
-        let (loans, context) = (self.loans.clone(), ctx.context_id.clone());
-        let list = self.host.store().run(move |_| loans.open(&student, Some(&context))).await;
+        // only the Hub's signed forward (the caller is the Hub) says the student began anew
+        let begun_anew = ctx
+            .message
+            .metadata
+            .as_ref()
+            .and_then(|m| m.get(vocab::meta::BEGUN_ANEW_KEY))
+            .is_some_and(|v| v == &Value::Bool(true))
+            .then(|| ctx.context_id.clone());
+        let loans = self.loans.clone();
+        let list = self.host.store().run(move |_| loans.open(&student, begun_anew.as_deref())).await;
         let list = match list {
             Ok(list) => list,
             // a renewal question the service cannot read for goes on as a question
@@ -159,16 +167,22 @@ impl Library {
                     None => format!("{OFFLINE_LABEL}: {title}."),
                     Some(_) => format!("{title}."),
                 };
-                let build = |id: &str| written.draw(&facts, id, 1).unwrap_or_default();
-                let opened = self.host.offer(
-                    &ctx.context_id,
-                    renewal::WORKFLOW,
-                    renewal::SCREEN,
-                    held.value(),
-                    text,
-                    build,
-                );
-                let outcome = opened.await?;
+                // one canvas: the conversation's open loan screen is drawn anew in place (its
+                // earlier buttons are stale from now on); none open, a new one
+                let open = self.host.open_form_of(&ctx.context_id, renewal::WORKFLOW).await?;
+                let outcome = match open {
+                    Some(form) => {
+                        let build = |form: &store::forms::Form, version: u32| {
+                            written.draw(&facts, &form.form_id, version).unwrap_or_default()
+                        };
+                        self.host.redraw(form, renewal::SCREEN, held.value(), text, build).await?
+                    }
+                    None => {
+                        let build = |id: &str| written.draw(&facts, id, 1).unwrap_or_default();
+                        let (workflow, screen) = (renewal::WORKFLOW, renewal::SCREEN);
+                        self.host.offer(&ctx.context_id, workflow, screen, held.value(), text, build).await?
+                    }
+                };
                 let surface = json!({"surfaceId": outcome.form_id, "revision": outcome.version,
                                      "agent": IDENTITY, "formId": outcome.form_id});
                 details["inspector"]["surface"] = surface;

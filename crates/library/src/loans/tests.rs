@@ -198,7 +198,7 @@ fn a_hold_placed_behind_the_forms_back_makes_its_reading_stale() {
 }
 
 #[test]
-fn a_new_conversation_resets_the_demo_loans_and_a_restart_does_not() {
+fn a_conversation_begun_anew_resets_the_demo_loans_and_a_restart_or_an_unmarked_one_does_not() {
     let tmp = TempDir::new();
     let calculus = {
         let service = service(&tmp.file(), TODAY);
@@ -211,6 +211,9 @@ fn a_new_conversation_resets_the_demo_loans_and_a_restart_does_not() {
     let service = service(&tmp.file(), TODAY);
     let same = service.open(ALEX, Some("ctx-1")).unwrap();
     assert_eq!(find(&same, "ln-calculus").renewals_used, 1, "the same conversation after a restart");
+    // a conversation not begun anew (a one-off question, a reloaded page): kept
+    let unmarked = service.open(ALEX, None).unwrap();
+    assert_eq!(find(&unmarked, "ln-calculus").renewals_used, 1, "only a conversation begun anew resets");
     let fresh = service.open(ALEX, Some("ctx-2")).unwrap();
     let reset = find(&fresh, "ln-calculus");
     assert_eq!((reset.due, reset.renewals_used), (calculus.due, 0));

@@ -120,15 +120,25 @@ impl FormHost {
         text: String,
         build: impl FnOnce(&Form, u32) -> Vec<Value>,
     ) -> Result<Outcome, RpcError> {
+        let values = form.values.clone();
+        self.redraw(form, screen, values, text, build).await
+    }
+
+    /// Draws an open form anew in place — the same form and surface, the next version,
+    /// holding `values` from now on: `build(form, version)` draws it whole (a
+    /// createSurface first). A button of an earlier version is refused as `form_stale`.
+    pub async fn redraw(
+        &self,
+        form: Form,
+        screen: &str,
+        values: Value,
+        text: String,
+        build: impl FnOnce(&Form, u32) -> Vec<Value>,
+    ) -> Result<Outcome, RpcError> {
         let version = form.version + 1;
         let messages = build(&form, version);
         checked(&messages)?;
-        let change = FormChange {
-            version,
-            state: StoreState::Open,
-            screen: screen.to_string(),
-            values: form.values.clone(),
-        };
+        let change = FormChange { version, state: StoreState::Open, screen: screen.to_string(), values };
         let id = form.form_id.clone();
         let from = form.version;
         self.store.run(move |s| s.update_form(&id, from, &change)).await.map_err(|e| match e {

@@ -9,6 +9,8 @@ use forms::Workflow;
 use serde::Deserialize;
 use serde_json::Value;
 
+use vocab::form::refusal::{FORM_CLOSED, FORM_UNKNOWN};
+
 use crate::error::ApiError;
 use crate::forms::{FORM_VERSION, FormView, ViewState};
 
@@ -20,7 +22,13 @@ impl FormView {
     pub fn check_action(&self, press: &Press, today: jiff::civil::Date) -> Result<Value, ApiError> {
         let conflict = |code, message: &str| ApiError::new(StatusCode::CONFLICT, code, message);
         if press.form_ref != self.form_ref {
-            return Err(conflict("form_unknown", "this conversation has no such form open"));
+            return Err(match self.earlier(&press.form_ref) {
+                Some(true) => {
+                    conflict(FORM_CLOSED, "this form was replaced by a newer one; use the one shown")
+                }
+                Some(false) => conflict(FORM_CLOSED, "this form is closed"),
+                None => conflict(FORM_UNKNOWN, "this conversation has no such form open"),
+            });
         }
         match self.state {
             s if s.closed() => return Err(conflict("form_closed", "this form is closed")),
@@ -206,6 +214,26 @@ mod tests {
         let mut other = press(good.clone(), "o");
         other.form_ref = "hf-2".into();
         assert_eq!(code(view.check_action(&other, today)), "form_unknown");
+        // a newer form in its place: a press on this one is closed, in words that say why
+        let mut newer = form(first(), FormStatus::Open, 1);
+        newer.form_ref = "hf-2".into();
+        let mut newer = FormView::open(&newer).unwrap();
+        view.hand_over(&mut newer);
+        let e = newer.check_action(&press(good.clone(), "o"), today).unwrap_err();
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            ("form_closed", "this form was replaced by a newer one; use the one shown")
+        );
+        let mut third = form(first(), FormStatus::Open, 1);
+        third.form_ref = "hf-3".into();
+        let mut third = FormView::open(&third).unwrap();
+        newer.state = crate::forms::ViewState::Submitted;
+        newer.hand_over(&mut third);
+        let mut on_closed = press(good.clone(), "o");
+        on_closed.form_ref = "hf-2".into();
+        let e = third.check_action(&on_closed, today).unwrap_err();
+        assert_eq!((e.code, e.message.as_str()), ("form_closed", "this form is closed"));
+        assert_eq!(third.earlier("hf-1"), Some(true), "remembered down the line");
 
         view.submitting("op-1");
         assert_eq!(code(view.check_action(&press(good.clone(), "op-2"), today)), "action_in_progress");

@@ -189,6 +189,9 @@ impl Runs {
                 view.apply(reply, None);
                 events.push(view.snapshot(now_ms()));
             } else if let Some(mut new) = FormView::open(reply) {
+                if let Some(old) = form.as_ref() {
+                    old.hand_over(&mut new);
+                }
                 if let Some(old) = form.as_mut().filter(|v| !v.state.closed()) {
                     old.carry_into(&mut new);
                     old.supersede();

@@ -1,6 +1,6 @@
 //! The Library's loan screen in the real browser: composed and checked by the Library,
 //! drawn by the official renderer; a follow-up button asks its question as the student's
-//! and brings that loan's screen in place of the first; a return date typed in the chat
+//! and brings that loan's screen in place of the first, on the same canvas; a return date typed in the chat
 //! fills its picker; Renew renews once, the receipt after the loan service confirmed, and
 //! the same press again is refused.
 
@@ -31,19 +31,20 @@ fn a_loan_is_renewed_on_its_screen_with_the_date_typed_in_the_chat_once() {
         no_violations(&c, "the loan overview").await;
         screenshot_form(&c, &overview, "loans-overview").await;
 
-        // a follow-up button asks its question as the student's own: a new screen replaces it
+        // a follow-up button asks its question as the student's own: the answer is drawn in
+        // place, on the same canvas (the same form, its next version)
         let pressed = runs_posted(&c).await.len();
         click_button(&c, "Renew Calculus in Motion").await;
-        wait_state(&c, &overview, "superseded").await;
         let one = until(
             &c,
-            "the calculus loan's screen",
-            &format!("{SURF} return f.dataset.formRef !== '{overview}' && r?.querySelector('input[type=date]') ? f.dataset.formRef : null;"),
+            "the calculus loan's screen in place",
+            &format!("{SURF} return f.dataset.formRef === '{overview}' && r?.querySelector('input[type=date]') ? f.dataset.formRef : null;"),
         )
         .await
         .as_str()
         .unwrap()
         .to_string();
+        assert_eq!(in_form(&c, "return f.dataset.formState;").await, "editing", "open, drawn anew");
         let asked = &runs_posted(&c).await[pressed];
         assert_eq!(asked["forwardedProps"]["a2uiAction"]["action"]["name"], "follow_up", "{asked}");
         let said = js(
@@ -136,5 +137,21 @@ fn a_loan_is_renewed_on_its_screen_with_the_date_typed_in_the_chat_once() {
         assert!(structure.contains("chars redacted]"), "{structure}");
         screenshot(&c, "loans-inspector").await;
         no_violations(&c, "the generated-UI inspector").await;
+
+        // a page opened afresh keeps the renewal; "New conversation" starts the demo loans again
+        let renewals = "const t = r.textContent; const i = t.indexOf('Calculus in Motion'); \
+             const m = i < 0 ? null : t.slice(i).match(/\\((\\d) of 2 renewals used\\)/); return m ? m[1] : null;";
+        open(&c, &campus.url("/")).await;
+        ask_for_form(&c, "when are my books due?").await;
+        assert_eq!(in_form(&c, renewals).await, "1", "a reloaded page is no new conversation");
+        js(&c, "document.getElementById('new-conversation').click();").await;
+        until(
+            &c,
+            "a new, empty conversation",
+            "return document.querySelectorAll('#chat-log .msg').length === 0;",
+        )
+        .await;
+        ask_for_form(&c, "when are my books due?").await;
+        assert_eq!(in_form(&c, renewals).await, "0", "the demo loans as they began");
     });
 }
