@@ -15,6 +15,7 @@
 pub mod blocks;
 pub mod catalog;
 pub mod check;
+mod claims;
 pub mod compile;
 pub mod live;
 pub mod mock;

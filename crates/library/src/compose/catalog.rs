@@ -205,15 +205,15 @@ impl Written for CatalogComposition {
         let mut errors = Vec::new();
         match self {
             CatalogComposition::Answer { text } => {
-                check_text(text, "/text", facts.today, &known, &mut errors);
+                check_text(text, "/text", facts, &known, &mut errors);
                 if errors.is_empty() { Ok(Composed::Answer(text.clone())) } else { Err(errors) }
             }
             CatalogComposition::Ask { question } => {
-                check_text(question, "/question", facts.today, &known, &mut errors);
+                check_text(question, "/question", facts, &known, &mut errors);
                 if errors.is_empty() { Ok(Composed::Ask(question.clone())) } else { Err(errors) }
             }
             CatalogComposition::Screen { title, components, data } => {
-                check_text(title, "/title", facts.today, &known, &mut errors);
+                check_text(title, "/title", facts, &known, &mut errors);
                 let surface = wrap(components, data, facts, target.surface_id, target.version);
                 errors.extend(check_surface_under(&POLICY, true, &surface.messages, facts));
                 if errors.is_empty() { Ok(Composed::Screen(surface)) } else { Err(errors) }

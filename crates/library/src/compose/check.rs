@@ -1,7 +1,8 @@
 //! The semantic rules over a [`Composition`] (before it is compiled): every loan id the
 //! borrower's, a renew choice and a date picker only for a renewable loan and only
-//! together, a preselected date inside the service's range, and in every text no Markdown
-//! and no date that is neither in the loan data nor in the student's words. Each failure
+//! together, a preselected date inside the service's range, and in every text no Markdown,
+//! no date that is neither in the loan data nor in the student's words, and nothing said of
+//! a named loan that the service does not say (`claims`). Each failure
 //! is a [`CheckError`]: a stable code (`vocab::loans::ComposeCheck`) and a JSON Pointer
 //! into the composition, fit to be fed back to a model for repair. The text rules are
 //! shared with the checks of the compiled surface (`surface`).
@@ -73,14 +74,16 @@ pub(super) fn markdown(text: &str) -> Option<&'static str> {
     None
 }
 
-/// The text rules: not empty, no Markdown, only known dates.
+/// The text rules: not empty, no Markdown, only known dates, and what it says of the
+/// loans it names as the service has it ([`super::claims`]).
 pub(super) fn check_text(
     text: &str,
     path: &str,
-    today: Date,
+    facts: &Facts<'_>,
     known: &HashSet<Date>,
     out: &mut Vec<CheckError>,
 ) {
+    let today = facts.today;
     if text.trim().is_empty() {
         out.push(CheckError::new(ComposeCheck::Empty, path, "the text is empty"));
         return;
@@ -97,13 +100,14 @@ pub(super) fn check_text(
         };
         out.push(CheckError::new(ComposeCheck::InventedDate, path, message));
     }
+    super::claims::check_claims(text, path, facts, known, out);
 }
 
 /// Every rule over `composition` (empty: it may be compiled).
 pub fn check_composition(composition: &Composition, facts: &Facts<'_>) -> Vec<CheckError> {
     let known = known_dates(facts);
     let mut out = Vec::new();
-    let text = |t: &str, path: &str, out: &mut Vec<CheckError>| check_text(t, path, facts.today, &known, out);
+    let text = |t: &str, path: &str, out: &mut Vec<CheckError>| check_text(t, path, facts, &known, out);
     match composition {
         Composition::Answer { text: t } => text(t, "/text", &mut out),
         Composition::Ask { question } => text(question, "/question", &mut out),

@@ -128,7 +128,7 @@ impl Ctx<'_> {
 
     fn text(&mut self, value: Option<&Value>, path: String) {
         if let Some(t) = value.and_then(Value::as_str) {
-            check_text(t, &path, self.facts.today, self.known, &mut self.out);
+            check_text(t, &path, self.facts, self.known, &mut self.out);
         }
     }
 

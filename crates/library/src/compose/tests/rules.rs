@@ -200,3 +200,41 @@ fn what_the_compiler_never_draws_is_refused_by_the_allowlist_and_the_schema() {
     let errors = tampered(|m| component(m, "b0")["text"] = json!("**Renew now**"));
     assert_eq!(codes(&errors), [C::Markdown]);
 }
+
+#[test]
+fn words_that_give_a_named_loan_another_loans_date_the_wrong_eligibility_or_a_false_count_are_refused() {
+    let q = "when are my books due";
+    for text in [
+        // the statistics book's due date beside the calculus book
+        "Calculus in Motion is due on 2027-01-09.",
+        // a held loan called renewable, a renewable one called not
+        "Organic Chemistry Step by Step can be renewed now.",
+        "Calculus in Motion cannot be renewed.",
+        // counts the data does not give
+        "You have 5 loans.",
+        "Statistics for the Curious has 0 renewals left.",
+        "Marketing Basics is due in 3 days.",
+    ] {
+        let errors = refused(q, vec![notice(text)]);
+        assert_eq!(
+            (codes(&errors), errors[0].path.as_str()),
+            (vec![C::MismatchedFact], "/blocks/0/text"),
+            "{text}"
+        );
+    }
+    // what the service says passes: each loan's own dates, its eligibility, true counts
+    let loans = loans();
+    for text in [
+        "Calculus in Motion is due on 2027-01-02 and can be renewed until 2027-01-23.",
+        "Organic Chemistry Step by Step cannot be renewed: another borrower has placed a hold on it.",
+        "You have 6 loans, 3 of them renewable now; 2 marketing books.",
+        "Statistics for the Curious has 1 renewal left. Marketing Research Methods was renewed 2 times.",
+        "Calculus in Motion is due in 9 days.",
+    ] {
+        let said = Composition::Screen { title: "Your loans".into(), blocks: vec![notice(text)] };
+        assert_eq!(accept(&said, &facts_for(&loans, q), TARGET).err(), None, "{text}");
+    }
+    // a number the student said may be said back
+    let said = Composition::Answer { text: "You asked about 4 books.".into() };
+    assert!(accept(&said, &facts_for(&loans, "I have 4 books, when are they due?"), TARGET).is_ok());
+}

@@ -1,0 +1,225 @@
+//! What a composer's words claim about the loans they name, checked against the loan
+//! service's facts (`mismatched_fact`): a sentence may not give a loan another loan's date,
+//! call a loan renewable that is not (or the other way round), or state a count the data
+//! does not give. Read sentence by sentence; a loan is named by its title (without a
+//! parenthesis such as "(course reserve)") or its id. English wording: a claim in other
+//! words passes here, and the facts on a screen come from the blocks, never from the
+//! words.
+
+use std::collections::HashSet;
+
+use forms::read::{DateWords, dates_named};
+use jiff::civil::Date;
+use vocab::loans::ComposeCheck;
+
+use super::blocks::Facts;
+use super::check::CheckError;
+use crate::loans::{LoanFacts, MAX_RENEWALS, RANGE_DAYS};
+
+/// Words that deny a loan can be renewed (checked before [`RENEWABLE`]).
+const NOT_RENEWABLE: [&str; 12] = [
+    "cannot",
+    "can't",
+    "can not",
+    "not renewable",
+    "isn't renewable",
+    "not eligible",
+    "ineligible",
+    "no renewals left",
+    "unable to renew",
+    "can no longer",
+    "no longer renewable",
+    "not be renewed",
+];
+
+/// Words that say a loan can be renewed.
+const RENEWABLE: [&str; 9] = [
+    "can be renewed",
+    "can renew",
+    "is renewable",
+    "are renewable",
+    "renewable now",
+    "eligible for renewal",
+    "may renew",
+    "can be extended",
+    "can extend",
+];
+
+/// What a counted noun counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counted {
+    Loans,
+    Renewals,
+    Days,
+    Weeks,
+}
+
+fn counted(word: &str) -> Option<Counted> {
+    Some(match word {
+        "loan" | "loans" | "book" | "books" | "item" | "items" | "title" | "titles" => Counted::Loans,
+        "renewal" | "renewals" | "time" | "times" => Counted::Renewals,
+        "day" | "days" => Counted::Days,
+        "week" | "weeks" => Counted::Weeks,
+        _ => return None,
+    })
+}
+
+fn number(word: &str) -> Option<i64> {
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve",
+    ];
+    if (1..=3).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit()) {
+        return word.parse().ok();
+    }
+    WORDS.iter().position(|w| *w == word).map(|i| i as i64)
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The sentences of `text`: split at `.`, `!`, `?`, `;` and line ends (a `.` inside a
+/// number or a date stays).
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        let end = match c {
+            '!' | '?' | ';' | '\n' => true,
+            '.' => bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()),
+            _ => false,
+        };
+        if end {
+            out.push(&text[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter().map(str::trim).filter(|s| !s.is_empty()).collect()
+}
+
+/// A loan's title as a sentence names it: lowercase, without a parenthesis.
+fn title_core(l: &LoanFacts) -> String {
+    let t = l.title.split('(').next().unwrap_or(&l.title);
+    t.trim().to_lowercase()
+}
+
+/// The loans `sentence` (lowercase) names.
+fn named<'a>(sentence: &str, loans: &'a [LoanFacts]) -> Vec<&'a LoanFacts> {
+    loans
+        .iter()
+        .filter(|l| {
+            let core = title_core(l);
+            (!core.is_empty() && sentence.contains(&core)) || sentence.contains(&l.id.to_lowercase())
+        })
+        .collect()
+}
+
+/// The counts of loans the data gives: all, renewable, not, by each reason, and those
+/// whose title has one of `words`.
+fn loan_counts(loans: &[LoanFacts], words: &[String]) -> HashSet<i64> {
+    let n = |f: &dyn Fn(&LoanFacts) -> bool| loans.iter().filter(|l| f(l)).count() as i64;
+    let mut counts: HashSet<i64> = HashSet::from([1, loans.len() as i64]);
+    counts.insert(n(&|l| l.renewable.is_ok()));
+    counts.insert(n(&|l| l.renewable.is_err()));
+    for reason in vocab::loans::NotRenewable::ALL {
+        counts.insert(n(&|l| l.renewable.err() == Some(reason)));
+    }
+    for w in words.iter().filter(|w| w.len() >= 4) {
+        counts.insert(n(&|l| l.title.to_lowercase().contains(w.as_str())));
+    }
+    counts
+}
+
+/// The checks of one text's claims (see the module); `known` the dates any text may state.
+pub(super) fn check_claims(
+    text: &str,
+    path: &str,
+    facts: &Facts<'_>,
+    known: &HashSet<Date>,
+    out: &mut Vec<CheckError>,
+) {
+    let asked: HashSet<i64> = words(facts.question).iter().filter_map(|w| number(w)).collect();
+    for sentence in sentences(text) {
+        let lower = sentence.to_lowercase();
+        let loans = named(&lower, facts.loans);
+        let mismatch = |message: String, out: &mut Vec<CheckError>| {
+            out.push(CheckError::new(ComposeCheck::MismatchedFact, path, message));
+        };
+        if !loans.is_empty() {
+            // a date beside a loan is one of that loan's (or today's, or the student's)
+            let theirs: HashSet<Date> = loans
+                .iter()
+                .flat_map(|l| {
+                    let mut d = vec![l.due];
+                    if let Ok(r) = l.renewable {
+                        d.extend([r.first, r.last]);
+                    }
+                    d
+                })
+                .collect();
+            let dates = dates_named(sentence, facts.today, DateWords::Calendar);
+            for date in dates.into_iter().flatten() {
+                let others = known.contains(&date) && !theirs.contains(&date);
+                let own_or_asked = theirs.contains(&date)
+                    || date == facts.today
+                    || dates_named(facts.question, facts.today, DateWords::All).contains(&Some(date));
+                if others && !own_or_asked {
+                    mismatch(format!("{date} is not a date of the loan this sentence names"), out);
+                }
+            }
+            // eligibility, when every loan named contradicts it
+            let denied = NOT_RENEWABLE.iter().any(|w| lower.contains(w));
+            let claimed = !denied && RENEWABLE.iter().any(|w| lower.contains(w));
+            if denied && loans.iter().all(|l| l.renewable.is_ok()) {
+                mismatch("the sentence says a renewable loan cannot be renewed".into(), out);
+            }
+            if claimed && loans.iter().all(|l| l.renewable.is_err()) {
+                mismatch("the sentence says a loan that cannot be renewed can be".into(), out);
+            }
+        }
+        // counts: a number before what it counts (within two words)
+        let ws = words(sentence);
+        for (i, w) in ws.iter().enumerate() {
+            let Some(n) = number(w) else { continue };
+            let Some(kind) = ws.iter().skip(i + 1).take(2).find_map(|w| counted(w)) else { continue };
+            if asked.contains(&n) {
+                continue;
+            }
+            let ok = match kind {
+                Counted::Loans => loan_counts(facts.loans, &ws).contains(&n),
+                Counted::Renewals if loans.is_empty() => (0..=i64::from(MAX_RENEWALS)).contains(&n),
+                Counted::Renewals => {
+                    n == i64::from(MAX_RENEWALS)
+                        || loans.iter().any(|l| {
+                            let used = i64::from(l.renewals_used);
+                            n == used || n == i64::from(MAX_RENEWALS) - used
+                        })
+                }
+                Counted::Days => {
+                    [1, 7, 14, RANGE_DAYS, 28].contains(&n)
+                        || facts.loans.iter().any(|l| {
+                            let until = |d: Date| (d - facts.today).get_days() as i64;
+                            n == until(l.due) || l.renewable.is_ok_and(|r| n == until(r.last))
+                        })
+                }
+                Counted::Weeks => (1..=4).contains(&n),
+            };
+            if !ok {
+                let what = match kind {
+                    Counted::Loans => "loans",
+                    Counted::Renewals => "renewals",
+                    Counted::Days => "days",
+                    Counted::Weeks => "weeks",
+                };
+                mismatch(format!("a number of {what} that the loan data does not give"), out);
+            }
+        }
+    }
+}
