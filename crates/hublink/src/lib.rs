@@ -31,4 +31,6 @@ pub use messages::{
     Heartbeat, MAX_MODE_CHARS, PROOF_FIELD, REGISTER, Register, Signed, ack_codes, ack_reply, parse_ack,
     parse_control, valid_mode,
 };
-pub use trust::{Caller, HUB_IDENTITY, HubTrust, check_reply, sign_forward, sign_reply, sign_request};
+pub use trust::{
+    Caller, HUB_IDENTITY, HubTrust, check_reply, sign_forward, sign_forward_at, sign_reply, sign_request,
+};

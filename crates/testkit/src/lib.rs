@@ -27,7 +27,7 @@ pub use http::{
     script_fake_replies, test_hub_key, test_hub_public_key,
 };
 #[cfg(feature = "campus")]
-pub use process::{Lines, Proc, TempDir, bin, demo, field, free_port, poll, run};
+pub use process::{Lines, Proc, TempDir, agent_secrets, bin, demo, field, free_port, poll, run};
 #[cfg(feature = "campus")]
 pub use rpc::rpc;
 #[cfg(feature = "campus")]

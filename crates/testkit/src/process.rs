@@ -282,3 +282,22 @@ impl Lines {
         }
     }
 }
+
+/// Every agent key file in `dir` (`<agent>.key`): the agent and the key's secret half,
+/// checking each file is readable by its owner only.
+pub fn agent_secrets(dir: &std::path::Path) -> Vec<(String, String)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(agent) = name.strip_suffix(".key") else { continue };
+        let mode = entry.metadata().unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{name} is readable by others: {mode:o}");
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let secret = text.trim_end().rsplit(' ').next().unwrap().to_string();
+        assert!(secret.len() >= 40, "{name} holds a key");
+        found.push((agent.to_string(), secret));
+    }
+    found.sort();
+    found
+}

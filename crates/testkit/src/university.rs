@@ -27,6 +27,11 @@ pub struct University {
 pub const FAST: [(&str, &str); 2] = [("HEARTBEAT_INTERVAL_MS", "100"), ("HEARTBEAT_EXPIRY_MS", "600")];
 
 impl University {
+    /// The Hub's data folder (its store and its agent key).
+    pub fn hub_data_dir(&self) -> &std::path::Path {
+        self.hub_data.path()
+    }
+
     pub fn start(hub_env: &[(&str, &str)], library_env: &[(&str, &str)]) -> University {
         University::start_with(hub_env, &[], library_env)
     }

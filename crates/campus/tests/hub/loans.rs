@@ -1,7 +1,8 @@
 //! One's own loans through the real Hub and Library, offline, under a fixed
 //! `LIBRARY_CLOCK`: the demo student's loans with the loan service's dates, never another
 //! borrower's; and no loan data for anyone the Hub did not vouch for — a direct A2A call
-//! naming a student, one with a forged signature, an anonymous asker through the Hub.
+//! naming a student, one with a forged, a replayed or a stale signature, an anonymous
+//! asker through the Hub.
 //! A client that shows forms gets the loans as a screen the Library composed and checked,
 //! and renews on it: once, only what the screen offered, in the service's range; the
 //! screen is one canvas drawn anew in place, and a conversation the student began anew
@@ -99,7 +100,28 @@ fn a_caller_the_hub_did_not_vouch_for_gets_no_loan_data() {
     let forged = ask(json!({"studentId": student::DEMO_STUDENT_ID, "hubSignature": {
         "audience": "library", "digest": "x", "student": student::DEMO_STUDENT_ID,
         "proof": {"kid": "shared", "issuedAtMs": keys::now_ms(), "nonce": "n", "signature": "AAAA"}}}));
-    for text in [direct, forged] {
+    // forwards signed with the Hub's very key (read from its data folder, as only the Hub
+    // could): fresh and first seen, the student's loans; the same again, or one signed
+    // longer ago than the freshness window, no one
+    let hub_key = keys::AgentKey::load_or_create(u.hub_data_dir(), "hub").expect("the hub's key");
+    let library = u.library.data_dir().expect("its own data folder");
+    let library_key = keys::AgentKey::load_or_create(library, "library").expect("the library's key");
+    let shared = hub_key.shared_with(&library_key.public()).expect("the key they share");
+    let signed = |issued_at_ms: u64| {
+        let message = json!({"messageId": format!("m-{}", rand::random::<u64>()), "role": "ROLE_USER",
+            "contextId": "ctx-signed", "parts": [{"text": "when are my books due?"}]});
+        let mut message: a2a::wire::Message = serde_json::from_value(message).expect("a message");
+        let student = Some(student::DEMO_STUDENT_ID);
+        hublink::sign_forward_at(&shared, "library", student, &mut message, issued_at_ms);
+        serde_json::to_value(message).expect("serializes")
+    };
+    let send = |message: Value| reply_text(&testkit::rpc::send_message(&u.library_url, message, None));
+    let fresh = signed(keys::now_ms());
+    let vouched = send(fresh.clone());
+    assert!(vouched.contains("Calculus in Motion") && !vouched.contains(THEIRS), "{vouched}");
+    let replayed = send(fresh);
+    let stale = send(signed(keys::now_ms() - 10 * 60 * 1000));
+    for text in [direct, forged, replayed, stale] {
         assert_eq!(text, NOT_VOUCHED);
         for title in OWN.iter().chain([&THEIRS]) {
             assert!(!text.contains(title), "{text}");

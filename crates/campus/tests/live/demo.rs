@@ -117,7 +117,7 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
 
     // every agent's own key: made in the data folder, its owner's only; its secret half in
     // no card, registry, feed or page frame (the logs are scanned after the stop)
-    let secrets = agent_secrets(data.path());
+    let secrets = testkit::agent_secrets(data.path());
     assert_eq!(secrets.len(), 3, "the hub, the tutor and the library each have a key");
     let mut shown = vec![recorded.to_string(), reg.to_string(), direct.to_string()];
     for port in [hub, tutor, library] {
@@ -149,25 +149,6 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
     poll(5, "the fake's process gone", || {
         (!std::path::Path::new(&format!("/proc/{fake_pid}")).exists()).then_some(())
     });
-}
-
-/// Every agent key file in `dir` (`<agent>.key`): the agent and the key's secret half,
-/// checking each file is readable by its owner only.
-fn agent_secrets(dir: &std::path::Path) -> Vec<(String, String)> {
-    use std::os::unix::fs::PermissionsExt;
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(agent) = name.strip_suffix(".key") else { continue };
-        let mode = entry.metadata().unwrap().permissions().mode();
-        assert_eq!(mode & 0o077, 0, "{name} is readable by others: {mode:o}");
-        let text = std::fs::read_to_string(entry.path()).unwrap();
-        let secret = text.trim_end().rsplit(' ').next().unwrap().to_string();
-        assert!(secret.len() >= 40, "{name} holds a key");
-        found.push((agent.to_string(), secret));
-    }
-    found.sort();
-    found
 }
 
 #[test]

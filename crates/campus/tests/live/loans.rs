@@ -134,7 +134,7 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
     );
     let out = rt().block_on(me.act(&form.form_ref, "op-live-1", press));
     let student::ActionOutcome::Submitted(done) = out else { panic!("renewed: {out:?}") };
-    assert_eq!(done.receipt.unwrap()["newDueDate"], "2027-01-20");
+    assert_eq!(done.receipt.as_ref().unwrap()["newDueDate"], "2027-01-20");
 
     // a renew choice on a held loan: refused, repaired into an explanation in words
     script(
@@ -178,10 +178,33 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
     );
     assert_eq!(requests(&fake).len(), 1, "no second call after a provider failure");
 
-    // the key is in nothing the Library emitted
-    let feed = testkit::feed_snapshot(&u.library_url).unwrap_or_default();
-    assert!(feed.contains("reply_published") && !feed.contains(CANARY));
-    assert!(u.library.stderr().iter().all(|l| !l.contains(CANARY)));
+    // no secret — the API key, the Hub's or the Library's signing key — is in anything the
+    // student got (answers, screens, receipts), any feed (the inspector's records among
+    // them) or any log line of the Hub, the Tutor or the Library
+    let mut secrets = vec![CANARY.to_string()];
+    for dir in [u.hub_data_dir(), u.library.data_dir().expect("its own data folder")] {
+        secrets.extend(testkit::agent_secrets(dir).into_iter().map(|(_, s)| s));
+    }
+    assert!(secrets.len() >= 3, "the hub's and the library's keys: {}", secrets.len());
+    let got = [
+        format!("{first:?}"),
+        format!("{done:?}"),
+        format!("{held:?}"),
+        format!("{words:?}"),
+        format!("{failed:?}"),
+    ];
+    let feeds = [&u.library_url, &u.hub_url].map(|url| testkit::feed_snapshot(url).unwrap_or_default());
+    assert!(
+        feeds.iter().all(|f| f.contains("reply_published") || f.contains("inspector")),
+        "both feeds read"
+    );
+    let hub = u.hub.as_ref().expect("the hub runs");
+    let logs = [hub.stderr(), u.tutor.stderr(), u.library.stderr()].concat();
+    for secret in &secrets {
+        assert!(got.iter().all(|g| !g.contains(secret.as_str())), "a secret reached the student");
+        assert!(feeds.iter().all(|f| !f.contains(secret.as_str())), "a secret is in a feed");
+        assert!(logs.iter().all(|l| !l.contains(secret.as_str())), "a secret is in a log line");
+    }
 }
 
 /// A catalog-mode screen for the calculus loan, as a model would write it; `extra`
