@@ -83,3 +83,12 @@ test("bounded lists keep the newest items and count them all", () => {
   assert.deepEqual(before.items, ["x"], "the old ring is untouched");
   assert.deepEqual(after.items, ["x", "y"]);
 });
+
+test("a receipt reads in its labels' order, whatever order the wire sent its keys in", async () => {
+  const { receiptEntries } = await import("../../web/store/words.js");
+  // as serde_json sends a loan receipt: keys in alphabetical order
+  const wire = { loanId: "ln-calculus", newDueDate: "2027-01-10", note: "n", renewalsUsed: "1 of 2", title: "Calculus in Motion" };
+  assert.deepEqual(receiptEntries(wire).map(([k]) => k), ["title", "newDueDate", "renewalsUsed", "loanId", "note"]);
+  // a key without a label comes last, as sent
+  assert.deepEqual(receiptEntries({ zeta: 1, room: "A", alpha: 2 }).map(([k]) => k), ["room", "zeta", "alpha"]);
+});

@@ -133,3 +133,12 @@ export const PRESS_STEP_LABELS = {
 export const STRIP_TITLES = { question: "This question's path", press: "This form press's path" };
 /** The path strip's label for a question the Hub answered itself, by its outcome. */
 export const HUB_OUTCOMES = { clarify: "Clarifying question", unsupported: "Not supported", unavailable: "Unavailable" };
+
+// in the order a receipt lists them (a receipt's own key order is the wire's, not meant for reading)
+export const RECEIPT_LABELS = { title: "Title", newDueDate: "New due date", renewalsUsed: "Renewals used", loanId: "Loan", requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
+const LABEL_ORDER = Object.keys(RECEIPT_LABELS);
+// a receipt's entries: the known keys in RECEIPT_LABELS' order, then any other as sent
+export const receiptEntries = (r) => {
+  const rank = (k) => (LABEL_ORDER.includes(k) ? LABEL_ORDER.indexOf(k) : LABEL_ORDER.length);
+  return Object.entries(r).sort(([a], [b]) => rank(a) - rank(b));
+};

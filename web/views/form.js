@@ -5,13 +5,13 @@
 // and "Check status" (a reconcile) post, through ctx.press.
 import { h, replace } from "../dom.js";
 import { formStatus, sentModel, draftOf } from "../store.js";
+import { RECEIPT_LABELS, receiptEntries } from "../store/words.js";
 import { MessageProcessor, A2uiSurface, basicCatalog } from "../vendor/a2ui.js";
 import { FORM_VIEW, WORKFLOW_AGENT } from "../vocab.js";
 
 void A2uiSurface; // importing it defines <a2ui-surface>
 
 const FIELD_LABELS = { groupSize: "Group size", date: "Date", room: "Room", duration: "Duration", slot: "Time", name: "Name", email: "Email", period: "Time of day", topic: "Topic", notes: "Notes" };
-const RECEIPT_LABELS = { loanId: "Loan", title: "Title", newDueDate: "New due date", renewalsUsed: "Renewals used", requestId: "Request", bookingId: "Booking", topic: "Topic", preferredDate: "Preferred date", preferredPeriod: "Time of day", room: "Room", date: "Date", times: "Times", groupSize: "People", timezone: "Time zone", status: "Status", note: "Note" };
 const TITLES = { "tutoring-request": "Tutoring request", "study-room-booking": "Study-room booking", "loan-renewal": "Your loans" };
 
 // Adopted into each surface's shadow root, after the renderer's own sheets: the page's
@@ -284,7 +284,7 @@ export function formNode(formId, ctx) {
       }
       host.setAttribute("aria-busy", st.state === FORM_VIEW.submitting ? "true" : "false");
       const r = next.state === FORM_VIEW.submitted && next.receipt && typeof next.receipt === "object" ? next.receipt : null;
-      replace(receipt, r ? Object.entries(r).flatMap(([k, v]) => [h("dt", null, RECEIPT_LABELS[k] || k), h("dd", null, String(v))]) : []);
+      replace(receipt, r ? receiptEntries(r).flatMap(([k, v]) => [h("dt", null, RECEIPT_LABELS[k] || k), h("dd", null, String(v))]) : []);
       receipt.hidden = !r;
     },
     dispose: teardown,
