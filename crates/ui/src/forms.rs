@@ -154,7 +154,8 @@ impl FormView {
     }
 
     /// The agent's reply for this form: its messages appended (after the values the
-    /// action carried, so the agent's own data-model changes win), its state, errors and
+    /// action carried — by their paths under `/form`, [`FormView::bound_values`] — so the
+    /// agent's own data-model changes win), its state, errors and
     /// receipt. A closed form keeps no messages: nothing of it is drawable again.
     pub fn apply(&mut self, form: &FormReply, carried: Option<&Map<String, Value>>) {
         if let Some(surface) = created_surface(&form.messages) {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::FormView;
 
@@ -23,6 +23,27 @@ impl FormView {
             }
         }
         drawn
+    }
+
+    /// What a press (`action`: `{sourceComponentId, context, …}`) sent from the data model,
+    /// by where it lives under `/form` (`returnDate/ln-1` for a loan's picker, `room` for a
+    /// booking's): each value the pressed button's context binds with a path, so a rejected
+    /// press can put back what the student had chosen exactly where it was. Literal values
+    /// (a loan id) are the button's, not the model's: none of them.
+    pub(crate) fn bound_values(&self, action: &Value) -> Map<String, Value> {
+        let mut out = Map::new();
+        let source = action.get("sourceComponentId").and_then(Value::as_str).unwrap_or_default();
+        let drawn = self.drawn_components();
+        let bindings =
+            drawn.get(source).and_then(|b| b.pointer("/action/event/context")).and_then(Value::as_object);
+        let sent = action.get("context").and_then(Value::as_object);
+        for (key, binding) in bindings.into_iter().flatten() {
+            let path = binding.get("path").and_then(Value::as_str).and_then(|p| p.strip_prefix("/form/"));
+            if let (Some(path), Some(value)) = (path, sent.and_then(|c| c.get(key))) {
+                out.insert(path.to_string(), value.clone());
+            }
+        }
+        out
     }
 
     /// The date pickers drawn for `field` of one item each (bound under `/form/<field>/`):

@@ -216,3 +216,31 @@ fn each_message_keeps_its_number_through_compaction_so_the_page_can_apply_only_n
     view.apply(&form(first(), Wire::Open, 3), None);
     assert_eq!(seqs(&view).first(), Some(&(3 + 3 * (1 + n) + 1)), "a new surface: new numbers");
 }
+
+#[test]
+fn a_rejected_press_puts_back_what_it_sent_where_the_button_read_it_and_the_chat_still_fills() {
+    let mut view = FormView::open(&loan_form(&["ln-1"])).unwrap();
+    let renew = json!({"name": "renew_loan", "surfaceId": "s-1", "sourceComponentId": "ln-1_renew",
+        "timestamp": "2025-11-19T20:00:00.000Z",
+        "context": {"loanId": "ln-1", "returnDate": "2026-03-01", "formVersion": 1}});
+    // the picker's own path; the literal loan id and the version are the button's, not the model's
+    let carried = view.bound_values(&renew);
+    assert_eq!(Value::Object(carried.clone()), json!({"returnDate/ln-1": "2026-03-01"}));
+    let mut rejected = loan_form(&["ln-1"]);
+    rejected.messages.clear();
+    rejected.state = Wire::Rejected;
+    view.apply(&rejected, Some(&carried));
+    let writes: Vec<&Value> = view.messages().iter().filter_map(|m| m.get("updateDataModel")).collect();
+    assert!(
+        writes.iter().all(|w| w["path"] != "/form/returnDate"),
+        "the picker's object is never replaced: {writes:?}"
+    );
+    assert!(
+        writes.iter().any(|w| w["path"] == "/form/returnDate/ln-1" && w["value"] == "2026-03-01"),
+        "{writes:?}"
+    );
+    // a date typed in the chat afterwards goes to the same picker
+    let mut f = forms::fill::fill_from_chat(forms::Workflow::LoanRenewal, "until 2025-12-01", &noon());
+    view.place_dates(&mut f);
+    assert_eq!(f.filled, [("returnDate/ln-1".to_string(), json!("2025-12-01"))]);
+}

@@ -119,11 +119,12 @@ impl Runs {
         self.update(&run, |p| (false, p.hops.set(step::STUDENT_SENT, State::Done, Some(now_ms()), None)));
         let outcome = student.act(&press.form_ref, &press.operation_id, action.clone()).await;
         let received_at = now_ms();
-        let carried = action.get("context").and_then(Value::as_object).cloned().unwrap_or_default();
         let mut text = None;
         let (snapshot, state) = self
             .with_form(&thread, |form| {
                 let view = form.as_mut()?;
+                // what the press sent from the form, put back where the button read it
+                let carried = view.bound_values(&action);
                 match &outcome {
                     ActionOutcome::NotDelivered { reason } => view.not_delivered(reason),
                     ActionOutcome::Uncertain { reason } => view.uncertain(action.clone(), reason),

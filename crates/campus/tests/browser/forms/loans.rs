@@ -71,6 +71,19 @@ fn a_loan_is_renewed_on_its_screen_with_the_date_typed_in_the_chat_once() {
         let run = ask(&c, "until 2099-01-01").await;
         let note = replies_of(&c, &run, 1).await[0]["text"].as_str().unwrap().to_string();
         assert!(note.contains(&format!("Not filled: new return date — 2099-01-01 is outside the dates this loan can be renewed to ({min} to {max})")), "{note}");
+        // a date out of range picked on the screen itself (the renderer draws no bounds) is
+        // refused by the Library; the screen stays usable, by the chat and by its picker
+        let far = "2099-01-01";
+        in_form(
+            &c,
+            &format!("const i = r.querySelector('input[type=date]'); i.value = '{far}'; \
+                      i.dispatchEvent(new Event('input', {{bubbles: true}})); i.dispatchEvent(new Event('change', {{bubbles: true}})); return true;"),
+        )
+        .await;
+        click_button(&c, "Renew").await;
+        until(&c, "the renewal refused", &format!("{SURF} return f.dataset.formState === 'rejected' || (f.textContent.includes('out_of_range') || f.textContent.includes('outside')) ? true : null;")).await;
+        let drawn = in_form(&c, "return f.textContent;").await;
+        assert!(!drawn.as_str().unwrap().contains("could not be drawn"), "{drawn}");
         // inside: the picker is filled, nothing is sent
         let run = ask(&c, &format!("until {max} please")).await;
         let note = replies_of(&c, &run, 1).await[0]["text"].as_str().unwrap().to_string();
@@ -81,7 +94,8 @@ fn a_loan_is_renewed_on_its_screen_with_the_date_typed_in_the_chat_once() {
             &format!("{SURF} return r.querySelector('input[type=date]').value === '{max}';"),
         )
         .await;
-        assert_eq!(in_form(&c, "return f.dataset.formState;").await, "editing", "not renewed by typing");
+        let state = in_form(&c, "return f.dataset.formState;").await;
+        assert_eq!(state, "rejected", "not renewed by typing: still the refusal's state");
 
         click_button(&c, "Renew").await;
         wait_state(&c, &one, "submitted").await;
