@@ -103,6 +103,15 @@ fn what_only_a_free_composer_can_break_is_refused() {
         json!({"id": "tabs", "component": "Tabs", "tabs": [{"title": "Due 2027-02-02", "child": "title"}]}),
     );
     assert!(codes(accepted(invented, data.clone(), q)).contains(&C::InventedDate));
+    // a sentence giving a named loan what the service does not say of it, an empty text
+    let wrong =
+        with(json!({"id": "w", "component": "Text", "text": "Calculus in Motion cannot be renewed."}));
+    assert_eq!(codes(accepted(wrong, data.clone(), q)), [C::MismatchedFact]);
+    let empty = with(json!({"id": "e", "component": "Text", "text": "  "}));
+    assert_eq!(codes(accepted(empty, data.clone(), q)), [C::Empty]);
+    // a component the official schema refuses (a Text with no text)
+    let shapeless = with(json!({"id": "s", "component": "Text"}));
+    assert!(codes(accepted(shapeless, data.clone(), q)).contains(&C::SchemaInvalid));
     // openUrl is refused whatever the set
     let mut open = components.clone();
     let renew = open.iter_mut().find(|c| c["component"] == "Button").unwrap();

@@ -238,3 +238,16 @@ fn words_that_give_a_named_loan_another_loans_date_the_wrong_eligibility_or_a_fa
     let said = Composition::Answer { text: "You asked about 4 books.".into() };
     assert!(accept(&said, &facts_for(&loans, "I have 4 books, when are they due?"), TARGET).is_ok());
 }
+
+#[test]
+fn empty_words_are_refused_wherever_text_is() {
+    assert_eq!(codes(&refused("q", vec![notice(" ")])), [C::Empty]);
+    let loans = loans();
+    let facts = facts_for(&loans, "q");
+    for empty in [Composition::Answer { text: String::new() }, Composition::Ask { question: "\n".into() }] {
+        let errors = accept(&empty, &facts, TARGET).unwrap_err();
+        assert_eq!(codes(&errors), [C::Empty], "{empty:?}");
+    }
+    let no_blocks = Composition::Screen { title: "Your loans".into(), blocks: vec![] };
+    assert_eq!(codes(&accept(&no_blocks, &facts, TARGET).unwrap_err()), [C::Empty]);
+}
