@@ -37,6 +37,7 @@ use serde::Serialize;
 use crate::Period;
 
 mod amounts;
+pub mod books;
 mod contact;
 mod date;
 mod time;

@@ -110,16 +110,31 @@ fn title_core(l: &LoanFacts) -> String {
     t.trim().to_lowercase()
 }
 
-/// The loans `sentence` (lowercase) names.
-fn named<'a>(sentence: &str, loans: &'a [LoanFacts]) -> Vec<&'a LoanFacts> {
-    loans
+/// Words that speak of every loan at once ("all your books are due …").
+const EVERY: [&str; 5] = ["all your", "all of your", "every book", "every loan", "each of your"];
+
+/// The loans `sentence` (lowercase) names — by its whole title, its id, or the way people
+/// call it ("the chemistry book": its title's distinctive words, as the offline composer
+/// reads a question) — and whether it speaks of every one at once.
+fn named<'a>(sentence: &str, loans: &'a [LoanFacts]) -> (Vec<&'a LoanFacts>, bool) {
+    if EVERY.iter().any(|w| sentence.contains(w)) {
+        return (loans.iter().collect(), true);
+    }
+    let mut named: Vec<&LoanFacts> = loans
         .iter()
         .filter(|l| {
             let core = title_core(l);
             (!core.is_empty() && sentence.contains(&core)) || sentence.contains(&l.id.to_lowercase())
         })
-        .collect()
+        .collect();
+    if named.is_empty() {
+        named = super::mock::named_in(loans, sentence);
+    }
+    (named, false)
 }
+
+/// Words that state a limit rather than a loan's count ("up to 2 times", "1 of 2").
+const LIMIT: [&str; 5] = ["up to", "at most", "maximum", "limit", "no more than"];
 
 /// The counts of loans the data gives: all, renewable, not, by each reason, and those
 /// whose title has one of `words`.
@@ -148,22 +163,29 @@ pub(super) fn check_claims(
     let asked: HashSet<i64> = words(facts.question).iter().filter_map(|w| number(w)).collect();
     for sentence in sentences(text) {
         let lower = sentence.to_lowercase();
-        let loans = named(&lower, facts.loans);
+        let (loans, every) = named(&lower, facts.loans);
         let mismatch = |message: String, out: &mut Vec<CheckError>| {
             out.push(CheckError::new(ComposeCheck::MismatchedFact, path, message));
         };
         if !loans.is_empty() {
-            // a date beside a loan is one of that loan's (or today's, or the student's)
-            let theirs: HashSet<Date> = loans
-                .iter()
-                .flat_map(|l| {
-                    let mut d = vec![l.due];
-                    if let Ok(r) = l.renewable {
-                        d.extend([r.first, r.last]);
-                    }
-                    d
-                })
-                .collect();
+            // a date beside a loan is one of that loan's (or today's, or the student's); said
+            // of every loan, one of each one's
+            let dates_of = |l: &LoanFacts| {
+                let mut d = vec![l.due];
+                if let Ok(r) = l.renewable {
+                    d.extend([r.first, r.last]);
+                }
+                d
+            };
+            let theirs: HashSet<Date> = match every {
+                false => loans.iter().flat_map(|l| dates_of(l)).collect(),
+                true => {
+                    let each: Vec<HashSet<Date>> =
+                        loans.iter().map(|l| dates_of(l).into_iter().collect()).collect();
+                    let first = each.first().cloned().unwrap_or_default();
+                    first.into_iter().filter(|d| each.iter().all(|e| e.contains(d))).collect()
+                }
+            };
             let dates = dates_named(sentence, facts.today, DateWords::Calendar);
             for date in dates.into_iter().flatten() {
                 let others = known.contains(&date) && !theirs.contains(&date);
@@ -184,32 +206,49 @@ pub(super) fn check_claims(
                 mismatch("the sentence says a loan that cannot be renewed can be".into(), out);
             }
         }
-        // counts: a number before what it counts (within two words)
+        // counts: a number before what it counts (within two words); beside a named loan,
+        // that loan's own (a limit said as one — "up to 2", "1 of 2" — is the rule's)
         let ws = words(sentence);
+        let limit = LIMIT.iter().any(|w| lower.contains(w));
+        let until = |d: Date| i64::from((d - facts.today).get_days());
+        let days_of = |l: &LoanFacts| {
+            let mut d = vec![until(l.due)];
+            if let Ok(r) = l.renewable {
+                d.push(until(r.last));
+            }
+            d
+        };
         for (i, w) in ws.iter().enumerate() {
             let Some(n) = number(w) else { continue };
             let Some(kind) = ws.iter().skip(i + 1).take(2).find_map(|w| counted(w)) else { continue };
             if asked.contains(&n) {
                 continue;
             }
+            let of = i > 0 && ws[i - 1] == "of";
+            let max = i64::from(MAX_RENEWALS);
             let ok = match kind {
                 Counted::Loans => loan_counts(facts.loans, &ws).contains(&n),
-                Counted::Renewals if loans.is_empty() => (0..=i64::from(MAX_RENEWALS)).contains(&n),
+                Counted::Renewals if loans.is_empty() => (0..=max).contains(&n),
                 Counted::Renewals => {
-                    n == i64::from(MAX_RENEWALS)
+                    // "2 renewals left" counts what is left, "renewed 2 times" what was used
+                    let left =
+                        ["left", "remaining", "more", "still"].iter().any(|w| ws.iter().any(|x| x == w));
+                    (n == max && (limit || of))
                         || loans.iter().any(|l| {
                             let used = i64::from(l.renewals_used);
-                            n == used || n == i64::from(MAX_RENEWALS) - used
+                            n == if left { max - used } else { used }
                         })
                 }
-                Counted::Days => {
+                Counted::Days if loans.is_empty() => {
                     [1, 7, 14, RANGE_DAYS, 28].contains(&n)
-                        || facts.loans.iter().any(|l| {
-                            let until = |d: Date| (d - facts.today).get_days() as i64;
-                            n == until(l.due) || l.renewable.is_ok_and(|r| n == until(r.last))
-                        })
+                        || facts.loans.iter().any(|l| days_of(l).contains(&n))
                 }
-                Counted::Weeks => (1..=4).contains(&n),
+                Counted::Days => n == RANGE_DAYS || loans.iter().any(|l| days_of(l).contains(&n)),
+                Counted::Weeks if loans.is_empty() => (1..=4).contains(&n),
+                Counted::Weeks => {
+                    n * 7 == RANGE_DAYS
+                        || loans.iter().any(|l| days_of(l).iter().any(|d| (d - n * 7).abs() <= 3))
+                }
             };
             if !ok {
                 let what = match kind {

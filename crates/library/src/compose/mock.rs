@@ -20,18 +20,13 @@ use crate::words::split;
 /// Words that ask to renew.
 const RENEW: &[&str] =
     &["renew", "renewal", "extend", "keep", "longer", "renovar", "prolonger", "verlangern"];
-/// Title words too common to name a loan.
-const COMMON: &[&str] = &["the", "for", "and", "step", "with", "book", "books"];
 /// Follow-ups offered under the list.
 const MAX_FOLLOW_UPS: usize = 3;
 
-fn keywords(title: &str) -> Vec<String> {
-    split(title).into_iter().filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str())).collect()
-}
-
-/// The loans `words` name best (none when no title word is in them).
+/// The loans `words` name best (none when no title word is in them): by their titles'
+/// distinctive words (`forms::read::books`, as the page reads a date's loan).
 fn named<'a>(loans: &'a [LoanFacts], words: &[String]) -> Vec<&'a LoanFacts> {
-    let score = |l: &LoanFacts| keywords(&l.title).iter().filter(|k| words.contains(k)).count();
+    let score = |l: &LoanFacts| forms::read::books::title_score(&l.title, words);
     let best = loans.iter().map(score).max().unwrap_or(0);
     if best == 0 {
         return Vec::new();

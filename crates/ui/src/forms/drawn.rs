@@ -65,23 +65,76 @@ impl FormView {
         pickers
     }
 
-    /// A loan screen's new return date typed in the chat goes to the one date picker the
-    /// screen draws (`/form/returnDate/<loanId>`), inside that picker's bounds (the loan
-    /// service's range); with no picker, several, or a date outside, it is not filled and
-    /// the note says why. Other forms' values are left as read.
-    pub fn place_dates(&self, filling: &mut forms::fill::Filling) {
+    /// The title drawn with each component: the first heading (`h4`, else any Text) among
+    /// the children of the column holding it, by the component's id; "" when none.
+    fn title_beside(&self, drawn: &HashMap<String, Value>, id: &str) -> String {
+        let parent = drawn.values().find(|c| {
+            c.get("children").and_then(Value::as_array).is_some_and(|ch| ch.iter().any(|x| x == id))
+        });
+        let children = parent.and_then(|p| p.get("children")).and_then(Value::as_array);
+        let texts: Vec<&Value> = children
+            .into_iter()
+            .flatten()
+            .filter_map(|x| drawn.get(x.as_str()?))
+            .filter(|c| c.get("component").and_then(Value::as_str) == Some("Text"))
+            .collect();
+        let heading = texts.iter().find(|t| t.get("variant").and_then(Value::as_str) == Some("h4"));
+        heading
+            .or(texts.first())
+            .and_then(|t| t.get("text"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// A loan screen's new return date typed in the chat (`question`) goes to the date
+    /// picker of the loan it is for (`/form/returnDate/<loanId>`), inside that picker's
+    /// bounds (the loan service's range): the one whose title the words name ("until
+    /// friday for the calculus book"), or the only one when they name no book. A date for
+    /// a book the screen has no picker for ("renew my statistics book until …" on the
+    /// calculus screen, or on a screen with no picker) is no filling at all: the whole
+    /// message goes to the Library as a question. Several pickers and no book named, or a
+    /// date outside: not filled, and the note says why. Other forms' values are left as read.
+    pub fn place_dates(&self, filling: &mut forms::fill::Filling, question: &str) {
+        use forms::read::books::{book_names, title_score, words};
         use vocab::loans::operation::RETURN_DATE;
         if self.workflow != forms::Workflow::LoanRenewal.id() {
             return;
         }
+        let drawn = self.drawn_components();
         let pickers = self.pickers_under(RETURN_DATE);
+        let picker_ids: HashMap<String, String> = drawn
+            .iter()
+            .filter_map(|(id, c)| {
+                let path = c.pointer("/value/path").and_then(Value::as_str)?;
+                Some((path.trim_start_matches("/form/").to_string(), id.clone()))
+            })
+            .collect();
+        let said = words(question);
+        let titled: Vec<(&(String, String, String), String)> = pickers
+            .iter()
+            .map(|p| (p, picker_ids.get(&p.0).map(|id| self.title_beside(&drawn, id)).unwrap_or_default()))
+            .collect();
+        let aimed: Vec<&(String, String, String)> =
+            titled.iter().filter(|(_, title)| title_score(title, &said) > 0).map(|(p, _)| *p).collect();
+        // a book named that no picker's title has: the date is for another loan
+        let other_book = aimed.is_empty() && !book_names(question).is_empty();
         for (field, value) in std::mem::take(&mut filling.filled) {
             if field != RETURN_DATE {
                 filling.filled.push((field, value));
                 continue;
             }
-            let why = match pickers.as_slice() {
-                [(path, min, max)] => {
+            let target = match (aimed.as_slice(), pickers.as_slice()) {
+                ([one], _) => Ok(*one),
+                ([], _) if other_book => Err(None),
+                ([], []) => Err(None),
+                ([], [only]) => Ok(only),
+                _ => Err(Some(
+                    "this screen offers more than one loan: name the book, or choose the date on the form",
+                )),
+            };
+            let why = match target {
+                Ok((path, min, max)) => {
                     let date = value.as_str().unwrap_or_default();
                     // ISO dates compare as text
                     if !min.is_empty() && date >= min.as_str() && date <= max.as_str() {
@@ -90,8 +143,12 @@ impl FormView {
                     }
                     format!("{date} is outside the dates this loan can be renewed to ({min} to {max})")
                 }
-                [] => "this screen has no return date to choose".to_string(),
-                _ => "this screen offers more than one loan: choose the date on the form".to_string(),
+                Err(Some(why)) => why.to_string(),
+                // not this screen's to fill: the Library hears the whole message
+                Err(None) => {
+                    filling.rest = question.to_string();
+                    continue;
+                }
             };
             filling.not_filled.push((field, why));
         }

@@ -27,6 +27,11 @@ pub(super) fn loan_screen(loans: &[&str]) -> Vec<Value> {
     let mut components = vec![json!({"id": "root", "component": "Column", "children": []})];
     for id in loans {
         let field = format!("returnDate/{id}");
+        let title = if *id == "ln-2" { "Statistics for the Curious" } else { "Calculus in Motion" };
+        components.push(json!({"id": format!("{id}_col"), "component": "Column",
+            "children": [format!("{id}_title"), format!("{id}_date"), format!("{id}_renew")]}));
+        components
+            .push(json!({"id": format!("{id}_title"), "component": "Text", "text": title, "variant": "h4"}));
         components.push(date_input_at(&format!("{id}_date"), &field, "New return date", min, max, "choose"));
         let context =
             Map::from_iter([("loanId".to_string(), json!(id)), ("returnDate".to_string(), path(&field))]);
@@ -46,7 +51,7 @@ pub(super) fn loan_form(loans: &[&str]) -> FormReply {
 fn a_return_date_typed_in_the_chat_fills_the_one_picker_inside_its_bounds() {
     let filling = |view: &FormView, text: &str| {
         let mut f = forms::fill::fill_from_chat(forms::Workflow::LoanRenewal, text, &noon());
-        view.place_dates(&mut f);
+        view.place_dates(&mut f, text);
         f
     };
     let one = FormView::open(&loan_form(&["ln-1"])).unwrap();
@@ -69,14 +74,22 @@ fn a_return_date_typed_in_the_chat_fills_the_one_picker_inside_its_bounds() {
     assert!(far.filled.is_empty(), "{far:?}");
     assert_eq!(far.not_filled[0].0, "returnDate");
     assert!(far.not_filled[0].1.contains("2025-11-21 to 2025-12-11"), "{far:?}");
-    // two loans offered: which one is not guessed
+    // two loans offered: which one is not guessed, unless the words name its book
     let two = FormView::open(&loan_form(&["ln-1", "ln-2"])).unwrap();
     let f = filling(&two, "until 2025-12-01");
     assert!(f.filled.is_empty() && f.not_filled[0].1.contains("more than one loan"), "{f:?}");
-    // none offered
+    let f = filling(&two, "the statistics book until 2025-12-01");
+    assert_eq!(f.filled, [("returnDate/ln-2".to_string(), json!("2025-12-01"))]);
+    // a date for a book this screen has no picker for is no filling: it all goes to the Library
+    let asked = "renew my chemistry book until 2025-12-01";
+    let f = filling(&one, asked);
+    assert!(f.filled.is_empty() && f.not_filled.is_empty() && f.note().is_none(), "{f:?}");
+    assert_eq!(f.rest, asked);
+    // none offered (an overview, a held loan's screen): the same
     let none = FormView::open(&loan_form(&[])).unwrap();
-    let f = filling(&none, "until 2025-12-01");
-    assert!(f.filled.is_empty() && f.not_filled[0].1.contains("no return date"), "{f:?}");
+    let f = filling(&none, "renew my calculus book until 2025-12-01");
+    assert!(f.filled.is_empty() && f.note().is_none(), "{f:?}");
+    assert_eq!(f.rest, "renew my calculus book until 2025-12-01");
 }
 
 pub(super) fn first() -> Vec<Value> {
@@ -241,6 +254,6 @@ fn a_rejected_press_puts_back_what_it_sent_where_the_button_read_it_and_the_chat
     );
     // a date typed in the chat afterwards goes to the same picker
     let mut f = forms::fill::fill_from_chat(forms::Workflow::LoanRenewal, "until 2025-12-01", &noon());
-    view.place_dates(&mut f);
+    view.place_dates(&mut f, "until 2025-12-01");
     assert_eq!(f.filled, [("returnDate/ln-1".to_string(), json!("2025-12-01"))]);
 }

@@ -276,7 +276,7 @@ impl Runs {
                 let held = std::mem::take(&mut filling.filled);
                 filling.not_filled.extend(held.into_iter().map(|(field, _)| (field, REVIEWING.to_string())));
             }
-            view.place_dates(&mut filling);
+            view.place_dates(&mut filling, question);
             let note = filling.note()?;
             view.fill(&filling.filled);
             Some((view.snapshot(now_ms()), note, filling.rest))

@@ -167,5 +167,14 @@ fn a_loan_is_renewed_on_its_screen_with_the_date_typed_in_the_chat_once() {
         .await;
         ask_for_form(&c, "when are my books due?").await;
         assert_eq!(in_form(&c, renewals).await, "0", "the demo loans as they began");
+        // on the overview (no date to choose) a renewal asked with its date is no filling:
+        // the Library hears it and draws that loan's screen with the date chosen
+        ask(&c, &format!("renew my calculus book until {max}")).await;
+        until(
+            &c,
+            "the calculus screen with the date asked for",
+            &format!("{SURF} return r?.querySelector('input[type=date]')?.value === '{max}' ? true : null;"),
+        )
+        .await;
     });
 }

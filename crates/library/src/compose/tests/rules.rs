@@ -214,13 +214,21 @@ fn words_that_give_a_named_loan_another_loans_date_the_wrong_eligibility_or_a_fa
         "You have 5 loans.",
         "Statistics for the Curious has 0 renewals left.",
         "Marketing Basics is due in 3 days.",
+        // the loans named as people name them
+        "Your chemistry book can be renewed now.",
+        "The chemistry book is due January 2.",
+        "Your calculus book is due 2027-01-09.",
+        "The physics book is renewable until 2027-01-02.",
+        "Calculus in Motion has been renewed 2 times.",
+        "Calculus in Motion is due in 7 days.",
+        "All your books are due 2027-01-02.",
     ] {
         let errors = refused(q, vec![notice(text)]);
-        assert_eq!(
-            (codes(&errors), errors[0].path.as_str()),
-            (vec![C::MismatchedFact], "/blocks/0/text"),
-            "{text}"
+        assert!(
+            !errors.is_empty() && codes(&errors).iter().all(|c| *c == C::MismatchedFact),
+            "{text}: {errors:?}"
         );
+        assert_eq!(errors[0].path, "/blocks/0/text", "{text}");
     }
     // what the service says passes: each loan's own dates, its eligibility, true counts
     let loans = loans();
@@ -230,6 +238,9 @@ fn words_that_give_a_named_loan_another_loans_date_the_wrong_eligibility_or_a_fa
         "You have 6 loans, 3 of them renewable now; 2 marketing books.",
         "Statistics for the Curious has 1 renewal left. Marketing Research Methods was renewed 2 times.",
         "Calculus in Motion is due in 9 days.",
+        "Your chemistry book is due 2026-12-29 and cannot be renewed.",
+        "The calculus book can be renewed up to 2 times, up to 21 days after its due date.",
+        "Statistics for the Curious: 1 of 2 renewals used.",
     ] {
         let said = Composition::Screen { title: "Your loans".into(), blocks: vec![notice(text)] };
         assert_eq!(accept(&said, &facts_for(&loans, q), TARGET).err(), None, "{text}");
