@@ -1,0 +1,99 @@
+//! Issue 20's third round: held-out paraphrases an independent checker asked, and more of
+//! each kind that nothing was tuned on. The Library finds the one line that answers — in
+//! the skill the Hub chose or, when that skill has nothing of the question, the line of
+//! another enabled skill that clearly answers it — or says that it is not saved; the Tutor
+//! reads the point, the bounds or the words of an expression inside the sentence; the Hub
+//! answers small talk itself.
+
+use super::By::Library;
+use super::{NOT_SAVED, Row, row};
+
+const ILL: &str = "Interlibrary loan: request an item";
+const LOANS: &[&str] = &["28-day loan", "Short-loan", "7-day loan"];
+const FLOORS: &str = "First floor: sciences and mathematics";
+const HOLD: &str = "Place a hold at the service desk";
+const PAY: &str = "Pay with your campus card";
+const ROOMS: &str = "seat up to 4, 6 and 10 people";
+const QUIET: &str = "Fourth floor: quiet reading room";
+
+pub(super) const ROWS: &[Row] = &[
+    // an item the library does not have is interlibrary loan, never the loan periods
+    row("lib3-1", "can I get a book the library doesn't have?", Library, &[ILL], LOANS),
+    row("lib3-2", "the library doesn't have my book, can you order it?", Library, &[ILL], LOANS),
+    row("lib3-3", "how do I borrow from another library", Library, &[ILL], LOANS),
+    row("lib3-4", "is it possible to get a book you don't have in the collection?", Library, &[ILL], LOANS),
+    row("lib3-5", "¿puedo pedir prestado un libro que la biblioteca no tiene?", Library, &[ILL], LOANS),
+    // a thing no line is about is not saved
+    row("lib3-6", "can I borrow a calculator?", Library, &[NOT_SAVED], LOANS),
+    row("lib3-7", "can I borrow headphones?", Library, &[NOT_SAVED], LOANS),
+    // a subject's shelf is the floors line, though the Hub chose Borrowing
+    row("lib3-8", "where are the physics books", Library, &[FLOORS], &[NOT_SAVED, "28-day"]),
+    row("lib3-9", "où sont les livres de physique ?", Library, &[FLOORS], &[NOT_SAVED, "28-day"]),
+    row("lib3-10", "wo sind die Mathebücher?", Library, &[FLOORS], &[NOT_SAVED, "28-day"]),
+    row("lib3-11", "where are the biology books?", Library, &[FLOORS], &[NOT_SAVED, "28-day"]),
+    row("lib3-12", "wo finde ich Bücher über Chemie?", Library, &[FLOORS], &[NOT_SAVED, "28-day"]),
+    // finding a book is the catalogue; reserving one that is out is a hold
+    row(
+        "lib3-13",
+        "how do I find a book in the library?",
+        Library,
+        &["Search the catalogue"],
+        &[NOT_SAVED, ILL],
+    ),
+    row("lib3-14", "how do I search for a book?", Library, &["Search the catalogue"], &[NOT_SAVED, ILL]),
+    row(
+        "lib3-15",
+        "how do I reserve a book that is checked out?",
+        Library,
+        &[HOLD],
+        &[NOT_SAVED, ILL, "renew"],
+    ),
+    row(
+        "lib3-16",
+        "can I reserve a book someone else has borrowed?",
+        Library,
+        &[HOLD],
+        &[NOT_SAVED, "renew"],
+    ),
+    row("lib3-17", "where do I collect a book I reserved?", Library, &[HOLD], &["renew", "28-day"]),
+    // one line where one line answers
+    row(
+        "lib3-18",
+        "Was kostet ein Farbdruck?",
+        Library,
+        &["€0.50 per page", "€0.80 per sheet"],
+        &["€0.10", PAY],
+    ),
+    row(
+        "lib3-19",
+        "¿puedo pagar en efectivo la impresión?",
+        Library,
+        &["cash is not accepted"],
+        &["€0.10", "Scanning"],
+    ),
+    row("lib3-20", "can I pay cash for copies?", Library, &["cash is not accepted"], &["€0.10", "Scanning"]),
+    row("lib3-21", "can I print from my laptop?", Library, &[NOT_SAVED], &["€0.10", PAY, "7-day"]),
+    row(
+        "lib3-22",
+        "¿cuántas personas caben en la sala B?",
+        Library,
+        &[ROOMS],
+        &["14 days ahead", "no food", "Cancel"],
+    ),
+    row(
+        "lib3-23",
+        "la salle A peut accueillir combien de personnes ?",
+        Library,
+        &[ROOMS],
+        &["14 days", "Cancel"],
+    ),
+    row("lib3-24", "how many people fit in room A?", Library, &[ROOMS], &["14 days ahead", "Cancel"]),
+    row("lib3-25", "where can I study quietly?", Library, &[QUIET], &["14 days ahead", "Cancel", "no food"]),
+    row(
+        "lib3-26",
+        "can I access e-journals off campus?",
+        Library,
+        &["work off campus"],
+        &["Course reserves"],
+    ),
+];
