@@ -5,7 +5,7 @@
 //! reads the point, the bounds or the words of an expression inside the sentence; the Hub
 //! answers small talk itself.
 
-use super::By::Library;
+use super::By::{Hub, Library, Tutor};
 use super::{NOT_SAVED, Row, row};
 
 const ILL: &str = "Interlibrary loan: request an item";
@@ -96,4 +96,12 @@ pub(super) const ROWS: &[Row] = &[
         &["work off campus"],
         &["Course reserves"],
     ),
+    // small talk the Hub answers itself, in a conversation and out of one
+    row("hub3-1", "kaise ho", Hub("courtesy"), &["Hello!"], &["say a little more", "isn't something"]),
+    row("hub3-2", "ok cool", Hub("courtesy"), &["You're welcome"], &["say a little more", "isn't something"]),
+    row("hub3-3", "hey, how are you?", Hub("courtesy"), &["Hello!"], &["say a little more"]),
+    row("hub3-4", "¿qué tal?", Hub("courtesy"), &["Hello!"], &["say a little more", "isn't something"]),
+    row("hub3-5", "derivative of x^3", Tutor, &["3x^2"], &[]),
+    row("hub3-5", "got it, great", Hub("courtesy"), &["You're welcome"], &["3x^2", "isn't something"]),
+    row("hub3-5", "ok bye", Hub("courtesy"), &["Goodbye"], &["isn't something"]),
 ];
