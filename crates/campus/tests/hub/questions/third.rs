@@ -104,4 +104,41 @@ pub(super) const ROWS: &[Row] = &[
     row("hub3-5", "derivative of x^3", Tutor, &["3x^2"], &[]),
     row("hub3-5", "got it, great", Hub("courtesy"), &["You're welcome"], &["3x^2", "isn't something"]),
     row("hub3-5", "ok bye", Hub("courtesy"), &["Goodbye"], &["isn't something"]),
+    // the Tutor: "and another" after an example, "why?" after an explanation is why the
+    // rule holds (after a computation, the rules it used)
+    row("tut3-1", "explain the chain rule", Tutor, &["The chain rule."], &[]),
+    row(
+        "tut3-1",
+        "and another",
+        Tutor,
+        &["chain rule, worked example 2 of 4"],
+        &["I can help with calculus"],
+    ),
+    row("tut3-1", "why?", Tutor, &["The idea behind the chain rule", "rates multiply"], &["Why what?"]),
+    row("tut3-2", "explain the power rule", Tutor, &["The power rule."], &[]),
+    row("tut3-2", "why?", Tutor, &["The idea behind the power rule", "binomial theorem"], &["Why what?"]),
+    row("tut3-2", "derivative of x^3", Tutor, &["f'(x) = 3x^2"], &[]),
+    row("tut3-2", "why?", Tutor, &["power rule: (x^3)' = 3x^2"], &["The idea behind", "Why what?"]),
+    row("tut3-3", "what is the product rule", Tutor, &["The product rule."], &[]),
+    row(
+        "tut3-3",
+        "ok and another one",
+        Tutor,
+        &["product rule, worked example 2 of 3"],
+        &["I can help with"],
+    ),
+    // a point said in words, in each language
+    row("tut3-4", "derivative of x^3 when x is 2", Tutor, &["f'(2) = 12"], &["couldn't read"]),
+    row("tut3-5", "derivative of x^3 if x = 2", Tutor, &["f'(2) = 12"], &["couldn't read"]),
+    row("tut3-6", "derivada de x^2 cuando x vale 3", Tutor, &["f'(3) = 6"], &["couldn't read"]),
+    row("tut3-7", "derivative of x^2 when x is 5", Tutor, &["f'(5) = 10"], &["couldn't read"]),
+    row("tut3-8", "dérivez x^3 quand x vaut 1", Tutor, &["f'(1) = 3"], &["couldn't read"]),
+    row("tut3-9", "find dy/dx if y = x^2", Tutor, &["f'(x) = 2x"], &["couldn't read", "f'(2)"]),
+    // definite integrals with a verb of another language
+    row("tut3-10", "intégrez x^2 de 0 à 1", Tutor, &["= 1/3"], &["couldn't read"]),
+    row("tut3-11", "integra x de 0 a 2", Tutor, &["from 0 to 2 of x dx = 2"], &["couldn't read"]),
+    // operators in words
+    row("tut3-12", "3 x squared plus 2x", Tutor, &["f(x) = 3x^2 + 2x"], &["couldn't read"]),
+    row("tut3-12", "differentiate it", Tutor, &["f'(x) = 6x + 2"], &["couldn't read"]),
+    row("tut3-13", "differentiate x squared minus 3x", Tutor, &["f'(x) = 2x - 3"], &["couldn't read"]),
 ];
