@@ -273,6 +273,9 @@ const ROWS: &[Row] = &[
     hub("study-rooms", "where can I study quietly?", &[QUIET], &[AHEAD, CANCEL, NOT]),
     hub("study-rooms", "is there a silent place to study?", &[QUIET], &[AHEAD, CANCEL, NOT]),
     hub("finding-items", "can I access e-journals off campus?", &[OFF_CAMPUS], &[RESERVES, NOT]),
+    // at home is off campus: the line, and nothing said to be missing
+    hub("finding-items", "are e-journals available from home?", &[OFF_CAMPUS], &[RESERVES, NOT, REST]),
+    hub("finding-items", "can I use the databases from home?", &[OFF_CAMPUS], &[RESERVES, NOT, REST]),
 ];
 
 const FRIDAY_XMAS: &str = "Friday is 25 December 2026 (Pacific Time): Christmas Day, a public holiday.";

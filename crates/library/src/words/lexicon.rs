@@ -222,6 +222,8 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "find" | "finding" | "look" | "looking" | "locate" | "buscar" | "busco" | "encontrar"
         | "chercher" | "cherche" | "trouver" | "suchen" | "finden" | "finde" | "dhundh" | "dhundhna"
         | "dhoondh" => "search",
+        // at home is off campus ("databases from home")
+        "home" | "remote" | "remotely" | "casa" | "maison" | "zuhause" | "hause" | "ghar" => "off",
         "collect" | "collecting" | "pickup" | "recoger" | "recuperer" | "retirer" | "abholen" => "collect",
         "catalog" | "catalogo" | "catalogue" | "katalog" | "opac" => "catalogue",
         "interlibrary" | "interbibliotecario" | "interbibliotheques" | "fernleihe" => "interlibrary",

@@ -96,6 +96,15 @@ pub(super) const ROWS: &[Row] = &[
         &["work off campus"],
         &["Course reserves"],
     ),
+    row(
+        "lib3-27",
+        "are e-journals available from home?",
+        Library,
+        &["work off campus"],
+        &["Course reserves", "says no more than this"],
+    ),
+    row("lib3-28", "where do I pick up a hold?", Library, &[HOLD], &["renew", "28-day", NOT_SAVED]),
+    row("lib3-29", "do you have a photocopier?", Library, &[NOT_SAVED], &["€0.10", PAY]),
     // small talk the Hub answers itself, in a conversation and out of one
     row("hub3-1", "kaise ho", Hub("courtesy"), &["Hello!"], &["say a little more", "isn't something"]),
     row("hub3-2", "ok cool", Hub("courtesy"), &["You're welcome"], &["say a little more", "isn't something"]),
