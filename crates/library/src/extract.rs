@@ -56,9 +56,12 @@
 //!    skill's part of a mixed question ("print my notes early, when do you open Monday?" in
 //!    Library hours);
 //! 2. no selectors: the question names the topic ("library hours", "printing prices"):
-//!    every line — or, when no term of it is the skill's topic either, or it has a term
-//!    another topic's lines have and this one's do not ("can I print from my laptop?"),
-//!    [`Answer::NotSaved`];
+//!    every line — or, when no term of it is the skill's topic either, [`Answer::NotSaved`].
+//!    A term no line of the skill has (nor its topic, nor another skill's) is a detail the
+//!    saved information does not state: a schedule (lines by weekday) is still one answer,
+//!    all of it, said to be all that is saved ("library hours over the winter break?");
+//!    other skills' lines are separate facts, none about it: not saved ("can I print from
+//!    my phone?", "are the study rooms soundproof?");
 //! 3. the lines are ranked by BM25 over the selectors. The best line must have a selector
 //!    that at most [`MAX_SHARE`] of all lines have (a match on a term most lines share
 //!    answers nothing), and a line is kept when it scores at least [`RELATIVE_SCORE`] of
@@ -70,8 +73,8 @@
 //!    Of lines tied at the best, one about nothing else wins over one that also has a key
 //!    term the question does not ("reserve a book that is checked out": the hold line,
 //!    not the renewal line that mentions holds). Lines found only by the topic's own words
-//!    (name, tags, description) where the question names something else no line has: several
-//!    are not an answer ("can I borrow a calculator?": not saved), one is the part saved.
+//!    (name, tags, description) where the question names something else no line has: more
+//!    lines than such words are not an answer ("can I borrow a calculator?": not saved).
 //!
 //! Lines are copied verbatim (trailing whitespace trimmed), in content order, without
 //! duplicates.
@@ -320,24 +323,25 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         selectors = asked.iter().filter(|t| in_content(t) && !crate::words::is_number(t)).collect();
     }
     // a term of the question this skill neither has nor is about (nor another skill is: that
-    // is that skill's part of a mixed question): when another topic's lines
-    // have it, the question asks about something this topic does not say ("can I print from
-    // my laptop?" in Printing); a detail no line of any topic names is not made up either
-    // way ("library hours over the winter break?": the hours as saved)
+    // is that skill's part of a mixed question)
     let unmatched: Vec<&String> = asked
         .iter()
         .filter(|t| !crate::words::is_number(t) && !in_content(t) && !profile.is_topic(t) && !elsewhere(t))
         .collect();
-    let known_elsewhere = |t: &&String| index.lines_with(t) > 0;
     if selectors.is_empty() {
-        return if asked.iter().any(|t| profile.is_topic(t)) && !unmatched.iter().any(known_elsewhere) {
-            let mut seen = BTreeSet::new();
-            let lines =
-                profile.lines.iter().filter(|l| seen.insert(l.text)).map(|l| l.text.to_string()).collect();
-            Answer::Lines { skill_id: id, lines, lead: None, partial }
-        } else {
-            not_saved()
-        };
+        // a schedule (lines by weekday) is one answer, all of it, said to be all that is
+        // saved when the question names a detail no line has ("library hours over the winter
+        // break?"); other lines are separate facts, none of them about such a detail ("can I
+        // print from my phone?", "can I print from my laptop?")
+        let schedule = profile.lines.iter().any(|l| l.set.iter().any(|t| crate::words::weekday(t).is_some()));
+        let detail = if schedule { false } else { !unmatched.is_empty() };
+        if !asked.iter().any(|t| profile.is_topic(t)) || detail {
+            return not_saved();
+        }
+        let mut seen = BTreeSet::new();
+        let lines =
+            profile.lines.iter().filter(|l| seen.insert(l.text)).map(|l| l.text.to_string()).collect();
+        return Answer::Lines { skill_id: id, lines, lead: None, partial: partial || !unmatched.is_empty() };
     }
     // a line that has none of the selectors themselves, only an alternative ("item" for
     // "book"), is not about the question
@@ -398,14 +402,12 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         lines.retain(|l| !off.contains(&l.as_str()));
     }
     // lines found only by the topic's own words, where the question names something else
-    // too: several are the topic, not an answer ("can I borrow a calculator?": no loan line
-    // is about calculators); one is the part that is saved ("how do I pay my fine?": the
-    // fines line, and that the rest is not saved)
-    if !unmatched.is_empty() && selectors.iter().all(|t| profile.is_topic(t)) {
-        if lines.len() > 1 {
-            return not_saved();
-        }
-        return Answer::Lines { skill_id: id, lines, lead: None, partial: true };
+    // too: more lines than those words are the topic, not an answer ("can I borrow a
+    // calculator?": no loan line is about calculators); a line for each word is ("the
+    // catalogue and the databases": one line each)
+    if !unmatched.is_empty() && selectors.iter().all(|t| profile.is_topic(t)) && lines.len() > selectors.len()
+    {
+        return not_saved();
     }
     Answer::Lines { skill_id: id, lines, lead: None, partial }
 }

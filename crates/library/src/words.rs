@@ -119,6 +119,13 @@ fn normalised(text: &str, question: bool) -> Vec<String> {
             // a place is somewhere, unless it places something ("place a hold")
             "place" | "places" if !matches!(next, "a" | "an" | "the" | "my" | "hold" | "holds") => continue,
             "reserve" if matches!(prev, "course" | "on") => "reserve",
+            // "the reserve books", "mga reserve books": the course reserves
+            "reserve"
+                if matches!(next, "book" | "books")
+                    && matches!(prev, "the" | "my" | "our" | "these" | "mga") =>
+            {
+                "reserve"
+            }
             "booking" | "bookings" | "booked" | "reserve" | "reserved" | "reserving" | "reservation"
             | "reservations" => "reservation",
             w if question => match (lexicon(w), compound(w)) {

@@ -276,6 +276,33 @@ const ROWS: &[Row] = &[
     // at home is off campus: the line, and nothing said to be missing
     hub("finding-items", "are e-journals available from home?", &[OFF_CAMPUS], &[RESERVES, NOT, REST]),
     hub("finding-items", "can I use the databases from home?", &[OFF_CAMPUS], &[RESERVES, NOT, REST]),
+    // tonight in other languages is today's line
+    row("À quelle heure ferme la bibliothèque ce soir ?", &[TODAY, H_SAT], &[H_MON, REST]),
+    row("¿hasta qué hora abre la biblioteca esta noche?", &[TODAY, H_SAT], &[H_MON, REST]),
+    row("wie lange ist die Bibliothek heute Abend offen?", &[TODAY, H_SAT], &[H_MON, REST]),
+    // a detail no line has: the schedule, said to be all that is saved; elsewhere not saved
+    row("library hours over the winter break?", &[H_MON, H_SUN, REST], &[NOT]),
+    hub("printing", "can I print from my phone?", &[NOT_SAVED], &[BW1, C1, PAY]),
+    hub("study-rooms", "are the study rooms soundproof?", &[NOT_SAVED], &[ROOMS, AHEAD]),
+    hub("study-rooms", "¿hay salas silenciosas?", &[QUIET], &[ROOMS, AHEAD]),
+    hub("study-rooms", "las salas de estudio tienen pizarra?", &["whiteboard"], &[ROOMS, AHEAD]),
+    hub("printing", "Combien coûte une photocopie en noir et blanc ?", &[BW1, BW2], &[C1, C2, PAY]),
+    hub("printing", "como pago la impresion, con tarjeta?", &[PAY], &[BW1, C1, REST]),
+    // signing in, an item not in the catalogue, two things named, the reserve books
+    hub(
+        "finding-items",
+        "how do I log into my library account",
+        &["sign in with your student number"],
+        &[ILL],
+    ),
+    hub("finding-items", "I need a book that isn't in the catalog at all", &[ILL], &[CATALOGUE]),
+    hub(
+        "finding-items",
+        "the catalogue and the databases: what's the difference?",
+        &[CATALOGUE, OFF_CAMPUS],
+        &[ILL],
+    ),
+    hub("finding-items", "saan makikita yung mga reserve books ng prof namin?", &[RESERVES], &[HOLD]),
 ];
 
 const FRIDAY_XMAS: &str = "Friday is 25 December 2026 (Pacific Time): Christmas Day, a public holiday.";

@@ -36,6 +36,25 @@ const PHRASES: &[(&[&str], &str)] = &[
     // a book's state, not what is asked about ("reserve a book that is checked out")
     (&["checked", "out"], ""),
     (&["on", "loan"], ""),
+    // signing in
+    (&["log", "in"], "sign"),
+    (&["log", "into"], "sign"),
+    (&["logging", "in"], "sign"),
+    (&["sign", "into"], "sign"),
+    // how far ahead a room can be booked
+    (&["in", "advance"], "ahead"),
+    // a later due date is a renewal
+    (&["push", "back"], "renew"),
+    // an item the catalogue does not have
+    (&["isnt", "in", "the", "catalog"], "interlibrary"),
+    (&["isnt", "in", "the", "catalogue"], "interlibrary"),
+    (&["not", "in", "the", "catalog"], "interlibrary"),
+    (&["not", "in", "the", "catalogue"], "interlibrary"),
+    // taking something out is borrowing it
+    (&["took", "out"], "loan"),
+    (&["take", "out"], "loan"),
+    (&["taken", "out"], "loan"),
+    (&["taking", "out"], "loan"),
     // from somewhere else is another library
     (&["from", "somewhere", "else"], "interlibrary"),
     (&["from", "elsewhere"], "interlibrary"),
@@ -218,7 +237,14 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "people" | "persons" | "personas" | "personnes" | "personen" | "leute" | "seats" => "people",
         "fit" | "fits" | "caben" | "cabe" | "caber" | "accueillir" | "accueille" | "contenir" | "passen"
         | "capacity" | "capacidad" | "capacite" | "kapazitat" | "platz" | "platze" | "seat" => "seat",
-        "quietly" | "calmly" | "tranquilo" | "tranquila" | "tranquille" | "tranquillement" => "quiet",
+        "quietly" | "calmly" | "tranquilo" | "tranquila" | "tranquilos" | "tranquilas" | "tranquille"
+        | "tranquillement" | "silenciosas" | "silenciosos" | "silencieuses" | "shanti" | "shaanti" => "quiet",
+        "noir" | "negro" | "schwarz" | "kala" => "black",
+        "blanc" | "blanco" | "weiss" | "safed" => "white",
+        "tarjeta" | "carte" | "karte" => "card",
+        "pizarra" | "pizarron" | "tableau" | "tafel" | "whiteboards" => "whiteboard",
+        "advance" | "avance" | "antelacion" | "voraus" => "ahead",
+        "login" | "signin" => "sign",
         "find" | "finding" | "look" | "looking" | "locate" | "buscar" | "busco" | "encontrar"
         | "chercher" | "cherche" | "trouver" | "suchen" | "finden" | "finde" | "dhundh" | "dhundhna"
         | "dhoondh" => "search",

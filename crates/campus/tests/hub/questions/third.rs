@@ -105,6 +105,23 @@ pub(super) const ROWS: &[Row] = &[
     ),
     row("lib3-28", "where do I pick up a hold?", Library, &[HOLD], &["renew", "28-day", NOT_SAVED]),
     row("lib3-29", "do you have a photocopier?", Library, &[NOT_SAVED], &["€0.10", PAY]),
+    row("lib3-30", "can I print from my phone?", Library, &[NOT_SAVED], &["€0.10", PAY, "Scanning"]),
+    row("lib3-31", "are the study rooms soundproof?", Library, &[NOT_SAVED], &[ROOMS, "14 days"]),
+    row(
+        "lib3-32",
+        "Combien coûte une photocopie en noir et blanc ?",
+        Library,
+        &["€0.10 per page", "€0.15 per sheet"],
+        &["€0.50", PAY],
+    ),
+    row(
+        "lib3-33",
+        "À quelle heure ferme la bibliothèque ce soir ?",
+        Library,
+        &["Thursday", "22:00"],
+        &["Monday:"],
+    ),
+    row("lib3-34", "hay salas silenciosas en la biblioteca?", Library, &[QUIET], &[ROOMS, NOT_SAVED]),
     // small talk the Hub answers itself, in a conversation and out of one
     row("hub3-1", "kaise ho", Hub("courtesy"), &["Hello!"], &["say a little more", "isn't something"]),
     row("hub3-2", "ok cool", Hub("courtesy"), &["You're welcome"], &["say a little more", "isn't something"]),
