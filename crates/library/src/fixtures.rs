@@ -186,6 +186,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "where do I collect a book I put on hold?",
                 "how do I put a hold on a DVD or a book someone else has out?",
                 "where do I pick up something I reserved?",
+                "can I check out equipment like a camera or a projector?",
             ],
             &[
                 "Books: 28-day loan.",
@@ -424,6 +425,9 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "do the e-journals work from off campus?",
                 "can I read the online journals at home?",
                 "which floor is the service desk on?",
+                "where is the biology section?",
+                "can a book be sent over from a different campus library?",
+                "Gibt es einen ruhigen Lesesaal?",
             ],
             &[
                 "Search the catalogue on the library website or at the terminals by the entrance; each record shows the floor and the shelf mark.",

@@ -50,7 +50,9 @@ const PHRASES: &[(&[&str], &str)] = &[
     (&["isnt", "in", "the", "catalogue"], "interlibrary"),
     (&["not", "in", "the", "catalog"], "interlibrary"),
     (&["not", "in", "the", "catalogue"], "interlibrary"),
-    // taking something out is borrowing it
+    // taking something out, checking it out, is borrowing it
+    (&["check", "out"], "loan"),
+    (&["checking", "out"], "loan"),
     (&["took", "out"], "loan"),
     (&["take", "out"], "loan"),
     (&["taken", "out"], "loan"),
@@ -70,6 +72,12 @@ const LACKS: &[&[&str]] = &[
     &["do", "not", "have"],
     &["doesnt", "hold"],
     &["does", "not", "hold"],
+    &["doesnt", "own"],
+    &["dont", "own"],
+    &["doesnt", "carry"],
+    &["dont", "carry"],
+    &["doesnt", "stock"],
+    &["dont", "stock"],
     &["no", "tiene"],
     &["no", "tienen"],
     &["n", "a", "pas"],
@@ -128,6 +136,13 @@ const INSTITUTIONS: &[&str] = &[
 pub(super) fn phrase_at(words: &[String], i: usize) -> Option<(usize, &'static str)> {
     let at = |j: usize| words.get(i + j).map_or("", String::as_str);
     if OTHER.contains(&at(0)) && INSTITUTIONS.contains(&at(1)) {
+        return Some((2, "interlibrary"));
+    }
+    // "library mein kitab nahi hai": the Hinglish postposition, the item, then "nahi"
+    if HOLDERS.contains(&at(0))
+        && matches!(at(1), "mein" | "me" | "main")
+        && (at(2) == "nahi" || at(3) == "nahi")
+    {
         return Some((2, "interlibrary"));
     }
     if HOLDERS.contains(&at(0))
@@ -236,7 +251,8 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "cash" | "efectivo" | "especes" | "liquide" | "bargeld" | "nakad" | "coins" => "cash",
         "people" | "persons" | "personas" | "personnes" | "personen" | "leute" | "seats" => "people",
         "fit" | "fits" | "caben" | "cabe" | "caber" | "accueillir" | "accueille" | "contenir" | "passen"
-        | "capacity" | "capacidad" | "capacite" | "kapazitat" | "platz" | "platze" | "seat" => "seat",
+        | "capacity" | "capacidad" | "capacite" | "kapazitat" | "platz" | "platze" | "seat" | "biggest"
+        | "largest" | "smallest" | "size" => "seat",
         "quietly" | "calmly" | "tranquilo" | "tranquila" | "tranquilos" | "tranquilas" | "tranquille"
         | "tranquillement" | "silenciosas" | "silenciosos" | "silencieuses" | "shanti" | "shaanti" => "quiet",
         "noir" | "negro" | "schwarz" | "kala" => "black",
