@@ -58,8 +58,9 @@
 //! 2. no selectors: the question names the topic ("library hours", "printing prices"):
 //!    every line — or, when no term of it is the skill's topic either, [`Answer::NotSaved`].
 //!    A term no line of the skill has (nor its topic, nor another skill's) is a detail the
-//!    saved information does not state: a schedule (lines by weekday) is still one answer,
-//!    all of it, said to be all that is saved ("library hours over the winter break?");
+//!    saved information does not state: a topic saved as one answer (a schedule, lines by
+//!    weekday, or a single line) is still that answer, all of it, said to be all that is
+//!    saved ("library hours over the winter break?");
 //!    other skills' lines are separate facts, none about it: not saved ("can I print from
 //!    my phone?", "are the study rooms soundproof?");
 //! 3. the lines are ranked by BM25 over the selectors. The best line must have a selector
@@ -329,12 +330,14 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         .filter(|t| !crate::words::is_number(t) && !in_content(t) && !profile.is_topic(t) && !elsewhere(t))
         .collect();
     if selectors.is_empty() {
-        // a schedule (lines by weekday) is one answer, all of it, said to be all that is
-        // saved when the question names a detail no line has ("library hours over the winter
-        // break?"); other lines are separate facts, none of them about such a detail ("can I
-        // print from my phone?", "can I print from my laptop?")
+        // a topic saved as one answer — a schedule (lines by weekday) or a single line — is
+        // that answer, said to be all that is saved, when the question names a detail no line
+        // has ("library hours over the winter break?", "did someone hand in my umbrella?" in
+        // a one-line lost property topic); several separate facts are none of them about such
+        // a detail ("can I print from my phone?", "can I print from my laptop?")
         let schedule = profile.lines.iter().any(|l| l.set.iter().any(|t| crate::words::weekday(t).is_some()));
-        let detail = if schedule { false } else { !unmatched.is_empty() };
+        let one_answer = schedule || profile.lines.len() == 1;
+        let detail = !one_answer && !unmatched.is_empty();
         if !asked.iter().any(|t| profile.is_topic(t)) || detail {
             return not_saved();
         }

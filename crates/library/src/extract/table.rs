@@ -283,6 +283,7 @@ const ROWS: &[Row] = &[
     // a detail no line has: the schedule, said to be all that is saved; elsewhere not saved
     row("library hours over the winter break?", &[H_MON, H_SUN, REST], &[NOT]),
     hub("printing", "can I print from my phone?", &[NOT_SAVED], &[BW1, C1, PAY]),
+    hub("printing", "do you have a photocopier?", &[NOT_SAVED], &[BW1, C1, PAY]),
     hub("study-rooms", "are the study rooms soundproof?", &[NOT_SAVED], &[ROOMS, AHEAD]),
     hub("study-rooms", "¿hay salas silenciosas?", &[QUIET], &[ROOMS, AHEAD]),
     hub("study-rooms", "las salas de estudio tienen pizarra?", &["whiteboard"], &[ROOMS, AHEAD]),
