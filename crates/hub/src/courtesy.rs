@@ -43,6 +43,27 @@ const GREETING: &[&str] = &[
     "guten abend",
     "bonne journée",
     "bonne journee",
+    // how are you, in each language read
+    "how are you",
+    "how are u",
+    "how r u",
+    "hows it going",
+    "how is it going",
+    "whats up",
+    "qué tal",
+    "que tal",
+    "cómo estás",
+    "como estas",
+    "ça va",
+    "ca va",
+    "wie geht",
+    "wie gehts",
+    "wie geht es dir",
+    "kaise ho",
+    "kaise hain",
+    "kaise hai",
+    "kya haal hai",
+    "kya hal hai",
 ];
 /// Thanks.
 const THANKS: &[&str] = &[
@@ -118,6 +139,9 @@ const GOODBYE: &[&str] = &[
     "kal milte hain",
     "phir milte hain",
 ];
+/// An acknowledgement ("ok cool", "got it"): answered as thanks are (it asks nothing),
+/// when no other courtesy word is there ("ok bye" is a goodbye, "ok hi" a greeting).
+const ACKNOWLEDGE: &[&str] = &["ok", "okay", "k", "cool", "got it", "alright", "understood", "noted"];
 /// Words that may stand around a courtesy word without making the message a question:
 /// what thanks are for ("the help", "your answer", "that helped"), how much, to whom, in
 /// each language read ("gracias por la ayuda", "merci pour ton aide", "danke für die
@@ -138,7 +162,7 @@ const FILLER: &[&str] = &[
     "ihre", "eure", "hilfe", "alles", "lieben", "vielen", "das", "hat", "geholfen", "mir", "antwort", "toll",
     "perfekt", "prima", "nochmal", "mal", "und", "ja", "einen", "schönen", "schonen", "tag", "bahut",
     "bohot", "bohut", "ji", "aapka", "apka", "aapki", "apki", "tumhara", "madad", "ke", "liye", "ki", "dil",
-    "se", "sab", "kuch", "accha", "acha", "achha", "theek", "thik", "hai", "bhai", "yaar", "के",
+    "se", "sab", "kuch", "accha", "acha", "achha", "theek", "thik", "hai", "bhai", "yaar", "aap", "के",
 ];
 /// The longer words of [`FILLER`] (apart, so that rustfmt keeps that list compact).
 const FILLER_LONG: &[&str] = &[
@@ -172,9 +196,12 @@ pub(crate) fn read(text: &str) -> Option<Courtesy> {
     let mut covered = vec![false; words.len()];
     let mut found = None;
     // goodbyes before greetings: "good night" is not "good morning"'s "good"
-    for (kind, phrases) in
-        [(Courtesy::Goodbye, GOODBYE), (Courtesy::Thanks, THANKS), (Courtesy::Greeting, GREETING)]
-    {
+    for (kind, phrases) in [
+        (Courtesy::Goodbye, GOODBYE),
+        (Courtesy::Thanks, THANKS),
+        (Courtesy::Greeting, GREETING),
+        (Courtesy::Thanks, ACKNOWLEDGE),
+    ] {
         if mark(&words, phrases, &mut covered) && found.is_none() {
             found = Some(kind);
         }
@@ -253,6 +280,12 @@ mod tests {
             ("hola", Courtesy::Greeting),
             ("¡Buenos días!", Courtesy::Greeting),
             ("namaste ji", Courtesy::Greeting),
+            ("kaise ho", Courtesy::Greeting),
+            ("hey, how are you?", Courtesy::Greeting),
+            ("¿qué tal?", Courtesy::Greeting),
+            ("ok cool", Courtesy::Thanks),
+            ("got it, great", Courtesy::Thanks),
+            ("ok bye", Courtesy::Goodbye),
             ("bye", Courtesy::Goodbye),
             ("good night", Courtesy::Goodbye),
             ("thanks, bye!", Courtesy::Goodbye),
@@ -306,6 +339,11 @@ mod tests {
             "thanks, is scanning free?",
             "help",
             "gracias por la ayuda con la integral de x^2",
+            // an acknowledgement or how-are-you that also asks is a question
+            "ok, and another example",
+            "ok cool, what about x^3?",
+            "how are you open on sunday",
+            "kaise ho, library kab khulti hai",
         ] {
             assert_eq!(read(text), None, "{text}");
         }

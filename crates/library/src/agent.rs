@@ -144,7 +144,7 @@ fn booking_skill() -> Skill {
         answer_content: [
             "Rooms A (up to 4 people), B (up to 6) and C (up to 10) can be booked here with a form.",
             "Book a room as far as 14 days ahead, for 1 or 2 whole hours between 09:00 and 21:00 Pacific Time.",
-            "Bookings are held for 15 minutes; after that the room is released to walk-ins.",
+            "Bookings are held for 15 minutes if you are late; after that the room is released to walk-ins.",
             "These are demo bookings.",
         ]
         .join("\n"),

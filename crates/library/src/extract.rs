@@ -31,12 +31,17 @@
 //! quiet room on" in Study rooms: the floors line of Finding items has "room", "floor" and
 //! "quiet"; "can I borrow a book from another university?" in Borrowing: the interlibrary
 //! line has the item and "interlibrary"; "can I place a hold on a book?" in Finding items:
-//! "Place a hold …" in Borrowing. A question with nothing of the chosen skill (no term in
-//! its topic or lines) stays there, not saved: the Hub chose that topic ("can I renew a
-//! book?" in Study rooms); one that shares only the topic's words with the chosen skill's
-//! lines moves only for a key term ("how do I cancel a booking?" in Study room booking).
-//! A line that adds a term but lacks one the question has is not better ("two library
-//! books … friday" in Borrowing is not the Friday line).
+//! "Place a hold …" in Borrowing. The Hub's pick is the topic a question is read in, not a
+//! wall: a question with nothing of the chosen skill (no term in its topic or lines) moves
+//! when every word of it is in some saved line and the new one is key ("where are the
+//! physics books?" in Borrowing: the floors line; "can I renew a book?" in Study rooms:
+//! the renewal line; "how do I pay?" in Borrowing stays there, not saved); one that shares
+//! only the topic's words with the chosen skill's lines moves for a key term ("how do I
+//! cancel a booking?" in Study room booking) or, when every word of it is in the topic or
+//! some line, for a term at most two lines have ("where can I study quietly?" in Study
+//! rooms: the quiet floor; "add money to my print account" in Printing stays). A line that
+//! adds a term but lacks one the question has is not better ("two library books …
+//! friday" in Borrowing is not the Friday line).
 //!
 //! **Choosing the lines.** *Selectors* are the question's terms found in the chosen skill's
 //! content, but for its name's words (naming the topic selects nothing within it) — unless
@@ -51,7 +56,13 @@
 //!    skill's part of a mixed question ("print my notes early, when do you open Monday?" in
 //!    Library hours);
 //! 2. no selectors: the question names the topic ("library hours", "printing prices"):
-//!    every line — or, when no term of it is the skill's topic either, [`Answer::NotSaved`];
+//!    every line — or, when no term of it is the skill's topic either, [`Answer::NotSaved`].
+//!    A term no line of the skill has (nor its topic, nor another skill's) is a detail the
+//!    saved information does not state: a topic saved as one answer (a schedule, lines by
+//!    weekday, or a single line) is still that answer, all of it, said to be all that is
+//!    saved ("library hours over the winter break?");
+//!    other skills' lines are separate facts, none about it: not saved ("can I print from
+//!    my phone?", "are the study rooms soundproof?");
 //! 3. the lines are ranked by BM25 over the selectors. The best line must have a selector
 //!    that at most [`MAX_SHARE`] of all lines have (a match on a term most lines share
 //!    answers nothing), and a line is kept when it scores at least [`RELATIVE_SCORE`] of
@@ -60,6 +71,11 @@
 //!    for "book" — counts only with a selector of its own): "double-sided" keeps the double-sided price lines and drops the single-sided ones
 //!    that share only "sided"; "renew my loan" keeps both renewal lines, since "loan" (in
 //!    half the lines) is too common to push one out; "Monday and Tuesday" keeps both.
+//!    Of lines tied at the best, one about nothing else wins over one that also has a key
+//!    term the question does not ("reserve a book that is checked out": the hold line,
+//!    not the renewal line that mentions holds). Lines found only by the topic's own words
+//!    (name, tags, description) where the question names something else no line has: more
+//!    lines than such words are not an answer ("can I borrow a calculator?": not saved).
 //!
 //! Lines are copied verbatim (trailing whitespace trimmed), in content order, without
 //! duplicates.
@@ -146,15 +162,20 @@ fn answer_from(index: &Index<'_>, chosen: &Profile<'_>, days: Option<&Days>, ask
 }
 
 /// The enabled skill with a line that answers the whole question where no line of
-/// `chosen` does. The question must be about `chosen` at all (a term of it in `chosen`'s
-/// topic — name, tags, description — or lines); a question with nothing of `chosen` stays
-/// there, not saved: "can I renew a book?" in Study rooms, where the Hub chose that topic.
-/// The line has every term of the question that is `chosen`'s topic, every other term of
-/// the question that any enabled line has (or an alternative: "book" in "an item"), and
-/// one that no line of `chosen` has — a key term when the question and `chosen`'s lines
-/// share nothing but the topic's words ("how do I cancel a booking?" in Study room
-/// booking: "Cancel a booking online …"; "add money to my print account" in Printing is
-/// not "The due date is printed … in your library account"). "What floor is the quiet
+/// `chosen` does: the Hub's pick is the topic the question is read in, not a wall around
+/// it. The line has every term of the question that is `chosen`'s topic, every other term
+/// of the question that any enabled line has (or an alternative: "book" in "an item"), and
+/// one that no line of `chosen` has — when the question and `chosen`'s lines share nothing
+/// but the topic's words, a key term, or a term of a *whole* question (each word in the
+/// topic or some saved line) that at most two lines have ("where can I study quietly?" in
+/// Study rooms: the quiet floor; "how do I cancel a booking?" in Study room booking:
+/// "Cancel a booking online …"; "add money to my print account" in Printing is not "The
+/// due date is printed … in your library account": "money" is in no line). A question
+/// with nothing of `chosen` at all (no term in its topic or lines) moves only when it is
+/// whole and the new term is key: "where are the physics books?" in Borrowing is the
+/// floors line (a subject is key), "can I renew a book?" in Study rooms the renewal line,
+/// but "how do I pay?" in Borrowing stays there, not saved (paying for prints is not
+/// paying a fine). "What floor is the quiet
 /// room on" in Study rooms: the floors line of Finding items has "room", "floor" and
 /// "quiet"; "can I place a hold on a book?" in Finding items: "Place a hold …" in
 /// Borrowing has "place", "hold" and "item".
@@ -164,17 +185,23 @@ fn better_elsewhere<'i, 'a>(
     asked: &[String],
 ) -> Option<&'i Profile<'a>> {
     let in_lines = |p: &Profile<'_>, t: &String| p.lines.iter().any(|l| hits(&l.set, t));
-    let words = asked.iter().filter(|t| !crate::words::is_number(t));
-    let (topic, rest): (Vec<&String>, Vec<&String>) = words.partition(|t| chosen.is_topic(t));
+    let words: Vec<&String> = asked.iter().filter(|t| !crate::words::is_number(t)).collect();
+    let (topic, rest): (Vec<&String>, Vec<&String>) = words.iter().partition(|t| chosen.is_topic(t));
     let shared = rest.iter().any(|t| in_lines(chosen, t));
-    if topic.is_empty() && !shared {
-        return None;
-    }
     let answerable: Vec<&String> =
         rest.into_iter().filter(|t| index.profiles.iter().any(|p| in_lines(p, t))).collect();
-    // with only the topic's words in common, only a key term moves the question
+    // every word of the question is the chosen topic's or in some saved line
+    let whole = topic.len() + answerable.len() == words.len();
+    // with nothing of `chosen` at all, only a whole question with a key term moves
+    if topic.is_empty() && !shared && !whole {
+        return None;
+    }
+    // with only the topic's words in common, a key term moves the question, or a term of a
+    // whole question that at most two saved lines have ("study quietly": the quiet floor)
+    let specific =
+        |t: &String| crate::words::is_key(t) || (whole && !topic.is_empty() && index.lines_with(t) <= 2);
     let new = |line: &Line<'_>, t: &&String| {
-        line.set.contains(*t) && !in_lines(chosen, t) && (shared || crate::words::is_key(t))
+        line.set.contains(*t) && !in_lines(chosen, t) && (shared || specific(t))
     };
     let answers = |line: &Line<'_>| {
         topic.iter().all(|t| line.set.contains(*t))
@@ -296,15 +323,28 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
     if !selectors.is_empty() && !direct(&selectors) {
         selectors = asked.iter().filter(|t| in_content(t) && !crate::words::is_number(t)).collect();
     }
+    // a term of the question this skill neither has nor is about (nor another skill is: that
+    // is that skill's part of a mixed question)
+    let unmatched: Vec<&String> = asked
+        .iter()
+        .filter(|t| !crate::words::is_number(t) && !in_content(t) && !profile.is_topic(t) && !elsewhere(t))
+        .collect();
     if selectors.is_empty() {
-        return if asked.iter().any(|t| profile.is_topic(t)) {
-            let mut seen = BTreeSet::new();
-            let lines =
-                profile.lines.iter().filter(|l| seen.insert(l.text)).map(|l| l.text.to_string()).collect();
-            Answer::Lines { skill_id: id, lines, lead: None, partial }
-        } else {
-            not_saved()
-        };
+        // a topic saved as one answer — a schedule (lines by weekday) or a single line — is
+        // that answer, said to be all that is saved, when the question names a detail no line
+        // has ("library hours over the winter break?", "did someone hand in my umbrella?" in
+        // a one-line lost property topic); several separate facts are none of them about such
+        // a detail ("can I print from my phone?", "can I print from my laptop?")
+        let schedule = profile.lines.iter().any(|l| l.set.iter().any(|t| crate::words::weekday(t).is_some()));
+        let one_answer = schedule || profile.lines.len() == 1;
+        let detail = !one_answer && !unmatched.is_empty();
+        if !asked.iter().any(|t| profile.is_topic(t)) || detail {
+            return not_saved();
+        }
+        let mut seen = BTreeSet::new();
+        let lines =
+            profile.lines.iter().filter(|l| seen.insert(l.text)).map(|l| l.text.to_string()).collect();
+        return Answer::Lines { skill_id: id, lines, lead: None, partial: partial || !unmatched.is_empty() };
     }
     // a line that has none of the selectors themselves, only an alternative ("item" for
     // "book"), is not about the question
@@ -339,7 +379,7 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         })
     };
     let mut seen = BTreeSet::new();
-    let lines = profile
+    let lines: Vec<String> = profile
         .lines
         .iter()
         .zip(&hit_sets)
@@ -348,6 +388,30 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         .filter(|((l, _), _)| seen.insert(l.text))
         .map(|((l, _), _)| l.text.to_string())
         .collect();
+    // of the lines the question finds best, one about another key matter is not the
+    // answer when one about nothing else is there ("reserve a book that is checked out":
+    // the hold line, not the renewal line that mentions a hold)
+    let extra_key = |l: &Line<'_>| l.set.iter().any(|t| is_key(t) && !asked.contains(t));
+    let best_lines: Vec<&Line<'_>> = profile
+        .lines
+        .iter()
+        .zip(&scores)
+        .filter(|(_, s)| (best - **s).abs() <= best * 1e-9)
+        .map(|(l, _)| l)
+        .collect();
+    let mut lines = lines;
+    if best_lines.iter().any(|l| !extra_key(l)) {
+        let off: Vec<&str> = profile.lines.iter().filter(|l| extra_key(l)).map(|l| l.text).collect();
+        lines.retain(|l| !off.contains(&l.as_str()));
+    }
+    // lines found only by the topic's own words, where the question names something else
+    // too: more lines than those words are the topic, not an answer ("can I borrow a
+    // calculator?": no loan line is about calculators); a line for each word is ("the
+    // catalogue and the databases": one line each)
+    if !unmatched.is_empty() && selectors.iter().all(|t| profile.is_topic(t)) && lines.len() > selectors.len()
+    {
+        return not_saved();
+    }
     Answer::Lines { skill_id: id, lines, lead: None, partial }
 }
 

@@ -183,6 +183,8 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "Combien de temps puis-je emprunter un livre ?",
                 "Wie lange kann ich ein Buch ausleihen?",
                 "I lost my library card, what now?",
+                "where do I pick up something I reserved?",
+                "when can I collect my hold?",
             ],
             &[
                 "Books: 28-day loan.",
@@ -202,8 +204,8 @@ pub fn default_skills() -> Vec<DefaultSkill> {
             &["study room", "group study", "reserve", "booking"],
             &[
                 "are there group study rooms in the library",
-                "is there a quiet room where nobody talks",
                 "do the study rooms have whiteboards",
+                "is there a quiet room where nobody talks",
                 "can we eat in a group study room",
                 "how far ahed can you reserve a study room",
                 "max time you can keep a study room?",
@@ -259,7 +261,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
             &[
                 "Group study rooms A, B and C are on the second floor and seat up to 4, 6 and 10 people.",
                 "Book a room up to 14 days ahead, for 1 or 2 hours between 09:00 and 21:00 (a demo booking, made with the Library's booking form).",
-                "Bookings are held for 15 minutes; after that the room is released to walk-ins.",
+                "Bookings are held for 15 minutes if you are late; after that the room is released to walk-ins.",
                 "Keep noise low, leave the whiteboard clean, and no food in the rooms.",
                 "Cancel a booking online if you no longer need the room.",
             ],
@@ -327,6 +329,9 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "Was kostet ein Farbdruck?",
                 "can I scan a document to my email?",
                 "is the scanner free to use",
+                "puis-je payer mes impressions en espèces ?",
+                "do you have photocopiers?",
+                "is there a copier in the library?",
             ],
             &[
                 "Black-and-white, single-sided: €0.10 per page",
@@ -415,12 +420,14 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "Em muốn tìm luận văn của các anh chị khóa trước, xem ở đâu được ạ?",
                 "how do i log into my acount to see what i have out right now",
                 "is there an old newspapper archive i can search from the 1980s for my history project",
+                "where is the biology section?",
+                "can a book be sent over from a different campus library?",
             ],
             &[
                 "Search the catalogue on the library website or at the terminals by the entrance; each record shows the floor and the shelf mark.",
                 "Ground floor: service desk and course reserves. First floor: sciences and mathematics. Second floor: group study rooms. Third floor: humanities and social sciences. Fourth floor: quiet reading room.",
                 "Course reserves are kept at the service desk: a 4-hour loan, for use inside the library.",
-                "Interlibrary loan: request an item the library does not hold from your library account; €3.00 per request, usually 5 to 10 working days.",
+                "Interlibrary loan: request an item the library does not have from your library account; €3.00 per request, usually 5 to 10 working days.",
                 "Your library account: sign in with your student number and library PIN; reset the PIN at the service desk or from the sign-in page.",
                 "Databases and e-journals work off campus once you sign in with your student account.",
             ],

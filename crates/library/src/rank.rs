@@ -196,8 +196,12 @@ impl<'a> Index<'a> {
 
     /// The share of all lines that have `term` (or an alternative).
     pub(crate) fn share(&self, term: &str) -> f64 {
-        let with = self.profiles.iter().flat_map(|p| &p.lines).filter(|l| hits(&l.set, term)).count();
-        with as f64 / self.lines.max(1) as f64
+        self.lines_with(term) as f64 / self.lines.max(1) as f64
+    }
+
+    /// How many lines have `term` (or an alternative).
+    pub(crate) fn lines_with(&self, term: &str) -> usize {
+        self.profiles.iter().flat_map(|p| &p.lines).filter(|l| hits(&l.set, term)).count()
     }
 
     /// The BM25 score of each of `profile`'s lines for `selectors`.

@@ -34,7 +34,8 @@
 //!    "monday", "printing" → "print", "sided" → "sid").
 //!
 //! Some terms are **key**: they name what a question is about (lost, damage, fine, renew,
-//! price, print, scan, hour, reserving, food, cancel, return, limit, overdue, …). An answer
+//! price, print, scan, hour, reserving, food, cancel, return, limit, overdue, quiet, and the
+//! subjects of the shelves, …). An answer
 //! must cover each key term the question has, or some skill must be about it
 //! ([`crate::extract`]).
 
@@ -65,6 +66,7 @@ const KEY_TERMS: &[&str] = &[
     "park",
     "pric",
     "print",
+    "quiet",
     "renew",
     "reservation",
     "return",
@@ -75,8 +77,9 @@ const KEY_TERMS: &[&str] = &[
 /// The subjects the lexicon reads onto the floors line (stemmed).
 const SUBJECTS: &[&str] = &["humanity", "mathematic", "scienc", "social"];
 
+/// A key term, or a subject (a shelf is what such a question is about).
 pub fn is_key(term: &str) -> bool {
-    KEY_TERMS.contains(&term)
+    KEY_TERMS.contains(&term) || SUBJECTS.contains(&term)
 }
 
 /// The normalised terms of a question (or an example question), in order (repeats kept):
@@ -99,7 +102,9 @@ fn normalised(text: &str, question: bool) -> Vec<String> {
     let mut i = 0;
     while i < raw.len() {
         if question && let Some((len, term)) = phrase_at(&raw, i) {
-            out.push(term.to_string());
+            if !term.is_empty() {
+                out.push(term.to_string());
+            }
             i += len;
             continue;
         }
@@ -111,19 +116,49 @@ fn normalised(text: &str, question: bool) -> Vec<String> {
             "book" => book_sense(at, prev, next),
             // "Books a group study room": the act
             "books" if matches!(next, "a" | "an") && at == 0 => "reservation",
+            // a place is somewhere, unless it places something ("place a hold")
+            "place" | "places" if !matches!(next, "a" | "an" | "the" | "my" | "hold" | "holds") => continue,
             "reserve" if matches!(prev, "course" | "on") => "reserve",
+            // "the reserve books", "mga reserve books": the course reserves
+            "reserve"
+                if matches!(next, "book" | "books")
+                    && matches!(prev, "the" | "my" | "our" | "these" | "mga") =>
+            {
+                "reserve"
+            }
             "booking" | "bookings" | "booked" | "reserve" | "reserved" | "reserving" | "reservation"
             | "reservations" => "reservation",
-            w if question => lexicon(w).unwrap_or(w),
+            w if question => match (lexicon(w), compound(w)) {
+                (Some(english), _) => english,
+                (None, Some((first, second))) => {
+                    out.extend(normalise(first));
+                    second
+                }
+                (None, None) => w,
+            },
             w => w,
         };
         if let Some(term) = normalise(mapped) {
             out.push(term);
         }
     }
-    // a book of a subject is the subject's shelf ("maths books", "libros de psicología")
+    // a book of a subject is the subject's shelf ("maths books", "libros de psicología"),
+    // and finding it is finding the shelf ("where can I find psychology books")
     if question && out.iter().any(|t| SUBJECTS.contains(&t.as_str())) {
-        out.retain(|t| t != "book");
+        out.retain(|t| t != "book" && t != "search");
+    }
+    // reserving a book (not a room) is placing a hold on it ("reserve a book that is
+    // checked out", "réserver un livre"); that it is on loan is why, not what is asked
+    let thing = |t: &String| alternatives(t).contains(&"item");
+    if question
+        && out.iter().any(thing)
+        && !out.iter().any(|t| t == "room")
+        && out.iter().any(|t| t == "reservation")
+    {
+        out.retain(|t| t != "loan");
+        for t in out.iter_mut().filter(|t| *t == "reservation") {
+            *t = "hold".into();
+        }
     }
     // late with a return is an overdue item ("return a laptop late", "devolver tarde");
     // late alone is only an alternative of overdue ("late for our room booking" is no
@@ -143,6 +178,10 @@ pub fn split(text: &str) -> Vec<String> {
     for c in text.chars().chain(std::iter::once(' ')) {
         if c.is_alphanumeric() || ('\u{0900}'..='\u{097f}').contains(&c) {
             raw.push(c);
+        } else if matches!(c, '\'' | '’') && ELIDED.contains(&raw.to_lowercase().as_str()) {
+            // French elision: "l'impression" is "l" and "impression"
+            out.push(forms::read::fold(&raw));
+            raw.clear();
         } else if matches!(c, '\'' | '’') && !raw.is_empty() {
             // "I'd" → "id", "library's" → "librarys" (→ "library"): one word.
         } else if !raw.is_empty() {
@@ -152,6 +191,9 @@ pub fn split(text: &str) -> Vec<String> {
     }
     out
 }
+
+/// The French words an apostrophe elides ("l'", "d'", "qu'", …).
+const ELIDED: &[&str] = &["c", "d", "j", "l", "m", "n", "qu", "s", "t"];
 
 /// "book" at `i`: the thing or the act of reserving, from its neighbours.
 fn book_sense(i: usize, prev: &str, next: &str) -> &'static str {
@@ -268,184 +310,13 @@ pub fn stem(word: &str) -> String {
     w
 }
 
-fn is_stop(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok()
-        || OTHER_STOP_WORDS.binary_search(&word).is_ok()
-        || DAY_WORDS.binary_search(&word).is_ok()
-}
-
-/// English. Sorted (checked by a test).
-const STOP_WORDS: &[&str] = &[
-    "about", "after", "again", "all", "also", "am", "an", "and", "any", "anyone", "are", "aren", "arent",
-    "as", "at", "be", "been", "before", "but", "by", "can", "cant", "could", "couldnt", "did", "didnt", "do",
-    "does", "doesnt", "doing", "done", "dont", "each", "for", "from", "get", "got", "guy", "guys", "had",
-    "happen", "happened", "happens", "has", "have", "having", "he", "hello", "her", "here", "hey", "hi",
-    "him", "his", "how", "hows", "id", "if", "im", "in", "into", "is", "isnt", "it", "its", "ive", "just",
-    "keep", "know", "let", "lets", "library", "like", "many", "may", "me", "might", "more", "most", "much",
-    "must", "my", "need", "no", "not", "of", "ok", "okay", "on", "or", "our", "please", "pls", "plz", "she",
-    "should", "so", "some", "still", "such", "tell", "than", "thank", "thanks", "that", "thats", "the",
-    "their", "them", "then", "there", "theres", "these", "they", "this", "those", "to", "too", "up", "us",
-    "use", "used", "uses", "using", "very", "want", "was", "we", "were", "what", "whats", "when", "whens",
-    "where", "wheres", "which", "while", "who", "whos", "why", "will", "with", "wont", "would", "yes", "you",
-    "youd", "your", "youre", "yours",
-];
-
-/// Spanish, French, German and Hinglish (and the Library's name in them). Sorted.
-const OTHER_STOP_WORDS: &[&str] = &[
-    "aap",
-    "ab",
-    "al",
-    "auf",
-    "aur",
-    "biblioteca",
-    "bibliotek",
-    "bibliothek",
-    "bibliotheque",
-    "bis",
-    "ce",
-    "combien",
-    "comment",
-    "como",
-    "con",
-    "cual",
-    "cuando",
-    "cuanto",
-    "cuantos",
-    "da",
-    "das",
-    "de",
-    "dein",
-    "del",
-    "dem",
-    "den",
-    "der",
-    "des",
-    "die",
-    "donde",
-    "du",
-    "ein",
-    "eine",
-    "el",
-    "en",
-    "er",
-    "es",
-    "est",
-    "et",
-    "fur",
-    "hai",
-    "hain",
-    "hasta",
-    "hay",
-    "hoga",
-    "ich",
-    "il",
-    "im",
-    "ist",
-    "je",
-    "ka",
-    "kab",
-    "kaise",
-    "kann",
-    "kar",
-    "karna",
-    "karni",
-    "karo",
-    "ke",
-    "ki",
-    "kitna",
-    "kitne",
-    "ko",
-    "kya",
-    "la",
-    "las",
-    "le",
-    "les",
-    "lo",
-    "los",
-    "ma",
-    "main",
-    "man",
-    "mein",
-    "mere",
-    "meri",
-    "mi",
-    "mit",
-    "mon",
-    "mujhe",
-    "na",
-    "nahi",
-    "oder",
-    "ou",
-    "para",
-    "peut",
-    "por",
-    "pour",
-    "puedo",
-    "pustakalay",
-    "que",
-    "quel",
-    "quelle",
-    "qui",
-    "quiero",
-    "sakta",
-    "sakte",
-    "se",
-    "sie",
-    "su",
-    "tak",
-    "te",
-    "tu",
-    "um",
-    "un",
-    "una",
-    "und",
-    "une",
-    "uno",
-    "usar",
-    "utiliser",
-    "von",
-    "vous",
-    "wann",
-    "was",
-    "welche",
-    "wie",
-    "ya",
-    "yo",
-    "zu",
-];
-
-/// Words of a day, read as a date by [`crate::days`], not matched as terms. Sorted.
-const DAY_WORDS: &[&str] = &[
-    "aaj",
-    "abhi",
-    "ahora",
-    "aujourdhui",
-    "currently",
-    "demain",
-    "heute",
-    "hoy",
-    "jetzt",
-    "kal",
-    "maintenant",
-    "manana",
-    "morgen",
-    "now",
-    "rn",
-    "tmr",
-    "tmrw",
-    "today",
-    "tomorrow",
-    "tonight",
-    "tonite",
-    "आज",
-    "कल",
-];
-
 mod lexicon;
+mod stop;
 
 pub use lexicon::english_weekday;
 pub use lexicon::weekday;
-use lexicon::{lexicon, phrase_at};
+use lexicon::{compound, lexicon, phrase_at};
+use stop::is_stop;
 
 #[cfg(test)]
 mod tests {
@@ -453,7 +324,7 @@ mod tests {
 
     #[test]
     fn word_lists_are_sorted() {
-        for list in [STOP_WORDS, OTHER_STOP_WORDS, DAY_WORDS, KEY_TERMS] {
+        for list in [stop::STOP_WORDS, stop::OTHER_STOP_WORDS, stop::DAY_WORDS, KEY_TERMS] {
             assert!(list.windows(2).all(|w| w[0] < w[1]), "{:?}", list.windows(2).find(|w| w[0] >= w[1]));
         }
     }

@@ -26,8 +26,10 @@ const ANOTHER: &[&str] = &[
 /// ("another one please", "one more?"): "one more question: …" is a question of its own.
 const SHORT_ANOTHER: &[&[&str]] = &[&["another"], &["another", "one"], &["one", "more"], &["more"]];
 /// Words a short ask may carry around it.
-const POLITE: &[&str] =
-    &["please", "pls", "plz", "can", "could", "i", "have", "get", "give", "me", "show", "us"];
+const POLITE: &[&str] = &[
+    "please", "pls", "plz", "can", "could", "i", "have", "get", "give", "me", "show", "us", "and", "ok",
+    "okay", "now", "yet", "also", "then",
+];
 
 /// Whether `lower` asks for another worked example.
 pub(crate) fn wants_another(lower: &str) -> bool {
@@ -77,7 +79,7 @@ pub(crate) fn another(lower: &str, last: Option<Seen>) -> (Answer, Option<Seen>)
 }
 
 /// `the chain rule` from `The chain rule`; other titles unchanged but for the first letter.
-fn lower_first(title: &str) -> String {
+pub(crate) fn lower_first(title: &str) -> String {
     let mut c = title.chars();
     match c.next() {
         Some(f) if !title.starts_with("L'") => f.to_lowercase().chain(c).collect(),

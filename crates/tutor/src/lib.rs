@@ -26,6 +26,7 @@ mod mock;
 mod mode;
 mod ordinal;
 mod phrase;
+mod reasons;
 mod request;
 mod scope;
 mod why;

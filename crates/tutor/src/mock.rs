@@ -50,6 +50,9 @@ struct Memory {
     last: Last,
     /// The topic last explained and the worked example shown last.
     topic: Option<Seen>,
+    /// Whether the last thing answered was that topic (not a computation): "why?" is then
+    /// why the rule holds.
+    explained_last: bool,
 }
 
 /// The offline tutor with its per-conversation memory.
@@ -99,14 +102,14 @@ impl MockTutor {
     fn remember(&self, context: &str, f: &Function, last: Last) {
         let mut memory = self.memory.lock().unwrap_or_else(|p| p.into_inner());
         let topic = memory.get(&context.to_string()).and_then(|m| m.topic);
-        memory.insert(context.to_string(), Memory { f: Some(f.clone()), last, topic });
+        memory.insert(context.to_string(), Memory { f: Some(f.clone()), last, topic, explained_last: false });
     }
 
     fn remember_topic(&self, context: &str, topic: Seen) {
         let mut memory = self.memory.lock().unwrap_or_else(|p| p.into_inner());
         let kept = memory.get(&context.to_string()).cloned();
         let (f, last) = kept.map_or((None, Last::Function), |m| (m.f, m.last));
-        memory.insert(context.to_string(), Memory { f, last, topic: Some(topic) });
+        memory.insert(context.to_string(), Memory { f, last, topic: Some(topic), explained_last: true });
     }
 
     /// Answers one question in conversation `context`, within `policy` (which has at
@@ -149,6 +152,11 @@ impl MockTutor {
             return a;
         }
         if why::asked(&lower) {
+            if let Some(Memory { topic: Some(t), explained_last: true, .. }) = &memory
+                && let Some(a) = crate::reasons::answer(t.title)
+            {
+                return a;
+            }
             return why::answer(memory.as_ref().and_then(|m| {
                 let f = m.f.as_ref()?;
                 Some(match &m.last {

@@ -43,15 +43,44 @@ pub(crate) fn normalize(question: &str) -> String {
     let lower = question.trim().to_lowercase();
     let lower = crate::words::canonical(lower.trim_end_matches(['?', '.', '!', ' ']));
     let lower = lower.trim_end_matches(['?', '.', '!', ' ']);
-    crate::leibniz::leibniz(
-        &lower
-            .replace(" squared", "^2")
-            .replace(" cubed", "^3")
-            .replace("step by step", "")
-            .replace("step-by-step", ""),
-    )
-    .trim()
-    .to_string()
+    let lower = lower.replace(" squared", "^2").replace(" cubed", "^3");
+    crate::leibniz::leibniz(&spoken_operators(&lower).replace("step by step", "").replace("step-by-step", ""))
+        .trim()
+        .to_string()
+}
+
+/// Operators said in words between two pieces of an expression (`3 x^2 plus 2x` →
+/// `3 x^2 + 2x`, `x times sin(x)`, `x^2 minus 1`, `1 divided by x`): only where the
+/// words on both sides have a digit, a symbol or are one letter, so "how many times" and
+/// "plus" in a sentence stay words.
+fn spoken_operators(s: &str) -> String {
+    const SPOKEN: &[(&str, &str)] =
+        &[("plus", "+"), ("minus", "-"), ("times", "*"), ("divided by", "/"), ("over", "/")];
+    let piece = |w: &str| {
+        w.chars().count() == 1 && w.chars().all(|c| c.is_ascii_alphanumeric())
+            || w.chars().any(|c| c.is_ascii_digit() || "^()*/+-".contains(c))
+    };
+    let words: Vec<&str> = s.split(' ').collect();
+    let mut out: Vec<&str> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let found = SPOKEN.iter().find_map(|(said, sym)| {
+            let n = said.split(' ').count();
+            let run = words.get(i..i + n)?.join(" ");
+            (run == *said).then_some((n, *sym))
+        });
+        match found {
+            Some((n, sym)) if i > 0 && piece(words[i - 1]) && words.get(i + n).is_some_and(|w| piece(w)) => {
+                out.push(sym);
+                i += n;
+            }
+            _ => {
+                out.push(words[i]);
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
 }
 
 /// The expression text after a command, or `None` when it only refers back ("it").
@@ -83,5 +112,23 @@ pub(crate) fn clean(mut s: &str) -> Option<String> {
         None
     } else {
         Some(s.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spoken_operators;
+
+    #[test]
+    fn operators_in_words_between_pieces_of_an_expression() {
+        assert_eq!(spoken_operators("3 x^2 plus 2x"), "3 x^2 + 2x");
+        assert_eq!(spoken_operators("x^2 minus 3x"), "x^2 - 3x");
+        assert_eq!(spoken_operators("x times sin(x)"), "x * sin(x)");
+        assert_eq!(spoken_operators("1 divided by x"), "1 / x");
+        assert_eq!(
+            spoken_operators("how many times can i differentiate x^2"),
+            "how many times can i differentiate x^2"
+        );
+        assert_eq!(spoken_operators("c plus more"), "c plus more");
     }
 }

@@ -84,7 +84,7 @@ pub(crate) fn point(s: &str) -> Option<String> {
 
 /// Splits `" at x = 2"`-style points off the end.
 fn split_point(s: &str) -> (String, Option<String>) {
-    for marker in [" at ", " when ", " where ", "at "] {
+    for marker in [" at ", " when ", " where ", " if ", "at "] {
         let found = if marker == "at " {
             s.strip_prefix("at ").map(|r| (0, r))
         } else {
@@ -105,6 +105,11 @@ fn split_point(s: &str) -> (String, Option<String>) {
                 .take_while(|w| !(w.len() > 1 && *w != "pi" && w.chars().all(|c| c.is_ascii_alphabetic())))
                 .collect::<Vec<_>>()
                 .join(" ");
+            // after "if" only a number is a point ("if x = 2"; "find dy/dx if y = x^4" defines y)
+            let number = |v: &str| v.chars().all(|c| c.is_ascii_digit() || " .-+/".contains(c));
+            if marker == " if " && !number(&value) {
+                continue;
+            }
             if !value.is_empty() && value.chars().any(|c| c.is_ascii_digit() || "πpie".contains(c)) {
                 return (s[..i].to_string(), Some(value));
             }

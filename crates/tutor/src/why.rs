@@ -1,4 +1,4 @@
-//! "Why?" after a computed answer: the rules that computation used, from the steps the
+//! "Why?" after a computed answer (after an explained topic it is [`crate::reasons`]): the rules that computation used, from the steps the
 //! `calculus` crate recorded (a derivative's, an antiderivative's, a limit's), and what a
 //! value at a point or a limit means. Only a short message
 //! that is nothing but the question word asks this ("why?", "how come?", "¿por qué?",

@@ -32,6 +32,10 @@ pub(super) fn date_at(toks: &[Tok], i: usize, today: Date) -> Option<(usize, Vec
     {
         return one(plus_days(today, 2), if w == "day" { 3 } else { 2 });
     }
+    // tonight in other languages: "ce soir", "esta noche", "heute Abend", "aaj raat"
+    if words("ce", "soir") || words("esta", "noche") || words("heute", "abend") || words("aaj", "raat") {
+        return Some((2, vec![Found::Date(today), Found::Period(Period::Evening)]));
+    }
     let before = if i == 0 { "" } else { low(toks, i - 1) };
     match w {
         "today" | "hoy" | "aujourd'hui" | "aujourdhui" | "heute" | "aaj" | "आज" => {

@@ -159,7 +159,8 @@ const ROWS: &[Row] = &[
     // the Hub's choice vs the Library's own pick
     row("How do I pay?", &[PAY], &[NOT]),
     hub("borrowing", "How do I pay?", &[NOT_SAVED], &[PAY]),
-    hub("study-rooms", "can I renew a book?", &[NOT_SAVED], &[RENEW]),
+    // nothing of the Hub's pick, and a line elsewhere clearly answers: that line
+    hub("study-rooms", "can I renew a book?", &[RENEW], &[NOT, ROOMS]),
     hub("no-such-skill", "hours on Mondays?", &[H_MON], &[NOT]),
     hub("study-rooms", "can we eat in the room?", &["no food in the rooms"], &[NOT]),
     // a tie asks between those two only
@@ -186,11 +187,11 @@ const ROWS: &[Row] = &[
     hub("borrowing", "how many books can I borrow at once?", &[NOT_SAVED], &[BOOKS, SHORT]),
     hub("borrowing", "is there a limit on how many DVDs I can have at a time?", &[NOT_SAVED], &[DVDS]),
     row("wie viele Bücher kann ich auf einmal ausleihen?", &[NOT_SAVED], &[BOOKS, SHORT]),
-    // a subject's books are its shelf, which Borrowing does not keep: not saved there, and
-    // the floors line when the Library picks
-    hub("borrowing", "where are the maths books?", &[NOT_SAVED], &[BOOKS, SHORT]),
+    // a subject's books are its shelf, which Borrowing does not keep: the floors line
+    // wherever the question was sent
+    hub("borrowing", "where are the maths books?", &[MATHS], &[BOOKS, SHORT, NOT]),
     row("where are the maths books?", &[MATHS], &[BOOKS, "Do you mean"]),
-    hub("borrowing", "which floor are the chemistry books on?", &[NOT_SAVED], &[BOOKS]),
+    hub("borrowing", "which floor are the chemistry books on?", &[MATHS], &[BOOKS, NOT]),
     row("which floor are the chemistry books on?", &[MATHS], &[BOOKS]),
     row("where can I find psychology books?", &["Third floor: humanities and social"], &[BOOKS]),
     // a line of another enabled skill that answers what the chosen one's lines do not
@@ -238,6 +239,71 @@ const ROWS: &[Row] = &[
     hub("study-rooms", "¿puedo cancelar mi reserva de sala?", &[CANCEL], &[AHEAD, NOT]),
     hub("study-rooms", "comment annuler une réservation de salle ?", &[CANCEL], &[AHEAD, NOT]),
     hub("study-rooms", "wie kann ich meine Raumbuchung stornieren?", &[CANCEL], &[AHEAD, NOT]),
+    // issue 20, third round: an item the library does not have is interlibrary loan; a
+    // thing no line is about is not saved, never the loan periods
+    hub("borrowing", "can I get a book the library doesn't have?", &[ILL], &[BOOKS, SHORT, DVDS]),
+    hub("borrowing", "the library doesn't have my book, can you order it?", &[ILL], &[BOOKS, SHORT]),
+    hub("borrowing", "how do I borrow from another library", &[ILL], &[BOOKS, SHORT, DVDS]),
+    hub("borrowing", "can I borrow a calculator?", &[NOT_SAVED], &[BOOKS, SHORT, DVDS]),
+    hub("borrowing", "can I borrow headphones?", &[NOT_SAVED], &[BOOKS, DVDS]),
+    hub("borrowing", "¿puedo pedir prestado un libro que la biblioteca no tiene?", &[ILL], &[BOOKS]),
+    hub("borrowing", "can the library get me a book from somewhere else?", &[ILL], &[BOOKS]),
+    // a subject's shelf, whichever skill the Hub chose, in the other languages and compounds
+    hub("borrowing", "where are the physics books", &[MATHS], &[BOOKS, NOT]),
+    hub("borrowing", "où sont les livres de physique ?", &[MATHS], &[BOOKS, NOT]),
+    hub("borrowing", "wo sind die Mathebücher?", &[MATHS], &[BOOKS, NOT]),
+    hub("borrowing", "wo finde ich Bücher über Chemie?", &[MATHS], &[BOOKS, NOT]),
+    hub("finding-items", "where are the biology books?", &[MATHS], &[CATALOGUE, NOT]),
+    // finding a book is the catalogue; reserving one that is out is a hold
+    hub("finding-items", "how do I find a book in the library?", &[CATALOGUE], &[ILL, NOT]),
+    hub("finding-items", "how do I search for a book?", &[CATALOGUE], &[ILL, NOT]),
+    hub("finding-items", "how do I reserve a book that is checked out?", &[HOLD], &[ILL, RENEW, NOT]),
+    hub("borrowing", "can I reserve a book someone else has borrowed?", &[HOLD], &[RENEW, BOOKS]),
+    hub("finding-items", "¿puedo reservar un libro prestado?", &[HOLD], &[ILL, RENEW]),
+    hub("borrowing", "where do I pick up a hold?", &[HOLD], &[RENEW, BOOKS]),
+    // one line where one line answers
+    hub("printing", "Was kostet ein Farbdruck?", &[C1, C2], &[BW1, BW2, PAY, SCAN]),
+    hub("printing", "¿puedo pagar en efectivo la impresión?", &[PAY], &[BW1, C1, SCAN]),
+    hub("printing", "puis-je payer l'impression en espèces ?", &[PAY], &[BW1, C1, SCAN]),
+    hub("printing", "can I pay cash for copies?", &[PAY], &[BW1, C1, SCAN]),
+    hub("printing", "can I print from my laptop?", &[NOT_SAVED], &[BW1, C1, PAY, DVDS]),
+    hub("study-rooms", "¿cuántas personas caben en la sala B?", &[ROOMS], &[AHEAD, CANCEL, "no food"]),
+    hub("study-rooms", "la salle A peut accueillir combien de personnes ?", &[ROOMS], &[AHEAD, CANCEL]),
+    hub("study-rooms", "wie viele Personen passen in Raum B?", &[ROOMS], &[AHEAD, CANCEL]),
+    hub("study-rooms", "where can I study quietly?", &[QUIET], &[AHEAD, CANCEL, NOT]),
+    hub("study-rooms", "is there a silent place to study?", &[QUIET], &[AHEAD, CANCEL, NOT]),
+    hub("finding-items", "can I access e-journals off campus?", &[OFF_CAMPUS], &[RESERVES, NOT]),
+    // at home is off campus: the line, and nothing said to be missing
+    hub("finding-items", "are e-journals available from home?", &[OFF_CAMPUS], &[RESERVES, NOT, REST]),
+    hub("finding-items", "can I use the databases from home?", &[OFF_CAMPUS], &[RESERVES, NOT, REST]),
+    // tonight in other languages is today's line
+    row("À quelle heure ferme la bibliothèque ce soir ?", &[TODAY, H_SAT], &[H_MON, REST]),
+    row("¿hasta qué hora abre la biblioteca esta noche?", &[TODAY, H_SAT], &[H_MON, REST]),
+    row("wie lange ist die Bibliothek heute Abend offen?", &[TODAY, H_SAT], &[H_MON, REST]),
+    // a detail no line has: the schedule, said to be all that is saved; elsewhere not saved
+    row("library hours over the winter break?", &[H_MON, H_SUN, REST], &[NOT]),
+    hub("printing", "can I print from my phone?", &[NOT_SAVED], &[BW1, C1, PAY]),
+    hub("printing", "do you have a photocopier?", &[NOT_SAVED], &[BW1, C1, PAY]),
+    hub("study-rooms", "are the study rooms soundproof?", &[NOT_SAVED], &[ROOMS, AHEAD]),
+    hub("study-rooms", "¿hay salas silenciosas?", &[QUIET], &[ROOMS, AHEAD]),
+    hub("study-rooms", "las salas de estudio tienen pizarra?", &["whiteboard"], &[ROOMS, AHEAD]),
+    hub("printing", "Combien coûte une photocopie en noir et blanc ?", &[BW1, BW2], &[C1, C2, PAY]),
+    hub("printing", "como pago la impresion, con tarjeta?", &[PAY], &[BW1, C1, REST]),
+    // signing in, an item not in the catalogue, two things named, the reserve books
+    hub(
+        "finding-items",
+        "how do I log into my library account",
+        &["sign in with your student number"],
+        &[ILL],
+    ),
+    hub("finding-items", "I need a book that isn't in the catalog at all", &[ILL], &[CATALOGUE]),
+    hub(
+        "finding-items",
+        "the catalogue and the databases: what's the difference?",
+        &[CATALOGUE, OFF_CAMPUS],
+        &[ILL],
+    ),
+    hub("finding-items", "saan makikita yung mga reserve books ng prof namin?", &[RESERVES], &[HOLD]),
 ];
 
 const FRIDAY_XMAS: &str = "Friday is 25 December 2026 (Pacific Time): Christmas Day, a public holiday.";
@@ -249,6 +315,7 @@ const HOLD: &str = "Place a hold at the service desk";
 const OFF_CAMPUS: &str = "Databases and e-journals work off campus";
 const RESERVES: &str = "Course reserves are kept";
 const CANCEL: &str = "Cancel a booking online";
+const CATALOGUE: &str = "Search the catalogue";
 
 fn skills() -> skills::SkillSet {
     crate::default_skill_set()

@@ -339,5 +339,30 @@ fn phrases_and_subjects_are_read() {
     // late with a return is overdue; late alone only matches an overdue line
     assert_eq!(terms("I returned my laptop late"), ["return", "laptop", "overdu"]);
     assert_eq!(terms("late for our room"), ["lat", "room"]);
-    assert_eq!(terms("can I use the databases from home?"), ["databas", "hom"]);
+    assert_eq!(terms("can I use the databases from home?"), ["databas", "off"]);
+}
+
+/// A detail no line has: a topic saved as one line is still that line (said to be all that
+/// is saved); a topic of several separate facts has none about it.
+#[test]
+fn a_detail_no_line_has_keeps_a_one_line_topic_only() {
+    let tags = vec!["lost property".to_string(), "left behind".to_string()];
+    let lost = SkillText {
+        id: "lost",
+        name: "Lost property",
+        description: "Things left behind in the library.",
+        tags: &tags,
+        examples: &[],
+        content: "Lost property is kept at the service desk for 30 days.",
+    };
+    let q = "Did someone hand in the umbrella I left behind?";
+    match answer(q, &[lost], &context(Some("lost"))) {
+        Answer::Lines { lines, partial, .. } => {
+            assert_eq!(lines, owned(&["Lost property is kept at the service desk for 30 days."]));
+            assert!(partial, "says the rest is not saved");
+        }
+        other => panic!("{other:?}"),
+    }
+    let two = SkillText { content: "Lost property is kept at the service desk.\nAsk after 30 days.", ..lost };
+    assert_eq!(answer(q, &[two], &context(Some("lost"))), Answer::NotSaved { skill_id: "lost".into() });
 }

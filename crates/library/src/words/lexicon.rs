@@ -29,6 +29,62 @@ const PHRASES: &[(&[&str], &str)] = &[
     (&["base", "de", "datos"], "databas"),
     (&["bases", "de", "donnees"], "databas"),
     (&["base", "de", "donnees"], "databas"),
+    // collecting a hold
+    (&["pick", "up"], "collect"),
+    (&["picked", "up"], "collect"),
+    (&["picking", "up"], "collect"),
+    // a book's state, not what is asked about ("reserve a book that is checked out")
+    (&["checked", "out"], ""),
+    (&["on", "loan"], ""),
+    // signing in
+    (&["log", "in"], "sign"),
+    (&["log", "into"], "sign"),
+    (&["logging", "in"], "sign"),
+    (&["sign", "into"], "sign"),
+    // how far ahead a room can be booked
+    (&["in", "advance"], "ahead"),
+    // a later due date is a renewal
+    (&["push", "back"], "renew"),
+    // an item the catalogue does not have
+    (&["isnt", "in", "the", "catalog"], "interlibrary"),
+    (&["isnt", "in", "the", "catalogue"], "interlibrary"),
+    (&["not", "in", "the", "catalog"], "interlibrary"),
+    (&["not", "in", "the", "catalogue"], "interlibrary"),
+    // taking something out, checking it out, is borrowing it
+    (&["check", "out"], "loan"),
+    (&["checking", "out"], "loan"),
+    (&["took", "out"], "loan"),
+    (&["take", "out"], "loan"),
+    (&["taken", "out"], "loan"),
+    (&["taking", "out"], "loan"),
+    // from somewhere else is another library
+    (&["from", "somewhere", "else"], "interlibrary"),
+    (&["from", "elsewhere"], "interlibrary"),
+];
+
+/// Who may lack an item ("the library doesn't have it", "la biblioteca no tiene"), and the
+/// words that say it does not: together an item to get through interlibrary loan.
+const HOLDERS: &[&str] = &["library", "you", "they", "biblioteca", "bibliotheque", "bibliothek", "ustedes"];
+const LACKS: &[&[&str]] = &[
+    &["doesnt", "have"],
+    &["does", "not", "have"],
+    &["dont", "have"],
+    &["do", "not", "have"],
+    &["doesnt", "hold"],
+    &["does", "not", "hold"],
+    &["doesnt", "own"],
+    &["dont", "own"],
+    &["doesnt", "carry"],
+    &["dont", "carry"],
+    &["doesnt", "stock"],
+    &["dont", "stock"],
+    &["no", "tiene"],
+    &["no", "tienen"],
+    &["n", "a", "pas"],
+    &["n", "ont", "pas"],
+    &["hat", "nicht"],
+    &["hat", "es", "nicht"],
+    &["haben", "nicht"],
 ];
 
 /// Words before a library or university that make it another one ("from another
@@ -82,10 +138,52 @@ pub(super) fn phrase_at(words: &[String], i: usize) -> Option<(usize, &'static s
     if OTHER.contains(&at(0)) && INSTITUTIONS.contains(&at(1)) {
         return Some((2, "interlibrary"));
     }
+    // "library mein kitab nahi hai": the Hinglish postposition, the item, then "nahi"
+    if HOLDERS.contains(&at(0))
+        && matches!(at(1), "mein" | "me" | "main")
+        && (at(2) == "nahi" || at(3) == "nahi")
+    {
+        return Some((2, "interlibrary"));
+    }
+    if HOLDERS.contains(&at(0))
+        && let Some(lack) = LACKS.iter().find(|said| said.iter().enumerate().all(|(j, w)| at(j + 1) == *w))
+    {
+        return Some((lack.len() + 1, "interlibrary"));
+    }
     PHRASES
         .iter()
         .find(|(said, _)| said.iter().enumerate().all(|(j, w)| at(j) == *w))
         .map(|(said, term)| (said.len(), *term))
+}
+
+/// A German-style compound of two words the lexicon has ("Farbdruck": colour and print,
+/// "Mathebücher": mathematics and book, "Raumbuchung"), each part at least four letters,
+/// the left one also with its final "e" or without a joining "s" or "n".
+pub(super) fn compound(w: &str) -> Option<(&'static str, &'static str)> {
+    let reads = |part: &str| {
+        lexicon(part).or(match part {
+            "buch" => Some("book"),
+            "buchung" | "buchungen" => Some("reservation"),
+            _ => None,
+        })
+    };
+    if w.chars().count() < 8 || !w.is_ascii() {
+        return None;
+    }
+    (4..=w.len() - 4).find_map(|i| {
+        let (left, right) = w.split_at(i);
+        let lefts = [
+            Some(left.to_string()),
+            Some(format!("{left}e")),
+            left.strip_suffix('s').map(str::to_string),
+            left.strip_suffix('n').map(str::to_string),
+        ];
+        let first = lefts.into_iter().flatten().filter(|l| l.len() >= 3).find_map(|l| reads(&l))?;
+        let second = reads(right)
+            .or_else(|| right.strip_suffix('e').and_then(reads))
+            .or_else(|| right.strip_suffix('n').and_then(reads))?;
+        Some((first, second))
+    })
 }
 
 /// The English word a folded word stands for, when the lexicon has it.
@@ -148,6 +246,28 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "silencio" | "silenciosa" | "silencioso" | "silence" | "silencieuse" | "silencieux" | "calme"
         | "ruhig" | "ruhige" | "ruhigen" | "leise" | "stille" | "shant" | "shaant" | "silent" => "quiet",
         "put" | "placing" | "poner" | "mettre" | "setzen" | "lagana" | "lagao" => "place",
+        "pay" | "paying" | "paid" | "pagar" | "pago" | "payer" | "paie" | "paiement" | "bezahlen"
+        | "zahlen" | "bezahle" | "zahle" | "bhugtan" => "pay",
+        "cash" | "efectivo" | "especes" | "liquide" | "bargeld" | "nakad" | "coins" => "cash",
+        "people" | "persons" | "personas" | "personnes" | "personen" | "leute" | "seats" => "people",
+        "fit" | "fits" | "caben" | "cabe" | "caber" | "accueillir" | "accueille" | "contenir" | "passen"
+        | "capacity" | "capacidad" | "capacite" | "kapazitat" | "platz" | "platze" | "seat" | "biggest"
+        | "largest" | "smallest" | "size" => "seat",
+        "quietly" | "calmly" | "tranquilo" | "tranquila" | "tranquilos" | "tranquilas" | "tranquille"
+        | "tranquillement" | "silenciosas" | "silenciosos" | "silencieuses" | "shanti" | "shaanti" => "quiet",
+        "noir" | "negro" | "schwarz" | "kala" => "black",
+        "blanc" | "blanco" | "weiss" | "safed" => "white",
+        "tarjeta" | "carte" | "karte" => "card",
+        "pizarra" | "pizarron" | "tableau" | "tafel" | "whiteboards" => "whiteboard",
+        "advance" | "avance" | "antelacion" | "voraus" => "ahead",
+        "login" | "signin" => "sign",
+        "find" | "finding" | "look" | "looking" | "locate" | "buscar" | "busco" | "encontrar"
+        | "chercher" | "cherche" | "trouver" | "suchen" | "finden" | "finde" | "dhundh" | "dhundhna"
+        | "dhoondh" => "search",
+        // at home is off campus ("databases from home")
+        "home" | "remote" | "remotely" | "casa" | "maison" | "zuhause" | "hause" | "ghar" => "off",
+        "collect" | "collecting" | "pickup" | "recoger" | "recuperer" | "retirer" | "abholen" => "collect",
+        "catalog" | "catalogo" | "catalogue" | "katalog" | "opac" => "catalogue",
         "interlibrary" | "interbibliotecario" | "interbibliotheques" | "fernleihe" => "interlibrary",
         "database" | "databases" | "datenbank" | "datenbanken" => "databases",
         // subjects, onto the floors the content names
