@@ -100,7 +100,9 @@ pub(super) fn check_text(
         };
         out.push(CheckError::new(ComposeCheck::InventedDate, path, message));
     }
-    super::claims::check_claims(text, path, facts, known, out);
+    for message in super::claims::check_claims(text, facts, known) {
+        out.push(CheckError::new(ComposeCheck::MismatchedFact, path, message));
+    }
 }
 
 /// Every rule over `composition` (empty: it may be compiled).

@@ -8,13 +8,10 @@
 
 use std::collections::HashSet;
 
+use super::blocks::Facts;
+use crate::loans::{LoanFacts, MAX_RENEWALS, RANGE_DAYS};
 use forms::read::{DateWords, dates_named};
 use jiff::civil::Date;
-use vocab::loans::ComposeCheck;
-
-use super::blocks::Facts;
-use super::check::CheckError;
-use crate::loans::{LoanFacts, MAX_RENEWALS, RANGE_DAYS};
 
 /// Words that deny a loan can be renewed (checked before [`RENEWABLE`]).
 const NOT_RENEWABLE: [&str; 12] = [
@@ -152,21 +149,16 @@ fn loan_counts(loans: &[LoanFacts], words: &[String]) -> HashSet<i64> {
     counts
 }
 
-/// The checks of one text's claims (see the module); `known` the dates any text may state.
-pub(super) fn check_claims(
-    text: &str,
-    path: &str,
-    facts: &Facts<'_>,
-    known: &HashSet<Date>,
-    out: &mut Vec<CheckError>,
-) {
+/// What one text claims that the loan data does not say (see the module), each in words
+/// for a `mismatched_fact` error; `known` the dates any text may state.
+pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>) -> Vec<String> {
+    let mut found = Vec::new();
+    let out = &mut found;
     let asked: HashSet<i64> = words(facts.question).iter().filter_map(|w| number(w)).collect();
     for sentence in sentences(text) {
         let lower = sentence.to_lowercase();
         let (loans, every) = named(&lower, facts.loans);
-        let mismatch = |message: String, out: &mut Vec<CheckError>| {
-            out.push(CheckError::new(ComposeCheck::MismatchedFact, path, message));
-        };
+        let mismatch = |message: String, out: &mut Vec<String>| out.push(message);
         if !loans.is_empty() {
             // a date beside a loan is one of that loan's (or today's, or the student's); said
             // of every loan, one of each one's
@@ -261,4 +253,5 @@ pub(super) fn check_claims(
             }
         }
     }
+    found
 }
