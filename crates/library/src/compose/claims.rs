@@ -1,10 +1,12 @@
 //! What a composer's words claim about the loans they name, checked against the loan
-//! service's facts (`mismatched_fact`): a sentence may not give a loan another loan's date,
-//! call a loan renewable that is not (or the other way round), or state a count the data
-//! does not give. Read sentence by sentence; a loan is named by its title (without a
-//! parenthesis such as "(course reserve)") or its id. English wording: a claim in other
-//! words passes here, and the facts on a screen come from the blocks, never from the
-//! words.
+//! service's facts (`mismatched_fact`): a sentence may not give a loan another loan's date
+//! (written out or said as a day: "tomorrow", "on Saturday"), call a loan renewable that is
+//! not or the other way round (clause by clause, for every loan a clause names), or state
+//! a count the data does not give (a count of overdue, held, renewable … loans is that
+//! count). Read sentence by sentence; a loan is named by its title (without a parenthesis
+//! such as "(course reserve)"), its id, or its title's distinctive words ("the chemistry
+//! book"). English wording: a claim in other words passes here, and the facts on a screen
+//! come from the blocks, never from the words.
 
 use std::collections::HashSet;
 
@@ -13,33 +15,24 @@ use crate::loans::{LoanFacts, MAX_RENEWALS, RANGE_DAYS};
 use forms::read::{DateWords, dates_named};
 use jiff::civil::Date;
 
-/// Words that deny a loan can be renewed (checked before [`RENEWABLE`]).
-const NOT_RENEWABLE: [&str; 12] = [
+/// Words that make a clause say a loan can (or, negated, cannot) be renewed: "renewable",
+/// "eligible", or a form of "renew" or "extend" beside one of [`ABLE`].
+const ELIGIBLE: [&str; 2] = ["renewable", "eligible"];
+const ABLE: [&str; 6] = ["can", "able", "possible", "may", "allowed", "could"];
+/// Words that negate such a clause.
+const NEGATED: [&str; 12] = [
+    "not",
     "cannot",
     "can't",
-    "can not",
-    "not renewable",
-    "isn't renewable",
-    "not eligible",
+    "no longer",
+    "unable",
     "ineligible",
-    "no renewals left",
-    "unable to renew",
-    "can no longer",
-    "no longer renewable",
-    "not be renewed",
-];
-
-/// Words that say a loan can be renewed.
-const RENEWABLE: [&str; 9] = [
-    "can be renewed",
-    "can renew",
-    "is renewable",
-    "are renewable",
-    "renewable now",
-    "eligible for renewal",
-    "may renew",
-    "can be extended",
-    "can extend",
+    "isn't",
+    "won't",
+    "never",
+    "impossible",
+    "no renewals",
+    "aren't",
 ];
 
 /// What a counted noun counts.
@@ -108,7 +101,17 @@ fn title_core(l: &LoanFacts) -> String {
 }
 
 /// Words that speak of every loan at once ("all your books are due …").
-const EVERY: [&str; 5] = ["all your", "all of your", "every book", "every loan", "each of your"];
+const EVERY: [&str; 9] = [
+    "all your",
+    "all of your",
+    "every book",
+    "every loan",
+    "each of your",
+    "everything",
+    "all of them",
+    "all the books",
+    "all books",
+];
 
 /// The loans `sentence` (lowercase) names — by its whole title, its id, or the way people
 /// call it ("the chemistry book": its title's distinctive words, as the offline composer
@@ -149,6 +152,68 @@ fn loan_counts(loans: &[LoanFacts], words: &[String]) -> HashSet<i64> {
     counts
 }
 
+/// The clauses of a sentence (lowercase): split at ", but", "but", "while", "whereas",
+/// "although" and ":".
+fn clauses(sentence: &str) -> Vec<&str> {
+    let mut parts = vec![sentence];
+    for cut in [" but ", " while ", " whereas ", " although ", ": ", ", and "] {
+        parts = parts.into_iter().flat_map(|p| p.split(cut)).collect();
+    }
+    parts
+}
+
+/// What a clause (lowercase) says of renewing: `Some(true)` can, `Some(false)` cannot,
+/// `None` nothing (a past renewal — "was renewed 2 times" — is no claim).
+fn says_renewable(clause: &str) -> Option<bool> {
+    let ws = words(clause);
+    let has = |w: &str| ws.iter().any(|x| x == w);
+    let renewing = ws.iter().any(|w| w.starts_with("renew") || w.starts_with("extend"));
+    // what was done is history, not eligibility ("it has been renewed 2 times")
+    if ["been renewed", "was renewed", "were renewed", "renewed it"].iter().any(|h| clause.contains(h)) {
+        return None;
+    }
+    let modal = ABLE.iter().chain(&["cannot", "can't", "unable", "won't"]).any(|w| has(w));
+    let claim = ELIGIBLE.iter().any(|w| clause.contains(w)) || (renewing && modal);
+    if !claim {
+        return None;
+    }
+    let negated =
+        NEGATED.iter().any(|n| if n.contains(' ') || n.contains('\'') { clause.contains(n) } else { has(n) });
+    Some(!negated)
+}
+
+/// The days a sentence names: the written dates, or else its day words ("tomorrow",
+/// "Saturday", "in 3 days").
+fn dates_in(sentence: &str, today: Date) -> Vec<Date> {
+    let written = dates_named(sentence, today, DateWords::Calendar);
+    let named = if written.is_empty() { dates_named(sentence, today, DateWords::All) } else { written };
+    named.into_iter().flatten().collect()
+}
+
+/// What a count of loans in a sentence (lowercase) counts, when it says: overdue, on
+/// hold, a course reserve, at the renewal limit, (not) renewable.
+#[allow(clippy::type_complexity)]
+fn category(sentence: &str) -> Option<fn(&LoanFacts, Date) -> bool> {
+    use vocab::loans::NotRenewable as R;
+    if sentence.contains("overdue") || sentence.contains("late") {
+        return Some(|l, today| l.due < today);
+    }
+    if sentence.contains("hold") {
+        return Some(|l, _| l.renewable.err() == Some(R::Hold));
+    }
+    if sentence.contains("reserve") {
+        return Some(|l, _| l.renewable.err() == Some(R::CourseReserve));
+    }
+    if sentence.contains("limit") {
+        return Some(|l, _| l.renewable.err() == Some(R::LimitReached));
+    }
+    match says_renewable(sentence) {
+        Some(true) => Some(|l, _| l.renewable.is_ok()),
+        Some(false) => Some(|l, _| l.renewable.is_err()),
+        None => None,
+    }
+}
+
 /// What one text claims that the loan data does not say (see the module), each in words
 /// for a `mismatched_fact` error; `known` the dates any text may state.
 pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>) -> Vec<String> {
@@ -178,29 +243,50 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
                     first.into_iter().filter(|d| each.iter().all(|e| e.contains(d))).collect()
                 }
             };
-            let dates = dates_named(sentence, facts.today, DateWords::Calendar);
-            for date in dates.into_iter().flatten() {
-                let others = known.contains(&date) && !theirs.contains(&date);
+            // (a written date the data does not have at all is `invented_date`'s)
+            let written = !dates_named(sentence, facts.today, DateWords::Calendar).is_empty();
+            for date in dates_in(sentence, facts.today) {
                 let own_or_asked = theirs.contains(&date)
                     || date == facts.today
                     || dates_named(facts.question, facts.today, DateWords::All).contains(&Some(date));
-                if others && !own_or_asked {
+                if !own_or_asked && (known.contains(&date) || !written) {
                     mismatch(format!("{date} is not a date of the loan this sentence names"), out);
                 }
             }
-            // eligibility, when every loan named contradicts it
-            let denied = NOT_RENEWABLE.iter().any(|w| lower.contains(w));
-            let claimed = !denied && RENEWABLE.iter().any(|w| lower.contains(w));
-            if denied && loans.iter().all(|l| l.renewable.is_ok()) {
-                mismatch("the sentence says a renewable loan cannot be renewed".into(), out);
+        } else {
+            // a day said in words ("tomorrow", "on Saturday") is checked like a written one
+            let written = dates_named(sentence, facts.today, DateWords::Calendar);
+            if written.is_empty() {
+                for date in dates_in(sentence, facts.today) {
+                    if !known.contains(&date) {
+                        mismatch(
+                            format!("{date} is neither in the loan data nor in the student's words"),
+                            out,
+                        );
+                    }
+                }
             }
-            if claimed && loans.iter().all(|l| l.renewable.is_err()) {
-                mismatch("the sentence says a loan that cannot be renewed can be".into(), out);
+        }
+        // eligibility, clause by clause: what a clause says of renewing holds for every loan
+        // it names (a clause naming none speaks of the one before it: "…, but it can be")
+        let mut before: Vec<&LoanFacts> = Vec::new();
+        for clause in clauses(&lower) {
+            let (mut of, _) = named(clause, facts.loans);
+            if of.is_empty() {
+                of = before.clone();
+            }
+            before = of.clone();
+            let Some(renewable) = says_renewable(clause) else { continue };
+            if of.iter().any(|l| l.renewable.is_ok() != renewable) {
+                let message = match renewable {
+                    true => "the sentence says a loan that cannot be renewed can be",
+                    false => "the sentence says a renewable loan cannot be renewed",
+                };
+                mismatch(message.into(), out);
             }
         }
         // counts: a number before what it counts (within two words); beside a named loan,
         // that loan's own (a limit said as one — "up to 2", "1 of 2" — is the rule's)
-        let ws = words(sentence);
         let limit = LIMIT.iter().any(|w| lower.contains(w));
         let until = |d: Date| i64::from((d - facts.today).get_days());
         let days_of = |l: &LoanFacts| {
@@ -210,46 +296,56 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
             }
             d
         };
-        for (i, w) in ws.iter().enumerate() {
-            let Some(n) = number(w) else { continue };
-            let Some(kind) = ws.iter().skip(i + 1).take(2).find_map(|w| counted(w)) else { continue };
-            if asked.contains(&n) {
-                continue;
-            }
-            let of = i > 0 && ws[i - 1] == "of";
-            let max = i64::from(MAX_RENEWALS);
-            let ok = match kind {
-                Counted::Loans => loan_counts(facts.loans, &ws).contains(&n),
-                Counted::Renewals if loans.is_empty() => (0..=max).contains(&n),
-                Counted::Renewals => {
-                    // "2 renewals left" counts what is left, "renewed 2 times" what was used
-                    let left =
-                        ["left", "remaining", "more", "still"].iter().any(|w| ws.iter().any(|x| x == w));
-                    (n == max && (limit || of))
-                        || loans.iter().any(|l| {
-                            let used = i64::from(l.renewals_used);
-                            n == if left { max - used } else { used }
-                        })
+        // a count is of what its own part of the sentence speaks of
+        for part in lower.split(',').flat_map(clauses) {
+            let ws = words(part);
+            for (i, w) in ws.iter().enumerate() {
+                // "in a week", "a day": one
+                let a = matches!(w.as_str(), "a" | "an")
+                    && ws.get(i + 1).is_some_and(|x| matches!(x.as_str(), "day" | "week"));
+                let Some(n) = number(w).or(a.then_some(1)) else { continue };
+                let Some(kind) = ws.iter().skip(i + 1).take(3).find_map(|w| counted(w)) else { continue };
+                if asked.contains(&n) {
+                    continue;
                 }
-                Counted::Days if loans.is_empty() => {
-                    [1, 7, 14, RANGE_DAYS, 28].contains(&n)
-                        || facts.loans.iter().any(|l| days_of(l).contains(&n))
-                }
-                Counted::Days => n == RANGE_DAYS || loans.iter().any(|l| days_of(l).contains(&n)),
-                Counted::Weeks if loans.is_empty() => (1..=4).contains(&n),
-                Counted::Weeks => {
-                    n * 7 == RANGE_DAYS
-                        || loans.iter().any(|l| days_of(l).iter().any(|d| (d - n * 7).abs() <= 3))
-                }
-            };
-            if !ok {
-                let what = match kind {
-                    Counted::Loans => "loans",
-                    Counted::Renewals => "renewals",
-                    Counted::Days => "days",
-                    Counted::Weeks => "weeks",
+                let of = i > 0 && ws[i - 1] == "of";
+                let max = i64::from(MAX_RENEWALS);
+                let ok = match kind {
+                    Counted::Loans => match category(part) {
+                        Some(pick) => n == facts.loans.iter().filter(|l| pick(l, facts.today)).count() as i64,
+                        None => loan_counts(facts.loans, &ws).contains(&n),
+                    },
+                    Counted::Renewals if loans.is_empty() => (0..=max).contains(&n),
+                    Counted::Renewals => {
+                        // "2 renewals left" counts what is left, "renewed 2 times" what was used
+                        let left =
+                            ["left", "remaining", "more", "still"].iter().any(|w| ws.iter().any(|x| x == w));
+                        (n == max && (limit || of))
+                            || loans.iter().any(|l| {
+                                let used = i64::from(l.renewals_used);
+                                n == if left { max - used } else { used }
+                            })
+                    }
+                    Counted::Days if loans.is_empty() => {
+                        [1, 7, 14, RANGE_DAYS, 28].contains(&n)
+                            || facts.loans.iter().any(|l| days_of(l).contains(&n))
+                    }
+                    Counted::Days => n == RANGE_DAYS || loans.iter().any(|l| days_of(l).contains(&n)),
+                    Counted::Weeks if loans.is_empty() => (1..=4).contains(&n),
+                    Counted::Weeks => {
+                        n * 7 == RANGE_DAYS
+                            || loans.iter().any(|l| days_of(l).iter().any(|d| (d - n * 7).abs() <= 1))
+                    }
                 };
-                mismatch(format!("a number of {what} that the loan data does not give"), out);
+                if !ok {
+                    let what = match kind {
+                        Counted::Loans => "loans",
+                        Counted::Renewals => "renewals",
+                        Counted::Days => "days",
+                        Counted::Weeks => "weeks",
+                    };
+                    mismatch(format!("a number of {what} that the loan data does not give"), out);
+                }
             }
         }
     }

@@ -18,8 +18,19 @@ use crate::loans::{LoanFacts, OFFLINE_LABEL, why_not};
 use crate::words::split;
 
 /// Words that ask to renew.
-const RENEW: &[&str] =
-    &["renew", "renewal", "extend", "keep", "longer", "renovar", "prolonger", "verlangern"];
+const RENEW: &[&str] = &[
+    "renew",
+    "renewal",
+    "renewed",
+    "renewing",
+    "renewable",
+    "extend",
+    "keep",
+    "longer",
+    "renovar",
+    "prolonger",
+    "verlangern",
+];
 /// Follow-ups offered under the list.
 const MAX_FOLLOW_UPS: usize = 3;
 

@@ -290,3 +290,16 @@ async fn a_repair_that_fixes_the_errors_is_accepted_and_an_unreadable_reply_is_a
         "each attempt's errors, in order"
     );
 }
+
+#[test]
+fn a_question_naming_one_of_the_loans_with_any_form_of_renew_is_about_that_loan() {
+    let loans = loans();
+    for q in [
+        "can my chemistry book be renewed?",
+        "is my calculus book renewable?",
+        "renewing the statistics book",
+    ] {
+        assert!(super::mock::asks_to_renew_one_of(&loans, q), "{q}");
+    }
+    assert!(!super::mock::asks_to_renew_one_of(&loans, "how many times can a book be renewed?"));
+}

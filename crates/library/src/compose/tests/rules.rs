@@ -222,6 +222,23 @@ fn words_that_give_a_named_loan_another_loans_date_the_wrong_eligibility_or_a_fa
         "Calculus in Motion has been renewed 2 times.",
         "Calculus in Motion is due in 7 days.",
         "All your books are due 2027-01-02.",
+        // eligibility said other ways, and per loan in one sentence
+        "Your chemistry book can still be renewed.",
+        "You are able to renew your chemistry book.",
+        "Good news: the chemistry book is eligible to be renewed.",
+        "Renewing your chemistry book is possible.",
+        "Calculus in Motion cannot be renewed, but Organic Chemistry Step by Step can be renewed.",
+        "Organic Chemistry Step by Step and Calculus in Motion can both be renewed.",
+        // days said in words (today is Thursday 2026-12-24; chemistry is due Tuesday 12-29)
+        "Your chemistry book is due tomorrow.",
+        "Your chemistry book is due on Saturday.",
+        "Your chemistry book is due in a week.",
+        "Everything is due 2027-01-02.",
+        // counts of what they count
+        "Three of your books are overdue.",
+        "You have 3 overdue books.",
+        "Only one of your books can be renewed.",
+        "Two of your books have holds.",
     ] {
         let errors = refused(q, vec![notice(text)]);
         assert!(
@@ -241,6 +258,10 @@ fn words_that_give_a_named_loan_another_loans_date_the_wrong_eligibility_or_a_fa
         "Your chemistry book is due 2026-12-29 and cannot be renewed.",
         "The calculus book can be renewed up to 2 times, up to 21 days after its due date.",
         "Statistics for the Curious: 1 of 2 renewals used.",
+        "Your chemistry book is due on Tuesday and cannot be renewed, but the calculus book can be.",
+        "Three of your books can be renewed; one has a hold.",
+        "Marketing Research Methods cannot be renewed: it has been renewed 2 times, the most a loan can be.",
+        "Your chemistry book is due in 5 days.",
     ] {
         let said = Composition::Screen { title: "Your loans".into(), blocks: vec![notice(text)] };
         assert_eq!(accept(&said, &facts_for(&loans, q), TARGET).err(), None, "{text}");
