@@ -20,7 +20,7 @@ use jiff::civil::Date;
 const ELIGIBLE: [&str; 2] = ["renewable", "eligible"];
 const ABLE: [&str; 6] = ["can", "able", "possible", "may", "allowed", "could"];
 /// Words that negate such a clause.
-const NEGATED: [&str; 12] = [
+const NEGATED: [&str; 15] = [
     "not",
     "cannot",
     "can't",
@@ -33,6 +33,9 @@ const NEGATED: [&str; 12] = [
     "impossible",
     "no renewals",
     "aren't",
+    "none",
+    "nothing",
+    "no",
 ];
 
 /// What a counted noun counts.
@@ -61,6 +64,12 @@ fn number(word: &str) -> Option<i64> {
     ];
     if (1..=3).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit()) {
         return word.parse().ok();
+    }
+    match word {
+        "no" | "none" => return Some(0),
+        "once" => return Some(1),
+        "twice" => return Some(2),
+        _ => {}
     }
     WORDS.iter().position(|w| *w == word).map(|i| i as i64)
 }
@@ -117,7 +126,7 @@ const EVERY: [&str; 9] = [
 /// call it ("the chemistry book": its title's distinctive words, as the offline composer
 /// reads a question) — and whether it speaks of every one at once.
 fn named<'a>(sentence: &str, loans: &'a [LoanFacts]) -> (Vec<&'a LoanFacts>, bool) {
-    if EVERY.iter().any(|w| sentence.contains(w)) {
+    if speaks_of_every(sentence) {
         return (loans.iter().collect(), true);
     }
     let mut named: Vec<&LoanFacts> = loans
@@ -131,6 +140,29 @@ fn named<'a>(sentence: &str, loans: &'a [LoanFacts]) -> (Vec<&'a LoanFacts>, boo
         named = super::mock::named_in(loans, sentence);
     }
     (named, false)
+}
+
+/// Whether a sentence (lowercase) speaks of every loan at once: "all your books", "your
+/// loans", "all six books", "… are all due", "none of them", "nothing you have out",
+/// "any of your books".
+fn speaks_of_every(sentence: &str) -> bool {
+    if EVERY.iter().any(|w| sentence.contains(w)) {
+        return true;
+    }
+    let ws = words(sentence);
+    let loan_word = |w: &str| matches!(w, "books" | "loans" | "items" | "titles");
+    ws.iter().enumerate().any(|(i, w)| {
+        let next = |k: usize| ws.get(i + k).map(String::as_str).unwrap_or_default();
+        match w.as_str() {
+            // "your books", "your loans"
+            // ("three of your books" counts some of them: the count says how many)
+            "your" => loan_word(next(1)) && !(i > 0 && ws[i - 1] == "of"),
+            // "all six books", "all the books", "are all due"
+            "all" => loan_word(next(1)) || loan_word(next(2)) || (i > 0 && ws[i - 1] == "are"),
+            "none" | "nothing" | "anything" | "any" | "every" | "each" => true,
+            _ => false,
+        }
+    })
 }
 
 /// Words that state a limit rather than a loan's count ("up to 2 times", "1 of 2").
@@ -173,7 +205,9 @@ fn says_renewable(clause: &str) -> Option<bool> {
         return None;
     }
     let modal = ABLE.iter().chain(&["cannot", "can't", "unable", "won't"]).any(|w| has(w));
-    let claim = ELIGIBLE.iter().any(|w| clause.contains(w)) || (renewing && modal);
+    // "renew the chemistry book by pressing Renew": an offer to renew says it can be
+    let offered = ws.first().is_some_and(|w| w == "renew" || w == "extend");
+    let claim = ELIGIBLE.iter().any(|w| clause.contains(w)) || (renewing && (modal || offered));
     if !claim {
         return None;
     }
@@ -276,7 +310,23 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
                 of = before.clone();
             }
             before = of.clone();
+            // "X is overdue" (or "not overdue") of the loans the clause names
+            if clause.contains("overdue") {
+                let late = !NEGATED.iter().any(|n| words(clause).iter().any(|w| w == n));
+                if of.iter().any(|l| (l.due < facts.today) != late) {
+                    mismatch(
+                        "the sentence says a loan is overdue that is not, or the other way round".into(),
+                        out,
+                    );
+                }
+            }
             let Some(renewable) = says_renewable(clause) else { continue };
+            // "only the calculus book can be renewed": no other loan can
+            let only = words(clause).iter().any(|w| w == "only" || w == "just");
+            let others = facts.loans.iter().any(|l| l.renewable.is_ok() && !of.iter().any(|o| o.id == l.id));
+            if only && renewable && others {
+                mismatch("the sentence says only some loans can be renewed, but others can too".into(), out);
+            }
             if of.iter().any(|l| l.renewable.is_ok() != renewable) {
                 let message = match renewable {
                     true => "the sentence says a loan that cannot be renewed can be",
@@ -304,7 +354,10 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
                 let a = matches!(w.as_str(), "a" | "an")
                     && ws.get(i + 1).is_some_and(|x| matches!(x.as_str(), "day" | "week"));
                 let Some(n) = number(w).or(a.then_some(1)) else { continue };
-                let Some(kind) = ws.iter().skip(i + 1).take(3).find_map(|w| counted(w)) else { continue };
+                // "renewed twice", "renewed once"
+                let times = matches!(w.as_str(), "once" | "twice") && i > 0 && ws[i - 1].starts_with("renew");
+                let found = ws.iter().skip(i + 1).take(3).find_map(|w| counted(w));
+                let Some(kind) = found.or(times.then_some(Counted::Renewals)) else { continue };
                 if asked.contains(&n) {
                     continue;
                 }

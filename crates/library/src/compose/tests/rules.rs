@@ -239,6 +239,20 @@ fn words_that_give_a_named_loan_another_loans_date_the_wrong_eligibility_or_a_fa
         "You have 3 overdue books.",
         "Only one of your books can be renewed.",
         "Two of your books have holds.",
+        // said of every loan at once, of only some, or of one as overdue
+        "None of your books can be renewed.",
+        "You can't renew any of your books.",
+        "You cannot renew anything right now.",
+        "Nothing you have out can be renewed.",
+        "You have no renewable books.",
+        "Your books are due January 2.",
+        "Your loans are all due on January 2.",
+        "All six books are due on January 2.",
+        "Only Calculus in Motion can be renewed.",
+        "Only the calculus book can be renewed.",
+        "Organic Chemistry Step by Step is overdue.",
+        "The statistics book has been renewed twice.",
+        "Renew the chemistry book by pressing Renew below.",
     ] {
         let errors = refused(q, vec![notice(text)]);
         assert!(
@@ -262,6 +276,11 @@ fn words_that_give_a_named_loan_another_loans_date_the_wrong_eligibility_or_a_fa
         "Three of your books can be renewed; one has a hold.",
         "Marketing Research Methods cannot be renewed: it has been renewed 2 times, the most a loan can be.",
         "Your chemistry book is due in 5 days.",
+        "You have six books out; three of them can be renewed.",
+        "Your books are listed below, soonest due first.",
+        "The statistics book has been renewed once.",
+        "Organic Chemistry Step by Step is not overdue.",
+        "Renew the calculus book by pressing Renew below.",
     ] {
         let said = Composition::Screen { title: "Your loans".into(), blocks: vec![notice(text)] };
         assert_eq!(accept(&said, &facts_for(&loans, q), TARGET).err(), None, "{text}");
