@@ -76,8 +76,8 @@ const OPENERS: &[&str] = &["and", "also", "now", "then", "so", "what about", "ho
 /// Words that open a follow-up only in a short message ("why?", "at x=2?", "und am
 /// Sonntag?"): "why was my financial aid reduced?" is a question of its own.
 const SHORT_OPENERS: &[&str] = &[
-    "why", "how come", "but", "or", "at", "for", "with", "y", "et", "und", "aur", "por que", "por qué",
-    "porque", "pourquoi", "warum", "kyun", "kyon", "kyu",
+    "why", "how come", "but", "or", "at", "for", "with", "on", "from", "between", "y", "et", "und", "aur",
+    "por que", "por qué", "porque", "pourquoi", "warum", "kyun", "kyon", "kyu",
 ];
 /// Words that refer back to the last question, whatever else is said.
 const BACK: &[&str] = &["it", "that", "this", "them", "again", "instead"];
@@ -87,6 +87,7 @@ const BACK: &[&str] = &["it", "that", "this", "them", "again", "instead"];
 const SHORT_BACK: &[&str] = &[
     "another",
     "more",
+    "different",
     "example",
     "examples",
     "elaborate",
@@ -104,6 +105,106 @@ const SHORT_BACK: &[&str] = &[
 ];
 /// The most words a message has for [`SHORT_OPENERS`] and [`SHORT_BACK`] to count.
 const SHORT: usize = 6;
+
+/// Words of a message that changes only a value of the last question — a day or bounds:
+/// "what about tuesday?", "and on sunday?", "from 0 to 3?", "between 1 and 2?".
+const VALUE_WORDS: &[&str] = &[
+    "what",
+    "how",
+    "about",
+    "and",
+    "also",
+    "then",
+    "so",
+    "on",
+    "at",
+    "for",
+    "from",
+    "to",
+    "between",
+    "the",
+    "this",
+    "next",
+    "x",
+    "y",
+    "et",
+    "und",
+    "aur",
+    "de",
+    "a",
+    "bis",
+    "von",
+    "se",
+    "tak",
+    "el",
+    "le",
+    "am",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "today",
+    "tomorrow",
+    "tonight",
+    "weekend",
+    "morning",
+    "afternoon",
+    "evening",
+    "lunes",
+    "martes",
+    "miercoles",
+    "miércoles",
+    "jueves",
+    "viernes",
+    "sabado",
+    "sábado",
+    "domingo",
+    "hoy",
+    "mañana",
+    "manana",
+    "lundi",
+    "mardi",
+    "mercredi",
+    "jeudi",
+    "vendredi",
+    "samedi",
+    "dimanche",
+    "demain",
+    "montag",
+    "dienstag",
+    "mittwoch",
+    "donnerstag",
+    "freitag",
+    "samstag",
+    "sonntag",
+    "heute",
+    "morgen",
+    "somvar",
+    "mangalvar",
+    "budhvar",
+    "guruvar",
+    "shukravar",
+    "shanivar",
+    "ravivar",
+    "aaj",
+    "kal",
+    "infinity",
+];
+
+/// Whether a follow-up ([`reads_as_follow_up`]) changes only a value of the last
+/// question: every word a day, a bound or a number ("what about tuesday?", "from 0 to
+/// 3?"). Such a message goes where the last question went whatever the router makes of
+/// its few words ("tuesday" alone reads like a tutoring time).
+pub(crate) fn only_a_new_value(text: &str) -> bool {
+    let words = crate::courtesy::lower_words(text);
+    !words.is_empty()
+        && words.len() <= SHORT
+        && reads_as_follow_up(text)
+        && words.iter().all(|w| VALUE_WORDS.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()))
+}
 
 /// Whether a question reads as a follow-up to the conversation's last one: it opens with
 /// one of [`OPENERS`] ("and", "what about"…) or refers back to it ([`BACK`]: "it", "that",
@@ -198,6 +299,31 @@ mod tests {
             "for my thesis I need a supervisor, who do I ask",
         ] {
             assert!(!reads_as_follow_up(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn a_new_day_or_new_bounds_alone_is_a_new_value_for_the_last_question() {
+        for q in [
+            "what about tuesday?",
+            "how about Tuesday",
+            "and wednesday?",
+            "from 0 to 3?",
+            "between 1 and 3?",
+            "on sunday?",
+            "und am Samstag?",
+            "aur kal?",
+        ] {
+            assert!(only_a_new_value(q), "{q}");
+        }
+        for q in [
+            "what about a tutor on tuesday?",
+            "from the library to the station?",
+            "tuesday",
+            "what about integrals?",
+            "and how do I renew it?",
+        ] {
+            assert!(!only_a_new_value(q), "{q}");
         }
     }
 }

@@ -107,7 +107,9 @@ fn follow_up(last: Option<&Target>, text: &str, decision: Decision) -> Decision 
     if let Some(courtesy) = crate::courtesy::read(text) {
         return Decision::Courtesy(courtesy);
     }
-    if !decision.placed_nowhere() {
+    // only a new day or new bounds for the last question: it goes where that one went
+    let new_value = last.is_some() && clarify::only_a_new_value(text);
+    if !decision.placed_nowhere() && !new_value {
         return decision;
     }
     if !clarify::reads_as_follow_up(text) {

@@ -24,7 +24,19 @@ const ANOTHER: &[&str] = &[
 
 /// Short asks that mean "another example" only when they are all the message says
 /// ("another one please", "one more?"): "one more question: …" is a question of its own.
-const SHORT_ANOTHER: &[&[&str]] = &[&["another"], &["another", "one"], &["one", "more"], &["more"]];
+const SHORT_ANOTHER: &[&[&str]] = &[
+    &["another"],
+    &["another", "one"],
+    &["one", "more"],
+    &["more"],
+    &["example"],
+    &["an", "example"],
+    &["a", "different", "one"],
+    &["different", "one"],
+    &["a", "new", "one"],
+    &["another", "more"],
+    &["other", "one"],
+];
 /// Words a short ask may carry around it.
 const POLITE: &[&str] = &[
     "please", "pls", "plz", "can", "could", "i", "have", "get", "give", "me", "show", "us", "and", "ok",

@@ -322,7 +322,9 @@ fn looks_like_math(text: &str) -> bool {
 
 /// Whether a command without a function means the conversation's last one.
 fn refers_back(lower: &str) -> bool {
-    lower.split_whitespace().count() <= 3 || names_it(lower)
+    // bounds alone ("from 0 to 3?", "between 1 and 2") are new bounds for the last one
+    let bounds_only = ["from ", "between "].iter().any(|b| lower.trim_start().starts_with(b));
+    lower.split_whitespace().count() <= 3 || bounds_only || names_it(lower)
 }
 
 /// Words that point back at an earlier function ("it", "again", "the second …").

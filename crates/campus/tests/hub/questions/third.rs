@@ -138,6 +138,24 @@ pub(super) const ROWS: &[Row] = &[
         &["28-day"],
     ),
     row("lib3-45", "how do I look up a book in the catalogue?", Library, &["Search the catalogue"], &[ILL]),
+    // a new day or new bounds alone goes where the last question went, whatever the router
+    // makes of its few words
+    row("hub3-9", "is the library open on monday?", Library, &["Monday"], &[]),
+    row("hub3-9", "what about tuesday?", Library, &["Tuesday"], &["tutor", "Do you mean"]),
+    row("hub3-10", "integrate x^2", Tutor, &["x^3/3"], &[]),
+    row("hub3-10", "from 0 to 3?", Tutor, &["= 9"], &["say a little more"]),
+    // another example, asked other ways, gives the next one each time
+    row("tut3-22", "what is the chain rule?", Tutor, &["The chain rule"], &[]),
+    row("tut3-22", "example please", Tutor, &["worked example 2 of"], &["Which function"]),
+    row("tut3-22", "show me a different one", Tutor, &["worked example 3 of"], &["Which function"]),
+    // what to do with a book one borrowed is a rules question, not one's own loans
+    row(
+        "lib3-46",
+        "what happens if I lose a book I borrowed from the library?",
+        Library,
+        &["service desk"],
+        &["Calculus in Motion", "Your loans", "due 20"],
+    ),
     // small talk the Hub answers itself, in a conversation and out of one
     row("hub3-1", "kaise ho", Hub("courtesy"), &["Hello!"], &["say a little more", "isn't something"]),
     row("hub3-2", "ok cool", Hub("courtesy"), &["You're welcome"], &["say a little more", "isn't something"]),
