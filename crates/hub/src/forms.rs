@@ -149,12 +149,12 @@ impl Forms {
         let canvas = workflow == vocab::form::LOAN_RENEWAL_WORKFLOW;
         let opened = self
             .store
-            .run(move |s| match canvas {
-                true => match s.redraw_form_ref(&new)? {
+            .run(move |s| {
+                let redrawn = if canvas { s.redraw_form_ref(&new)? } else { None };
+                match redrawn {
                     Some(form) => Ok(form),
                     None => s.open_form_ref(&new).map(|o| o.form),
-                },
-                false => s.open_form_ref(&new).map(|o| o.form),
+                }
             })
             .await;
         let opened = match opened {

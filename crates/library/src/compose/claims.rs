@@ -12,6 +12,7 @@ use std::collections::HashSet;
 
 use super::blocks::Facts;
 use crate::loans::{LoanFacts, MAX_RENEWALS, RANGE_DAYS};
+use forms::read::books::words;
 use forms::read::{DateWords, dates_named};
 use jiff::civil::Date;
 
@@ -74,33 +75,14 @@ fn number(word: &str) -> Option<i64> {
     WORDS.iter().position(|w| *w == word).map(|i| i as i64)
 }
 
-fn words(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
-/// The sentences of `text`: split at `.`, `!`, `?`, `;` and line ends (a `.` inside a
-/// number or a date stays).
+/// The sentences of `text` (`forms::fill::sentences`), split again at `;` and line ends.
 fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes = text.as_bytes();
-    for (i, c) in text.char_indices() {
-        let end = match c {
-            '!' | '?' | ';' | '\n' => true,
-            '.' => bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()),
-            _ => false,
-        };
-        if end {
-            out.push(&text[start..i]);
-            start = i + c.len_utf8();
-        }
-    }
-    out.push(&text[start..]);
-    out.into_iter().map(str::trim).filter(|s| !s.is_empty()).collect()
+    forms::fill::sentences(text)
+        .into_iter()
+        .flat_map(|s| s.split([';', '\n']))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// A loan's title as a sentence names it: lowercase, without a parenthesis.
@@ -251,13 +233,11 @@ fn category(sentence: &str) -> Option<fn(&LoanFacts, Date) -> bool> {
 /// What one text claims that the loan data does not say (see the module), each in words
 /// for a `mismatched_fact` error; `known` the dates any text may state.
 pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>) -> Vec<String> {
-    let mut found = Vec::new();
-    let out = &mut found;
+    let mut wrong = Vec::new();
     let asked: HashSet<i64> = words(facts.question).iter().filter_map(|w| number(w)).collect();
     for sentence in sentences(text) {
         let lower = sentence.to_lowercase();
         let (loans, every) = named(&lower, facts.loans);
-        let mismatch = |message: String, out: &mut Vec<String>| out.push(message);
         if !loans.is_empty() {
             // a date beside a loan is one of that loan's (or today's, or the student's); said
             // of every loan, one of each one's
@@ -284,7 +264,7 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
                     || date == facts.today
                     || dates_named(facts.question, facts.today, DateWords::All).contains(&Some(date));
                 if !own_or_asked && (known.contains(&date) || !written) {
-                    mismatch(format!("{date} is not a date of the loan this sentence names"), out);
+                    wrong.push(format!("{date} is not a date of the loan this sentence names"));
                 }
             }
         } else {
@@ -293,10 +273,7 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
             if written.is_empty() {
                 for date in dates_in(sentence, facts.today) {
                     if !known.contains(&date) {
-                        mismatch(
-                            format!("{date} is neither in the loan data nor in the student's words"),
-                            out,
-                        );
+                        wrong.push(format!("{date} is neither in the loan data nor in the student's words"));
                     }
                 }
             }
@@ -314,9 +291,8 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
             if clause.contains("overdue") {
                 let late = !NEGATED.iter().any(|n| words(clause).iter().any(|w| w == n));
                 if of.iter().any(|l| (l.due < facts.today) != late) {
-                    mismatch(
+                    wrong.push(
                         "the sentence says a loan is overdue that is not, or the other way round".into(),
-                        out,
                     );
                 }
             }
@@ -325,14 +301,14 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
             let only = words(clause).iter().any(|w| w == "only" || w == "just");
             let others = facts.loans.iter().any(|l| l.renewable.is_ok() && !of.iter().any(|o| o.id == l.id));
             if only && renewable && others {
-                mismatch("the sentence says only some loans can be renewed, but others can too".into(), out);
+                wrong.push("the sentence says only some loans can be renewed, but others can too".into());
             }
             if of.iter().any(|l| l.renewable.is_ok() != renewable) {
                 let message = match renewable {
                     true => "the sentence says a loan that cannot be renewed can be",
                     false => "the sentence says a renewable loan cannot be renewed",
                 };
-                mismatch(message.into(), out);
+                wrong.push(message.into());
             }
         }
         // counts: a number before what it counts (within two words); beside a named loan,
@@ -356,8 +332,8 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
                 let Some(n) = number(w).or(a.then_some(1)) else { continue };
                 // "renewed twice", "renewed once"
                 let times = matches!(w.as_str(), "once" | "twice") && i > 0 && ws[i - 1].starts_with("renew");
-                let found = ws.iter().skip(i + 1).take(3).find_map(|w| counted(w));
-                let Some(kind) = found.or(times.then_some(Counted::Renewals)) else { continue };
+                let noun = ws.iter().skip(i + 1).take(3).find_map(|w| counted(w));
+                let Some(kind) = noun.or(times.then_some(Counted::Renewals)) else { continue };
                 if asked.contains(&n) {
                     continue;
                 }
@@ -397,10 +373,10 @@ pub(super) fn check_claims(text: &str, facts: &Facts<'_>, known: &HashSet<Date>)
                         Counted::Days => "days",
                         Counted::Weeks => "weeks",
                     };
-                    mismatch(format!("a number of {what} that the loan data does not give"), out);
+                    wrong.push(format!("a number of {what} that the loan data does not give"));
                 }
             }
         }
     }
-    found
+    wrong
 }

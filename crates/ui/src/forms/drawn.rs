@@ -7,6 +7,15 @@ use serde_json::{Map, Value};
 
 use super::FormView;
 
+/// A date picker a loan screen draws: its path under `/form`, its bounds and the title
+/// drawn beside it ("" when none).
+struct Picker {
+    path: String,
+    min: String,
+    max: String,
+    title: String,
+}
+
 impl FormView {
     /// The components the drawn list leaves, each as its last definition says (by id).
     pub(crate) fn drawn_components(&self) -> HashMap<String, Value> {
@@ -46,22 +55,27 @@ impl FormView {
         out
     }
 
-    /// The date pickers drawn for `field` of one item each (bound under `/form/<field>/`):
-    /// (the field's path under `/form`, min, max), by path.
-    fn pickers_under(&self, field: &str) -> Vec<(String, String, String)> {
+    /// The date pickers drawn for `field` of one item each (bound under `/form/<field>/`),
+    /// with the title drawn beside each, by path.
+    fn pickers_under(&self, field: &str) -> Vec<Picker> {
         let prefix = format!("/form/{field}/");
-        let mut pickers: Vec<(String, String, String)> = self
-            .drawn_components()
-            .values()
-            .filter(|c| c.get("component").and_then(Value::as_str) == Some("DateTimeInput"))
-            .filter_map(|c| {
+        let drawn = self.drawn_components();
+        let mut pickers: Vec<Picker> = drawn
+            .iter()
+            .filter(|(_, c)| c.get("component").and_then(Value::as_str) == Some("DateTimeInput"))
+            .filter_map(|(id, c)| {
                 let path = c.pointer("/value/path")?.as_str()?;
                 path.starts_with(&prefix).then_some(())?;
                 let bound = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-                Some((path.trim_start_matches("/form/").to_string(), bound("min"), bound("max")))
+                Some(Picker {
+                    path: path.trim_start_matches("/form/").to_string(),
+                    min: bound("min"),
+                    max: bound("max"),
+                    title: self.title_beside(&drawn, id),
+                })
             })
             .collect();
-        pickers.sort();
+        pickers.sort_by(|a, b| a.path.cmp(&b.path));
         pickers
     }
 
@@ -101,22 +115,9 @@ impl FormView {
         if self.workflow != forms::Workflow::LoanRenewal.id() {
             return;
         }
-        let drawn = self.drawn_components();
         let pickers = self.pickers_under(RETURN_DATE);
-        let picker_ids: HashMap<String, String> = drawn
-            .iter()
-            .filter_map(|(id, c)| {
-                let path = c.pointer("/value/path").and_then(Value::as_str)?;
-                Some((path.trim_start_matches("/form/").to_string(), id.clone()))
-            })
-            .collect();
         let said = words(question);
-        let titled: Vec<(&(String, String, String), String)> = pickers
-            .iter()
-            .map(|p| (p, picker_ids.get(&p.0).map(|id| self.title_beside(&drawn, id)).unwrap_or_default()))
-            .collect();
-        let aimed: Vec<&(String, String, String)> =
-            titled.iter().filter(|(_, title)| title_score(title, &said) > 0).map(|(p, _)| *p).collect();
+        let aimed: Vec<&Picker> = pickers.iter().filter(|p| title_score(&p.title, &said) > 0).collect();
         // a book named that no picker's title has: the date is for another loan
         let other_book = aimed.is_empty() && !book_names(question).is_empty();
         for (field, value) in std::mem::take(&mut filling.filled) {
@@ -134,7 +135,7 @@ impl FormView {
                 )),
             };
             let why = match target {
-                Ok((path, min, max)) => {
+                Ok(Picker { path, min, max, .. }) => {
                     let date = value.as_str().unwrap_or_default();
                     // ISO dates compare as text
                     if !min.is_empty() && date >= min.as_str() && date <= max.as_str() {
