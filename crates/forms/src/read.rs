@@ -49,8 +49,8 @@ use contact::{email_in, name};
 pub use date::weekday;
 use date::{calendar_date_at, date_at};
 use time::{period_at, time_at};
-pub use tokens::fold;
 use tokens::{Found, Tok, negated_spans, span_text, tokenize};
+pub use tokens::{fold, month};
 
 /// Everything read from one message. A field is `None` when nothing was said, when what was
 /// said was negated or contradictory, or when it was no value (see `notes`).

@@ -15,7 +15,6 @@
 pub mod blocks;
 pub mod catalog;
 pub mod check;
-mod claims;
 pub mod compile;
 pub mod live;
 pub mod mock;
@@ -23,6 +22,7 @@ pub mod repair;
 pub mod surface;
 #[cfg(test)]
 mod tests;
+mod words;
 
 pub use blocks::{Block, Composition, Facts, FollowUp, Order, schema};
 pub use check::{CheckError, check_composition};

@@ -38,7 +38,9 @@ pub use vocab::loans::{NotRenewable, RenewRefusal};
 
 use crate::clock::Clock;
 pub use asked::about_own_loans;
-pub use overview::{NOT_VOUCHED, OFFLINE_LABEL, RENEW_ON_THE_PAGE, day, labelled, overview, status, why_not};
+pub use overview::{
+    NOT_VOUCHED, OFFLINE_LABEL, RENEW_ON_THE_PAGE, day, framed, labelled, overview, status, why_not,
+};
 pub use rules::{DateRange, LoanFacts, MAX_RENEWALS, RANGE_DAYS, facts};
 pub use sample::{OTHER_BORROWER, sample};
 

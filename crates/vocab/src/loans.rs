@@ -122,9 +122,9 @@ pub enum ComposeCheck {
     PickerRange,
     /// A date in text that is neither in the loan data nor in the student's words.
     InventedDate,
-    /// A sentence that says of the loans it names what the loan service does not: another
-    /// loan's date, the wrong eligibility, a count the data does not give.
-    MismatchedFact,
+    /// A composer's own words state a loan fact (a date, a count, a loan's state): the
+    /// facts on a loan answer are the loan service's, drawn by code.
+    StatedFact,
     /// Markdown in text (the renderer shows it as it is).
     Markdown,
     /// A button that sends anything but a registered operation.
@@ -161,7 +161,7 @@ impl ComposeCheck {
         ComposeCheck::InitialOutOfRange,
         ComposeCheck::PickerRange,
         ComposeCheck::InventedDate,
-        ComposeCheck::MismatchedFact,
+        ComposeCheck::StatedFact,
         ComposeCheck::Markdown,
         ComposeCheck::OperationNotAllowed,
         ComposeCheck::OperationInputs,
@@ -187,7 +187,7 @@ impl ComposeCheck {
             ComposeCheck::InitialOutOfRange => "initial_out_of_range",
             ComposeCheck::PickerRange => "picker_range",
             ComposeCheck::InventedDate => "invented_date",
-            ComposeCheck::MismatchedFact => "mismatched_fact",
+            ComposeCheck::StatedFact => "stated_fact",
             ComposeCheck::Markdown => "markdown",
             ComposeCheck::OperationNotAllowed => "operation_not_allowed",
             ComposeCheck::OperationInputs => "operation_inputs",

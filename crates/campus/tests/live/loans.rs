@@ -1,7 +1,8 @@
 //! The live Library's loan answers through the real Hub, with the fake Messages API
 //! scripted as the model: a composition the checks refuse goes back with its errors (an
-//! invented date repaired into a screen; a renew choice on a held loan repaired into an
-//! explanation); one that never passes is said in words by rule, never a prewritten
+//! invented date repaired into a screen; a renew choice on a held loan, then the reason
+//! said in the model's own words, repaired into its card, which says why); one that never
+//! passes is said in words by rule, never a prewritten
 //! screen; a provider failure ends the attempts after one call; the screen that passed is
 //! renewed on like the offline one. The key reaches nothing the Library emits.
 
@@ -30,7 +31,7 @@ fn notice(text: &str) -> Value {
 }
 
 fn renew_screen(loan: &str) -> Value {
-    json!({"decision": "screen", "title": "Renew your loan", "blocks": [
+    json!({"decision": "screen", "title": "Your loan", "blocks": [
         notice("Choose a new return date and press Renew."),
         {"type": "loanCard", "loanId": loan, "renew": true},
         {"type": "returnDatePicker", "loanId": loan, "label": "New return date", "initial": null},
@@ -136,23 +137,50 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
     let student::ActionOutcome::Submitted(done) = out else { panic!("renewed: {out:?}") };
     assert_eq!(done.receipt.as_ref().unwrap()["newDueDate"], "2027-01-20");
 
-    // a renew choice on a held loan: refused, repaired into an explanation in words
+    // a renew choice on a held loan: refused; the reason in the model's own words: refused
+    // (true or not, a loan's state is the service's to say); its card: accepted, and the
+    // card says why in the service's words
+    let because =
+        "Organic Chemistry Step by Step cannot be renewed: another borrower has placed a hold on it.";
     script(
         &fake,
         json!([
             composed(renew_screen("ln-chemistry")),
-            composed(json!({"decision": "answer",
-                "text": "Organic Chemistry Step by Step cannot be renewed: another borrower has placed a hold on it."})),
+            composed(json!({"decision": "answer", "text": because, "loanIds": []})),
+            composed(json!({"decision": "screen", "title": "Your chemistry loan", "blocks": [
+                notice("This loan as the loan service has it."),
+                {"type": "loanCard", "loanId": "ln-chemistry", "renew": false},
+            ]})),
         ]),
     );
     let held = ask("can I renew my chemistry book?");
-    assert!(matches!(held.reply, Reply::Answer), "{:?}", held.reply);
-    assert_eq!(
-        held.reply_text,
-        "Organic Chemistry Step by Step cannot be renewed: another borrower has placed a hold on it."
+    let Reply::Form(held_form) = &held.reply else {
+        panic!("its card: {:?} {}", held.reply, held.reply_text)
+    };
+    let mut card = std::collections::HashMap::new();
+    testkit::forms::components(&held_form.messages, &mut card);
+    let said: Vec<&str> = card.values().filter_map(|c| c["text"].as_str()).collect();
+    assert!(said.contains(&"Not renewable: another borrower has placed a hold on it."), "{said:?}");
+    assert!(card.values().all(|c| c["component"] != "DateTimeInput"), "no picker for a held loan");
+    let attempts = last_published(&u.library_url)["inspector"]["attempts"].clone();
+    assert!(attempts[0].to_string().contains("not_renewable"), "{attempts}");
+    assert!(attempts[1].to_string().contains("stated_fact"), "{attempts}");
+    assert_eq!(attempts[2]["passed"], true, "{attempts}");
+
+    // a words answer: the model's framing, then the loan's facts by rule
+    script(
+        &fake,
+        json!([composed(json!({"decision": "answer", "text": "Here is your calculus book.",
+                               "loanIds": ["ln-calculus"]}))]),
     );
-    let codes = last_published(&u.library_url)["inspector"]["attempts"][0].to_string();
-    assert!(codes.contains("not_renewable"), "{codes}");
+    let framed = ask("when is my calculus book due?");
+    assert!(matches!(framed.reply, Reply::Answer), "{:?}", framed.reply);
+    let lines: Vec<&str> = framed.reply_text.lines().collect();
+    assert_eq!(lines[0], "Here is your calculus book.", "{}", framed.reply_text);
+    // (renewed above: the service's new due date, and the renewal counted)
+    let calculus =
+        "Calculus in Motion (Ines Okafor, loan ln-calculus): due 2027-01-20 (Wednesday). Renewable (1 of 2";
+    assert!(lines[1].starts_with(&format!("- {calculus}")), "{}", framed.reply_text);
 
     // never passing: the facts in words by rule, saying no screen was drawn
     let bad = composed(json!({"decision": "answer", "text": "**Due** soon."}));
@@ -190,6 +218,7 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
         format!("{first:?}"),
         format!("{done:?}"),
         format!("{held:?}"),
+        format!("{framed:?}"),
         format!("{words:?}"),
         format!("{failed:?}"),
     ];
@@ -214,7 +243,7 @@ fn catalog_screen(extra: &[Value]) -> Value {
     children.extend(extra.iter().map(|c| c["id"].clone()));
     let mut components = vec![
         json!({"id": "root", "component": "Column", "children": children}),
-        json!({"id": "t", "component": "Text", "text": "Renew Calculus in Motion"}),
+        json!({"id": "t", "component": "Text", "text": {"path": "/form/loans/ln-calculus/title"}}),
         json!({"id": "card", "component": "Card", "child": "col"}),
         json!({"id": "col", "component": "Column", "children": ["d", "r"]}),
         json!({"id": "d", "component": "DateTimeInput", "label": "New return date",
@@ -225,7 +254,7 @@ fn catalog_screen(extra: &[Value]) -> Value {
                "context": {"loanId": "ln-calculus", "returnDate": {"path": "/form/returnDate/ln-calculus"}}}}}),
     ];
     components.extend(extra.iter().cloned());
-    json!({"decision": "screen", "title": "Renew Calculus in Motion", "components": components,
+    json!({"decision": "screen", "title": "Your calculus loan", "components": components,
            "data": {"returnDate": {"ln-calculus": ""}}})
 }
 

@@ -25,20 +25,22 @@ pub(super) enum Found {
     Room(char),
 }
 
-pub(super) fn month(w: &str) -> Option<i8> {
+/// The month a word (folded) names, 1 to 12, in English (whole or short), Spanish,
+/// French and German ("mai" left out: it is also Hindi for "I").
+pub fn month(w: &str) -> Option<i8> {
     Some(match w {
-        "january" | "jan" | "enero" => 1,
-        "february" | "feb" | "febrero" => 2,
-        "march" | "mar" | "marzo" => 3,
-        "april" | "apr" | "abril" => 4,
+        "january" | "jan" | "enero" | "janvier" | "januar" => 1,
+        "february" | "feb" | "febrero" | "fevrier" | "februar" => 2,
+        "march" | "mar" | "marzo" | "mars" | "marz" => 3,
+        "april" | "apr" | "abril" | "avril" => 4,
         "may" | "mayo" => 5,
-        "june" | "jun" | "junio" => 6,
-        "july" | "jul" | "julio" => 7,
-        "august" | "aug" | "agosto" => 8,
-        "september" | "sep" | "sept" | "septiembre" => 9,
-        "october" | "oct" | "octubre" => 10,
-        "november" | "nov" | "noviembre" => 11,
-        "december" | "dec" | "diciembre" => 12,
+        "june" | "jun" | "junio" | "juin" | "juni" => 6,
+        "july" | "jul" | "julio" | "juillet" | "juli" => 7,
+        "august" | "aug" | "agosto" | "aout" => 8,
+        "september" | "sep" | "sept" | "septiembre" | "septembre" => 9,
+        "october" | "oct" | "octubre" | "octobre" | "oktober" => 10,
+        "november" | "nov" | "noviembre" | "novembre" => 11,
+        "december" | "dec" | "diciembre" | "decembre" | "dezember" => 12,
         _ => return None,
     })
 }

@@ -14,10 +14,15 @@ use crate::loans::LoanFacts;
 
 /// What the Library does with a question about the borrower's loans.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "decision", rename_all = "camelCase", deny_unknown_fields)]
+#[serde(tag = "decision", rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
 pub enum Composition {
-    /// Answer in words.
-    Answer { text: String },
+    /// Answer in words: the composer's framing, then the loans it is about, each one's
+    /// facts in a line the Library writes by rule (a composer's words state none).
+    Answer {
+        text: String,
+        #[serde(default)]
+        loan_ids: Vec<String>,
+    },
     /// Ask the student one question.
     Ask { question: String },
     /// Answer with a screen: a title and blocks, top to bottom.
@@ -115,7 +120,7 @@ pub fn schema() -> Value {
             json!({"label": text, "request": text}))}})),
     ]});
     json!({"anyOf": [
-        tagged("decision", "answer", json!({"text": text})),
+        tagged("decision", "answer", json!({"text": text, "loanIds": {"type": "array", "items": id}})),
         tagged("decision", "ask", json!({"question": text})),
         tagged("decision", "screen", json!({"title": text, "blocks": {"type": "array", "items": block}})),
     ]})

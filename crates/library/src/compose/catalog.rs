@@ -4,7 +4,9 @@
 //! schema built at start from the official catalog ([`schema`]): each allowed component
 //! a closed object with the catalog's own property names, so they cannot drift. Code wraps
 //! the components in a surface (createSurface, updateComponents, updateDataModel of
-//! `/form`) and puts the form version into every button ([`wrap`]); then every rule of
+//! `/form`, with the loans' facts at `/form/loans/<loanId>/<fact>` for texts to bind: a
+//! composer's own words state none) and puts the form version into every button
+//! ([`wrap`]); then every rule of
 //! the blocks mode's compiled surface holds here too (`surface::check_surface_under` with
 //! [`POLICY`]), plus what only a free composer could break: no other input supplying a
 //! return date or a loan, and every string a component shows through the text rules.
@@ -18,13 +20,15 @@ use a2ui::Policy;
 use forms::templates::{FORM_VERSION_KEY, create_surface, update_components, update_data_model};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use vocab::loans::operation::{LOAN_ID, RENEW_LOAN};
+use vocab::loans::ComposeCheck;
+use vocab::loans::operation::{LOAN_ID, RENEW_LOAN, RETURN_DATE};
 
 use super::blocks::{Composition, Facts};
-use super::check::{CheckError, check_text, known_dates};
-use super::compile::{Surface, compile};
-use super::repair::{Composed, Target, Written};
+use super::check::{CheckError, check_answer, check_text, known_dates};
+use super::compile::{FactsAs, LOANS, Surface, compile_as, loan_data};
+use super::repair::{Composed, Target, Written, answered};
 use super::surface::{MAX_BYTES, check_surface_under};
+use super::words::Said;
 
 /// The components a catalog-mode composer may use: the Student's set for generated
 /// surfaces (`a2ui::GENERATED_COMPONENTS`).
@@ -38,8 +42,11 @@ pub const POLICY: Policy = Policy { max_bytes: MAX_BYTES, ..Policy::generated() 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "camelCase", deny_unknown_fields)]
 pub enum CatalogComposition {
+    /// Words, and the loans they are about (their facts in lines by rule).
     Answer {
         text: String,
+        #[serde(default, rename = "loanIds")]
+        loan_ids: Vec<String>,
     },
     Ask {
         question: String,
@@ -123,7 +130,8 @@ pub fn schema() -> &'static Value {
             json!({"type": "object", "additionalProperties": false, "properties": props, "required": required})
         };
         json!({"anyOf": [
-            object(json!({"decision": {"type": "string", "enum": ["answer"]}, "text": {"type": "string"}})),
+            object(json!({"decision": {"type": "string", "enum": ["answer"]}, "text": {"type": "string"},
+                          "loanIds": {"type": "array", "items": {"type": "string"}}})),
             object(json!({"decision": {"type": "string", "enum": ["ask"]}, "question": {"type": "string"}})),
             object(json!({
                 "decision": {"type": "string", "enum": ["screen"]},
@@ -168,12 +176,15 @@ pub fn wrap(
         }
         buttons.push((id, name));
     }
+    // the loans' facts a text may show are the service's, whatever the composer wrote
+    let mut data = data.clone();
+    data.insert(LOANS.into(), loan_data(facts.loans));
     Surface {
         surface_id: surface_id.to_string(),
         messages: vec![
             create_surface(surface_id),
             update_components(surface_id, drawn),
-            update_data_model(surface_id, "/form", Value::Object(data.clone())),
+            update_data_model(surface_id, "/form", Value::Object(data)),
         ],
         buttons,
         renewing,
@@ -184,16 +195,23 @@ pub fn wrap(
 /// the components and data a catalog composer would write.
 pub fn from_blocks(composition: &Composition, facts: &Facts<'_>) -> CatalogComposition {
     match composition {
-        Composition::Answer { text } => CatalogComposition::Answer { text: text.clone() },
+        Composition::Answer { text, loan_ids } => {
+            CatalogComposition::Answer { text: text.clone(), loan_ids: loan_ids.clone() }
+        }
         Composition::Ask { question } => CatalogComposition::Ask { question: question.clone() },
         Composition::Screen { title, blocks } => {
-            let s = compile(title, blocks, facts, "offline", 1);
+            let s = compile_as(title, blocks, facts, "offline", 1, FactsAs::Bound);
             let components = s.messages[1].pointer("/updateComponents/components").and_then(Value::as_array);
-            let data = s.messages[2].pointer("/updateDataModel/value").and_then(Value::as_object);
+            let mut data =
+                s.messages[2].pointer("/updateDataModel/value").and_then(Value::as_object).cloned();
+            // what a composer writes: the return dates (code adds the loans' facts)
+            if let Some(d) = data.as_mut() {
+                d.remove(LOANS);
+            }
             CatalogComposition::Screen {
                 title: title.clone(),
                 components: components.cloned().unwrap_or_default(),
-                data: data.cloned().unwrap_or_default(),
+                data: data.unwrap_or_default(),
             }
         }
     }
@@ -204,16 +222,28 @@ impl Written for CatalogComposition {
         let known = known_dates(facts);
         let mut errors = Vec::new();
         match self {
-            CatalogComposition::Answer { text } => {
-                check_text(text, "/text", facts, &known, &mut errors);
-                if errors.is_empty() { Ok(Composed::Answer(text.clone())) } else { Err(errors) }
+            CatalogComposition::Answer { text, loan_ids } => {
+                let errors = check_answer(text, loan_ids, facts, &known);
+                if errors.is_empty() {
+                    Ok(Composed::Answer(answered(text, loan_ids, facts)))
+                } else {
+                    Err(errors)
+                }
             }
             CatalogComposition::Ask { question } => {
-                check_text(question, "/question", facts, &known, &mut errors);
+                check_text(question, "/question", Said::Composer, facts, &known, &mut errors);
                 if errors.is_empty() { Ok(Composed::Ask(question.clone())) } else { Err(errors) }
             }
             CatalogComposition::Screen { title, components, data } => {
-                check_text(title, "/title", facts, &known, &mut errors);
+                check_text(title, "/title", Said::Composer, facts, &known, &mut errors);
+                for key in data.keys().filter(|k| k.as_str() != RETURN_DATE) {
+                    let message = "the data model holds only returnDate: the loans' facts at /form/loans are the loan service's";
+                    errors.push(CheckError::new(
+                        ComposeCheck::OperationInputs,
+                        format!("/data/{key}"),
+                        message,
+                    ));
+                }
                 let surface = wrap(components, data, facts, target.surface_id, target.version);
                 errors.extend(check_surface_under(&POLICY, true, &surface.messages, facts));
                 if errors.is_empty() { Ok(Composed::Screen(surface)) } else { Err(errors) }
@@ -252,10 +282,6 @@ pub fn parse(value: &Value) -> Result<CatalogComposition, CheckError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let message = e.inner().to_string().to_lowercase().replace('`', "'");
-        CheckError::new(
-            vocab::loans::ComposeCheck::BlocksInvalid,
-            format!("/{}", path.replace('.', "/")),
-            message,
-        )
+        CheckError::new(ComposeCheck::BlocksInvalid, format!("/{}", path.replace('.', "/")), message)
     })
 }

@@ -1,8 +1,9 @@
 //! The semantic rules over a [`Composition`] (before it is compiled): every loan id the
 //! borrower's, a renew choice and a date picker only for a renewable loan and only
-//! together, a preselected date inside the service's range, and in every text no Markdown,
-//! no date that is neither in the loan data nor in the student's words, and nothing said of
-//! a named loan that the service does not say (`claims`). Each failure
+//! together, a follow-up that asks to renew only a renewable loan, a preselected date
+//! inside the service's range, and in every text no Markdown, no date that is neither in
+//! the loan data nor in the student's words, and in the composer's own words no loan fact
+//! at all (`words`: the facts are drawn by code). Each failure
 //! is a [`CheckError`]: a stable code (`vocab::loans::ComposeCheck`) and a JSON Pointer
 //! into the composition, fit to be fed back to a model for repair. The text rules are
 //! shared with the checks of the compiled surface (`surface`).
@@ -14,6 +15,7 @@ use jiff::civil::Date;
 use vocab::loans::ComposeCheck;
 
 use super::blocks::{Block, Composition, Facts};
+use super::words::{Said, stated_facts};
 
 /// One broken rule: its code, where (a JSON Pointer into the composition or the compiled
 /// messages) and what, in lowercase words without values from the text.
@@ -74,11 +76,12 @@ pub(super) fn markdown(text: &str) -> Option<&'static str> {
     None
 }
 
-/// The text rules: not empty, no Markdown, only known dates, and what it says of the
-/// loans it names as the service has it ([`super::claims`]).
+/// The text rules: not empty, no Markdown, only known dates, and, as `said`, no loan fact
+/// in a composer's own words ([`super::words`]).
 pub(super) fn check_text(
     text: &str,
     path: &str,
+    said: Said,
     facts: &Facts<'_>,
     known: &HashSet<Date>,
     out: &mut Vec<CheckError>,
@@ -100,21 +103,61 @@ pub(super) fn check_text(
         };
         out.push(CheckError::new(ComposeCheck::InventedDate, path, message));
     }
-    for message in super::claims::check_claims(text, facts, known) {
-        out.push(CheckError::new(ComposeCheck::MismatchedFact, path, message));
+    for message in stated_facts(text, facts, known, said) {
+        out.push(CheckError::new(ComposeCheck::StatedFact, path, message));
     }
+}
+
+/// Whether a follow-up (its `label` and `request`) asks to renew a loan of the borrower
+/// that cannot be renewed: an offer the loan service would refuse. A question about
+/// renewing ("why can't I renew …", "can I renew …") offers nothing.
+pub(super) fn renews_ineligible(label: &str, request: &str, facts: &Facts<'_>) -> bool {
+    use super::mock::{asks_to_renew, named_in};
+    const ASKING: &[&str] =
+        &["why", "how", "can", "could", "may", "when", "what", "is", "will", "would", "should", "do", "does"];
+    let asking = |t: &str| forms::read::books::words(t).first().is_some_and(|w| ASKING.contains(&w.as_str()));
+    [label, request].iter().any(|t| {
+        asks_to_renew(t) && !asking(t) && named_in(facts.loans, t).iter().any(|l| l.renewable.is_err())
+    })
+}
+
+/// [`renews_ineligible`]'s error.
+pub(super) fn offers_ineligible(path: String) -> CheckError {
+    let message = "this follow-up asks to renew a loan that cannot be renewed";
+    CheckError::new(ComposeCheck::NotRenewable, path, message)
+}
+
+/// The rules over a words answer (either mode): its framing is the composer's words, and
+/// every loan it is about the borrower's.
+pub(super) fn check_answer(
+    text: &str,
+    loan_ids: &[String],
+    facts: &Facts<'_>,
+    known: &HashSet<Date>,
+) -> Vec<CheckError> {
+    let mut out = Vec::new();
+    check_text(text, "/text", Said::Composer, facts, known, &mut out);
+    for (i, id) in loan_ids.iter().enumerate() {
+        if facts.loan(id).is_none() {
+            let message = "no loan of the borrower has this id";
+            out.push(CheckError::new(ComposeCheck::UnknownLoan, format!("/loanIds/{i}"), message));
+        }
+    }
+    out
 }
 
 /// Every rule over `composition` (empty: it may be compiled).
 pub fn check_composition(composition: &Composition, facts: &Facts<'_>) -> Vec<CheckError> {
     let known = known_dates(facts);
     let mut out = Vec::new();
-    let text = |t: &str, path: &str, out: &mut Vec<CheckError>| check_text(t, path, facts, &known, out);
+    let text = |t: &str, path: &str, said: Said, out: &mut Vec<CheckError>| {
+        check_text(t, path, said, facts, &known, out)
+    };
     match composition {
-        Composition::Answer { text: t } => text(t, "/text", &mut out),
-        Composition::Ask { question } => text(question, "/question", &mut out),
+        Composition::Answer { text, loan_ids } => out.extend(check_answer(text, loan_ids, facts, &known)),
+        Composition::Ask { question } => text(question, "/question", Said::Composer, &mut out),
         Composition::Screen { title, blocks } => {
-            text(title, "/title", &mut out);
+            text(title, "/title", Said::Composer, &mut out);
             if blocks.is_empty() {
                 out.push(CheckError::new(
                     ComposeCheck::Empty,
@@ -136,7 +179,7 @@ fn check_block(
     at: &str,
     facts: &Facts<'_>,
     out: &mut Vec<CheckError>,
-    text: &impl Fn(&str, &str, &mut Vec<CheckError>),
+    text: &impl Fn(&str, &str, Said, &mut Vec<CheckError>),
 ) {
     let loan = |id: &str, path: String, out: &mut Vec<CheckError>| {
         let found = facts.loan(id);
@@ -146,7 +189,7 @@ fn check_block(
         found
     };
     match block {
-        Block::Notice { text: t } => text(t, &format!("{at}/text"), out),
+        Block::Notice { text: t } => text(t, &format!("{at}/text"), Said::Composer, out),
         Block::LoanList { loan_ids, .. } => {
             if loan_ids.is_empty() {
                 out.push(CheckError::new(
@@ -178,7 +221,7 @@ fn check_block(
             }
         }
         Block::ReturnDatePicker { loan_id, label, initial } => {
-            text(label, &format!("{at}/label"), out);
+            text(label, &format!("{at}/label"), Said::Composer, out);
             let Some(l) = loan(loan_id, format!("{at}/loanId"), out) else { return };
             match (&l.renewable, initial) {
                 (Err(_), _) => {
@@ -195,7 +238,7 @@ fn check_block(
                 }
                 (Ok(_), Some(d)) => {
                     let mut dates = Vec::new();
-                    text(&d.to_string(), &format!("{at}/initial"), &mut dates);
+                    text(&d.to_string(), &format!("{at}/initial"), Said::Service, &mut dates);
                     out.extend(dates);
                 }
                 (Ok(_), None) => {}
@@ -210,8 +253,11 @@ fn check_block(
                 ));
             }
             for (j, b) in buttons.iter().enumerate() {
-                text(&b.label, &format!("{at}/buttons/{j}/label"), out);
-                text(&b.request, &format!("{at}/buttons/{j}/request"), out);
+                text(&b.label, &format!("{at}/buttons/{j}/label"), Said::Label, out);
+                text(&b.request, &format!("{at}/buttons/{j}/request"), Said::Request, out);
+                if renews_ineligible(&b.label, &b.request, facts) {
+                    out.push(offers_ineligible(format!("{at}/buttons/{j}/request")));
+                }
             }
         }
     }

@@ -11,6 +11,11 @@
 //! `loanId` and `returnDate` bound to the picker); a follow-up button sends `follow_up`
 //! with its literal `request`; a screen with any button ends with Close (`cancel_form`).
 //! Every button carries the form version it was drawn with.
+//!
+//! A screen says a loan's facts in literal texts ([`FactsAs::Literal`], blocks mode) or in
+//! texts bound to the data model's `/form/loans/<loanId>/<fact>` ([`FactsAs::Bound`], the
+//! offline catalog mode: a catalog screen's words are all checked as a composer's, and
+//! its facts are the service's data, [`loan_data`]).
 
 use forms::templates::{
     button_with, create_surface, date_input_at, path, text, update_components, update_data_model,
@@ -21,9 +26,54 @@ use vocab::loans::operation::{FOLLOW_UP, LOAN_ID, RENEW_LOAN, REQUEST, RETURN_DA
 use super::blocks::{Block, Facts, Order};
 use crate::loans::{LoanFacts, day, status};
 
+/// The data model's key (under `/form`) of the loans' facts a bound text shows.
+pub const LOANS: &str = "loans";
+/// The facts of a loan a text may be bound to (`/form/loans/<loanId>/<fact>`).
+pub const LOAN_FACTS: [&str; 5] = ["title", "byline", "due", "status", "line"];
+
+/// How a compiled screen says a loan's facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FactsAs {
+    /// In literal texts.
+    Literal,
+    /// In texts bound to `/form/loans/<loanId>/<fact>`.
+    Bound,
+}
+
+/// A loan's facts as its texts say them, by [`LOAN_FACTS`] name.
+fn fact_strings(loan: &LoanFacts) -> [(&'static str, String); 5] {
+    let due = format!("Due {}.", day(loan.due));
+    [
+        ("title", loan.title.clone()),
+        ("byline", format!("{} · loan {}", loan.author, loan.id)),
+        ("line", format!("{due} {}", status(loan))),
+        ("due", due),
+        ("status", status(loan)),
+    ]
+}
+
+/// The loans' facts for the data model at `/form/loans`, by loan id and fact.
+pub fn loan_data(loans: &[LoanFacts]) -> Value {
+    let by_id = loans.iter().map(|l| {
+        let facts = Map::from_iter(fact_strings(l).map(|(k, v)| (k.to_string(), json!(v))));
+        (l.id.clone(), Value::Object(facts))
+    });
+    Value::Object(Map::from_iter(by_id))
+}
+
+/// A JSON Pointer token for `key`.
+fn token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The path a text showing `fact` of `loan_id` is bound to.
+pub fn fact_path(loan_id: &str, fact: &str) -> String {
+    format!("/form/{LOANS}/{}/{fact}", token(loan_id))
+}
+
 /// The data model's field of a loan's new return date (under `/form`).
 pub fn return_date_field(loan_id: &str) -> String {
-    format!("{RETURN_DATE}/{}", loan_id.replace('~', "~0").replace('/', "~1"))
+    format!("{RETURN_DATE}/{}", token(loan_id))
 }
 
 /// A compiled screen.
@@ -42,9 +92,22 @@ struct Out {
     components: Vec<Value>,
     buttons: Vec<(String, String)>,
     version: u32,
+    facts_as: FactsAs,
 }
 
 impl Out {
+    /// A text saying `fact` of `loan`, literal or bound.
+    fn fact(&mut self, id: &str, loan: &LoanFacts, fact: &str, variant: &str) {
+        let said = match self.facts_as {
+            FactsAs::Literal => {
+                let strings = fact_strings(loan);
+                json!(strings.iter().find(|(k, _)| *k == fact).map(|(_, v)| v.clone()).unwrap_or_default())
+            }
+            FactsAs::Bound => json!({"path": fact_path(&loan.id, fact)}),
+        };
+        self.components.push(json!({"id": id, "component": "Text", "text": said, "variant": variant}));
+    }
+
     fn button(&mut self, id: &str, label: &str, variant: &str, name: &str, context: Map<String, Value>) {
         self.components.extend(button_with(id, label, variant, name, context, self.version));
         self.buttons.push((id.to_string(), name.to_string()));
@@ -52,9 +115,22 @@ impl Out {
 }
 
 /// The messages of a screen titled `title` with `blocks` (checked: a block naming an
-/// unknown loan is left out) for `surface_id`, drawn as form `version`.
+/// unknown loan is left out) for `surface_id`, drawn as form `version`, its facts literal.
 pub fn compile(title: &str, blocks: &[Block], facts: &Facts<'_>, surface_id: &str, version: u32) -> Surface {
-    let mut out = Out { components: vec![text("title", title, "h3")], buttons: Vec::new(), version };
+    compile_as(title, blocks, facts, surface_id, version, FactsAs::Literal)
+}
+
+/// [`compile`], the loans' facts said as `facts_as` (bound: the data model has them).
+pub fn compile_as(
+    title: &str,
+    blocks: &[Block],
+    facts: &Facts<'_>,
+    surface_id: &str,
+    version: u32,
+    facts_as: FactsAs,
+) -> Surface {
+    let mut out =
+        Out { components: vec![text("title", title, "h3")], buttons: Vec::new(), version, facts_as };
     let mut children = vec![json!("title")];
     let mut dates = Map::new();
     let mut renewing = Vec::new();
@@ -106,7 +182,10 @@ pub fn compile(title: &str, blocks: &[Block], facts: &Facts<'_>, surface_id: &st
         children.push(json!("close"));
     }
     out.components.insert(0, json!({"id": "root", "component": "Column", "children": children}));
-    let data = if dates.is_empty() { json!({}) } else { json!({ RETURN_DATE: dates }) };
+    let mut data = if dates.is_empty() { json!({}) } else { json!({ RETURN_DATE: dates }) };
+    if facts_as == FactsAs::Bound {
+        data[LOANS] = loan_data(facts.loans);
+    }
     Surface {
         surface_id: surface_id.to_string(),
         messages: vec![
@@ -132,9 +211,9 @@ fn loan_list(out: &mut Out, id: &str, loan_ids: &[String], order: Option<Order>,
             json!({"id": card, "component": "Card", "child": format!("{card}_col")}),
             json!({"id": format!("{card}_col"), "component": "Column",
                 "children": [format!("{card}_title"), format!("{card}_line")]}),
-            text(&format!("{card}_title"), &loan.title, "h4"),
-            text(&format!("{card}_line"), &format!("Due {}. {}", day(loan.due), status(loan)), "body"),
         ]);
+        out.fact(&format!("{card}_title"), loan, "title", "h4");
+        out.fact(&format!("{card}_line"), loan, "line", "body");
         cards.push(card);
     }
     out.components.push(json!({"id": id, "component": "Column", "children": cards}));
@@ -147,13 +226,11 @@ fn loan_card(out: &mut Out, id: &str, loan: &LoanFacts, picker: Option<&str>) {
     let col = format!("{id}_col");
     let mut children =
         vec![format!("{id}_title"), format!("{id}_by"), format!("{id}_due"), format!("{id}_status")];
-    out.components.extend([
-        json!({"id": id, "component": "Card", "child": col}),
-        text(&format!("{id}_title"), &loan.title, "h4"),
-        text(&format!("{id}_by"), &format!("{} · loan {}", loan.author, loan.id), "caption"),
-        text(&format!("{id}_due"), &format!("Due {}.", day(loan.due)), "body"),
-        text(&format!("{id}_status"), &status(loan), "body"),
-    ]);
+    out.components.push(json!({"id": id, "component": "Card", "child": col}));
+    out.fact(&format!("{id}_title"), loan, "title", "h4");
+    out.fact(&format!("{id}_by"), loan, "byline", "caption");
+    out.fact(&format!("{id}_due"), loan, "due", "body");
+    out.fact(&format!("{id}_status"), loan, "status", "body");
     if let (Some(label), Ok(range)) = (picker, loan.renewable) {
         let field = return_date_field(&loan.id);
         let (date, renew) = (format!("{id}_date"), format!("{id}_renew"));

@@ -3,18 +3,20 @@
 //!
 //! - The loans a question names are those with the most of their title's words in it
 //!   ("the calculus book" → Calculus in Motion); two or more: one question asking which
-//!   (text), naming each with its due date.
+//!   (text), naming each by its title.
 //! - One loan named and asked to renew (renew, extend, keep, longer): its card with a date
 //!   picker, preselected with a date the student said when it is in the range (a notice
-//!   says when it is not); not renewable: a notice saying why and its card, no renew
-//!   choice; not asked to renew: its card and a follow-up to renew it when it can be.
+//!   says when it is not); not renewable: its card, which says why, and no renew choice;
+//!   not asked to renew: its card and a follow-up to renew it when it can be.
 //! - No loan named: every loan, soonest due first, and a follow-up to renew each of the
 //!   first three renewable ones.
+//!
+//! Its own words state no loan fact, like a model's (`words`): the cards say them.
 
 use forms::read::{DateWords, dates_named};
 
 use super::blocks::{Block, Composition, Facts, FollowUp, Order};
-use crate::loans::{LoanFacts, OFFLINE_LABEL, why_not};
+use crate::loans::{LoanFacts, OFFLINE_LABEL};
 use crate::words::split;
 
 /// Words that ask to renew.
@@ -31,6 +33,8 @@ const RENEW: &[&str] = &[
     "prolonger",
     "verlangern",
 ];
+/// The notice over one loan's card.
+const AS_THE_SERVICE_HAS_IT: &str = "this loan as the loan service has it.";
 /// Follow-ups offered under the list.
 const MAX_FOLLOW_UPS: usize = 3;
 
@@ -74,7 +78,8 @@ fn renew_request(l: &LoanFacts) -> FollowUp {
 /// The composition for the question in `facts`.
 pub fn compose(facts: &Facts<'_>) -> Composition {
     if facts.loans.is_empty() {
-        return Composition::Answer { text: format!("{OFFLINE_LABEL}: you have no loans on record.") };
+        let text = format!("{OFFLINE_LABEL}: what the loan service has for you.");
+        return Composition::Answer { text, loan_ids: Vec::new() };
     }
     let words = split(facts.question);
     let renew = words.iter().any(|w| RENEW.contains(&w.as_str()));
@@ -82,7 +87,7 @@ pub fn compose(facts: &Facts<'_>) -> Composition {
         [] => overview(facts),
         [one] => one_loan(facts, one, renew),
         many => {
-            let options: Vec<String> = many.iter().map(|l| format!("{} (due {})", l.title, l.due)).collect();
+            let options: Vec<String> = many.iter().map(|l| l.title.clone()).collect();
             let question = format!("{OFFLINE_LABEL}: which one do you mean: {}?", options.join(" or "));
             Composition::Ask { question }
         }
@@ -92,9 +97,8 @@ pub fn compose(facts: &Facts<'_>) -> Composition {
 fn overview(facts: &Facts<'_>) -> Composition {
     let mut loans: Vec<&LoanFacts> = facts.loans.iter().collect();
     loans.sort_by_key(|l| l.due);
-    let text = format!("your {} loans from the loan service, soonest due first.", loans.len());
     let mut blocks = vec![
-        notice(text),
+        notice("your loans from the loan service, soonest due first.".to_string()),
         Block::LoanList {
             loan_ids: loans.iter().map(|l| l.id.clone()).collect(),
             order: Some(Order::DueDate),
@@ -112,16 +116,13 @@ fn one_loan(facts: &Facts<'_>, loan: &LoanFacts, renew: bool) -> Composition {
     let card = |renew: bool| Block::LoanCard { loan_id: loan.id.clone(), renew };
     let title = loan.title.clone();
     let blocks = match (&loan.renewable, renew) {
-        (Err(reason), _) => {
-            vec![notice(format!("{} cannot be renewed: {}.", loan.title, why_not(*reason))), card(false)]
-        }
+        (Err(_), _) => vec![notice(AS_THE_SERVICE_HAS_IT.to_string()), card(false)],
         (Ok(range), true) => {
             let said = dates_named(facts.question, facts.today, DateWords::All).into_iter().flatten().next();
             let initial = said.filter(|d| range.contains(*d));
             let text = match said {
                 Some(d) if initial.is_none() => format!(
-                    "{d}, the date you asked for, is outside the permitted range: choose a new return date from {} to {} and press Renew.",
-                    range.first, range.last
+                    "the date you asked for, {d}, is outside the dates its card allows: choose a new return date and press Renew."
                 ),
                 _ => "choose a new return date and press Renew.".to_string(),
             };
@@ -133,7 +134,7 @@ fn one_loan(facts: &Facts<'_>, loan: &LoanFacts, renew: bool) -> Composition {
             vec![notice(text), card(true), picker]
         }
         (Ok(_), false) => vec![
-            notice("this loan as the loan service has it.".to_string()),
+            notice(AS_THE_SERVICE_HAS_IT.to_string()),
             card(false),
             Block::FollowUps { buttons: vec![renew_request(loan)] },
         ],

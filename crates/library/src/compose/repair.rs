@@ -75,7 +75,7 @@ pub fn accept(
         return Err(errors);
     }
     match composition {
-        Composition::Answer { text } => Ok(Composed::Answer(text.clone())),
+        Composition::Answer { text, loan_ids } => Ok(Composed::Answer(answered(text, loan_ids, facts))),
         Composition::Ask { question } => Ok(Composed::Ask(question.clone())),
         Composition::Screen { title, blocks } => {
             let surface = compile(title, blocks, facts, target.surface_id, target.version);
@@ -83,6 +83,18 @@ pub fn accept(
             if errors.is_empty() { Ok(Composed::Screen(surface)) } else { Err(errors) }
         }
     }
+}
+
+/// A words answer as sent: the composer's `text`, then the lines of the loans it names
+/// (`loan_ids`, checked), written by rule.
+pub(super) fn answered(text: &str, loan_ids: &[String], facts: &Facts<'_>) -> String {
+    let mut about: Vec<&LoanFacts> = Vec::new();
+    for l in loan_ids.iter().filter_map(|id| facts.loan(id)) {
+        if !about.iter().any(|a| a.id == l.id) {
+            about.push(l);
+        }
+    }
+    crate::loans::framed(text, &about, !facts.loans.is_empty())
 }
 
 /// A composition of either mode, as the repair loop and the Library see it.

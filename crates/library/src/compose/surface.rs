@@ -6,9 +6,11 @@
 //! `renew_loan` ({loanId, returnDate} for a renewable loan of the borrower, the date bound
 //! to that loan's picker), `follow_up` ({request}) or `cancel_form`, each with its
 //! `formVersion`; every date picker bound to a renewable loan's return date and bounded
-//! exactly by the service's range; a preselected date inside it; and in every text, label
-//! and request no Markdown and no unknown date. Paths are JSON Pointers into the list of
-//! messages (`/1/updateComponents/components/4/min`).
+//! exactly by the service's range; a preselected date inside it; a follow-up asking to
+//! renew only a renewable loan; in every text, label and request no Markdown and no
+//! unknown date; in catalog mode, where every word is the composer's, no loan fact in them
+//! (`words`) and every text bound to a fact the data model has. Paths are JSON Pointers
+//! into the list of messages (`/1/updateComponents/components/4/min`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,8 +22,9 @@ use vocab::loans::ComposeCheck as C;
 use vocab::loans::operation::{FOLLOW_UP, LOAN_ID, RENEW_LOAN, REQUEST, RETURN_DATE};
 
 use super::blocks::Facts;
-use super::check::{CheckError, check_text, known_dates};
-use super::compile::return_date_field;
+use super::check::{CheckError, check_text, known_dates, offers_ineligible, renews_ineligible};
+use super::compile::{LOAN_FACTS, fact_path, return_date_field};
+use super::words::Said;
 use crate::loans::LoanFacts;
 
 /// The most components a screen may have.
@@ -73,7 +76,7 @@ pub fn check_surface_under(
         out.push(CheckError::new(C::NotAllowed, "", format!("{}: {}", r.code(), r.reason())));
     }
     let known = known_dates(facts);
-    let mut ctx = Ctx { facts, known: &known, out, catalog };
+    let mut ctx = Ctx { facts, known: &known, out, catalog, labels: HashMap::new() };
     for (i, message) in messages.iter().enumerate() {
         if let Some(components) = message.pointer("/updateComponents/components").and_then(Value::as_array) {
             ctx.components(&format!("/{i}/updateComponents/components"), components);
@@ -90,6 +93,8 @@ struct Ctx<'a> {
     known: &'a HashSet<Date>,
     out: Vec<CheckError>,
     catalog: bool,
+    /// The text of each button's label, by the label's component id (a button's child).
+    labels: HashMap<String, String>,
 }
 
 /// Keys whose strings are structure, not words a person reads (catalog mode's walk):
@@ -126,9 +131,29 @@ impl Ctx<'_> {
         self.out.push(CheckError::new(code, path, message));
     }
 
+    /// The text rules over a string a component shows: in catalog mode the composer's
+    /// words, else the compiler's (the composer's were checked as blocks).
     fn text(&mut self, value: Option<&Value>, path: String) {
+        let said = if self.catalog { Said::Composer } else { Said::Service };
+        self.text_as(value, path, said);
+    }
+
+    fn text_as(&mut self, value: Option<&Value>, path: String, said: Said) {
         if let Some(t) = value.and_then(Value::as_str) {
-            check_text(t, &path, self.facts, self.known, &mut self.out);
+            check_text(t, &path, said, self.facts, self.known, &mut self.out);
+        }
+    }
+
+    /// A text bound to the data model shows a loan's fact (`/form/loans/<loanId>/<fact>`)
+    /// or a return date being chosen: nothing else a composer wrote.
+    fn binding(&mut self, value: Option<&Value>, path: String) {
+        let Some(bound) = value.and_then(|v| v.get("path")).and_then(Value::as_str) else { return };
+        let fact = self.facts.loans.iter().any(|l| LOAN_FACTS.iter().any(|f| bound == fact_path(&l.id, f)));
+        let date = self.bound_loan(value).is_some();
+        if !(fact || date) {
+            let message =
+                "a text may show only a loan's facts (/form/loans/<loanId>/<fact>) or its new return date";
+            self.err(C::DanglingReference, path, message);
         }
     }
 
@@ -156,6 +181,13 @@ impl Ctx<'_> {
         match by_id.get("root") {
             None => self.err(C::NoRoot, at, "no component has the id root"),
             Some(root) => self.shape(at, &edges, *root),
+        }
+        for c in components.iter().filter(|c| c.get("component").and_then(Value::as_str) == Some("Button")) {
+            let child = c.get("child").and_then(Value::as_str);
+            let label = child.and_then(|id| by_id.get(id)).and_then(|k| components[*k].get("text"));
+            if let (Some(id), Some(label)) = (child, label.and_then(Value::as_str)) {
+                self.labels.insert(id.to_string(), label.to_string());
+            }
         }
         for (j, c) in components.iter().enumerate() {
             self.component(&format!("{at}/{j}"), c, components);
@@ -209,7 +241,18 @@ impl Ctx<'_> {
 
     fn component(&mut self, at: &str, c: &Value, all: &[Value]) {
         match c.get("component").and_then(Value::as_str).unwrap_or_default() {
-            "Text" => self.text(c.get("text"), format!("{at}/text")),
+            "Text" => {
+                let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
+                let said = match (self.catalog, self.labels.contains_key(id)) {
+                    (false, _) => Said::Service,
+                    (true, true) => Said::Label,
+                    (true, false) => Said::Composer,
+                };
+                self.text_as(c.get("text"), format!("{at}/text"), said);
+                if self.catalog {
+                    self.binding(c.get("text"), format!("{at}/text"));
+                }
+            }
             "DateTimeInput" => {
                 self.text(c.get("label"), format!("{at}/label"));
                 self.picker(at, c);
@@ -298,7 +341,15 @@ impl Ctx<'_> {
         match name {
             RENEW_LOAN => self.renew(&at_ctx, context, all),
             FOLLOW_UP => match context.get(REQUEST) {
-                Some(Value::String(_)) => self.text(context.get(REQUEST), format!("{at_ctx}/{REQUEST}")),
+                Some(Value::String(request)) => {
+                    let path = format!("{at_ctx}/{REQUEST}");
+                    self.text_as(context.get(REQUEST), path.clone(), Said::Request);
+                    let child = c.get("child").and_then(Value::as_str).unwrap_or_default();
+                    let label = self.labels.get(child).cloned().unwrap_or_default();
+                    if renews_ineligible(&label, request, self.facts) {
+                        self.out.push(offers_ineligible(path));
+                    }
+                }
                 _ => self.err(C::OperationInputs, format!("{at_ctx}/{REQUEST}"), "a request is literal text"),
             },
             _ => {}
@@ -343,7 +394,7 @@ impl Ctx<'_> {
             let Some(text) = value.as_str().filter(|t| !t.is_empty()) else { continue };
             let range = self.facts.loan(id).and_then(|l| l.renewable.ok());
             match (range, text.parse::<Date>()) {
-                (Some(r), Ok(d)) if r.contains(d) => self.text(Some(value), path),
+                (Some(r), Ok(d)) if r.contains(d) => self.text_as(Some(value), path, Said::Service),
                 (Some(r), _) => {
                     let message = format!("the first date must be from {} to {}", r.first, r.last);
                     self.err(C::InitialOutOfRange, path, message);

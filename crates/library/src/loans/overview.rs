@@ -52,6 +52,20 @@ fn line(l: &LoanFacts) -> String {
     format!("- {} ({}, loan {}): due {}. {}", l.title, l.author, l.id, day(l.due), status(l))
 }
 
+/// A composer's words answer (`framing`) with the facts of the loans it is about, each
+/// in its line by rule; a borrower with no loans at all is told so by rule too.
+pub fn framed(framing: &str, about: &[&LoanFacts], borrower_has_loans: bool) -> String {
+    let mut text = framing.trim_end().to_string();
+    if !borrower_has_loans {
+        text.push_str("\nThe loan service has no loans on record for you.");
+    }
+    for l in about {
+        text.push('\n');
+        text.push_str(&line(l));
+    }
+    text
+}
+
 /// The overview of `loans` (one borrower's, by due date) on `today`; `live` when the
 /// Library runs in live mode (the label says no model wrote it all the same).
 pub fn overview(loans: &[LoanFacts], today: Date, live: bool) -> String {

@@ -80,7 +80,8 @@ impl FormView {
     }
 
     /// The title drawn with each component: the first heading (`h4`, else any Text) among
-    /// the children of the column holding it, by the component's id; "" when none.
+    /// the children of the column holding it, by the component's id, as it shows; "" when
+    /// none.
     fn title_beside(&self, drawn: &HashMap<String, Value>, id: &str) -> String {
         let parent = drawn.values().find(|c| {
             c.get("children").and_then(Value::as_array).is_some_and(|ch| ch.iter().any(|x| x == id))
@@ -93,12 +94,22 @@ impl FormView {
             .filter(|c| c.get("component").and_then(Value::as_str) == Some("Text"))
             .collect();
         let heading = texts.iter().find(|t| t.get("variant").and_then(Value::as_str) == Some("h4"));
-        heading
-            .or(texts.first())
-            .and_then(|t| t.get("text"))
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
+        heading.or(texts.first()).and_then(|t| t.get("text")).map(|t| self.shown(t)).unwrap_or_default()
+    }
+
+    /// What a text shows: itself, or the data model's string it is bound to (a catalog
+    /// screen's loan title at `/form/loans/<loanId>/title`).
+    fn shown(&self, text: &Value) -> String {
+        if let Some(t) = text.as_str() {
+            return t.to_string();
+        }
+        let bound = text.get("path").and_then(Value::as_str).and_then(|p| p.strip_prefix("/form/"));
+        let Some((field, rest)) = bound.map(|b| b.split_once('/').unwrap_or((b, ""))) else {
+            return String::new();
+        };
+        let value = self.drawn_value(field);
+        let at = if rest.is_empty() { Some(&value) } else { value.pointer(&format!("/{rest}")) };
+        at.and_then(Value::as_str).unwrap_or_default().to_string()
     }
 
     /// A loan screen's new return date typed in the chat (`question`) goes to the date

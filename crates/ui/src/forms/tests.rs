@@ -80,6 +80,19 @@ fn a_return_date_typed_in_the_chat_fills_the_one_picker_inside_its_bounds() {
     assert!(f.filled.is_empty() && f.not_filled[0].1.contains("more than one loan"), "{f:?}");
     let f = filling(&two, "the statistics book until 2025-12-01");
     assert_eq!(f.filled, [("returnDate/ln-2".to_string(), json!("2025-12-01"))]);
+    // a catalog screen binds its titles to the data model's loans: read as they show
+    let mut messages = loan_screen(&["ln-1", "ln-2"]);
+    for c in messages[1]["updateComponents"]["components"].as_array_mut().unwrap() {
+        if let Some(id) = c["id"].as_str().and_then(|i| i.strip_suffix("_title")).map(str::to_string) {
+            c["text"] = json!({"path": format!("/form/loans/{id}/title")});
+        }
+    }
+    let titles = json!({"loans": {"ln-1": {"title": "Calculus in Motion"}, "ln-2": {"title": "Statistics for the Curious"}}});
+    messages.push(update_data_model("s-1", "/form", titles));
+    let bound =
+        FormView::open(&FormReply { workflow: "loan-renewal".into(), ..form(messages, Wire::Open, 1) });
+    let f = filling(&bound.unwrap(), "the statistics book until 2025-12-01");
+    assert_eq!(f.filled, [("returnDate/ln-2".to_string(), json!("2025-12-01"))]);
     // a date for a book this screen has no picker for is no filling: it all goes to the Library
     let asked = "renew my chemistry book until 2025-12-01";
     let f = filling(&one, asked);

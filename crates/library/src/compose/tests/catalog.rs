@@ -8,6 +8,7 @@ use vocab::loans::ComposeCheck as C;
 use super::*;
 use crate::compose::Written;
 use crate::compose::catalog::{COMPONENTS, CatalogComposition, NOT_OFFERED, from_blocks, parse, schema};
+use crate::compose::compile::{FactsAs, compile_as};
 
 /// The offline composer's catalog-mode screen for `question`.
 fn offline_catalog(question: &str) -> (Vec<Value>, Map<String, Value>) {
@@ -68,8 +69,22 @@ fn the_offline_screens_pass_the_catalog_checks_as_the_same_surface() {
     for q in ["when are my books due", "renew the calculus book until 2027-01-10", "renew the chemistry book"]
     {
         let (components, data) = offline_catalog(q);
+        assert!(!data.contains_key("loans"), "{q}: a composer writes only the return dates");
         let Ok(Composed::Screen(s)) = accepted(components, data, q) else { panic!("{q}: accepted") };
-        assert_eq!(s, screen(q), "{q}: the same surface as blocks mode draws");
+        let loans = loans();
+        let facts = facts_for(&loans, q);
+        let Composition::Screen { title, blocks } = compose_offline(&facts) else { panic!("{q}: a screen") };
+        let bound = compile_as(&title, &blocks, &facts, SURFACE, 1, FactsAs::Bound);
+        assert_eq!(s, bound, "{q}: the same surface as blocks mode draws, its facts bound");
+        // every fact shows from the data model, which has the service's words
+        let texts: Vec<&Value> = of_type(&s, "Text").into_iter().map(|t| &t["text"]).collect();
+        let model = &s.messages[2]["updateDataModel"]["value"];
+        for t in texts.iter().filter_map(|t| t["path"].as_str()) {
+            let fact = model.pointer(t.trim_start_matches("/form")).and_then(Value::as_str);
+            assert!(fact.is_some_and(|f| !f.is_empty()), "{q}: {t} shows nothing");
+        }
+        let titles = texts.iter().filter(|t| t["path"].as_str().is_some_and(|p| p.ends_with("/title")));
+        assert!(titles.count() >= 1, "{q}: {texts:?}");
     }
 }
 
@@ -103,10 +118,24 @@ fn what_only_a_free_composer_can_break_is_refused() {
         json!({"id": "tabs", "component": "Tabs", "tabs": [{"title": "Due 2027-02-02", "child": "title"}]}),
     );
     assert!(codes(accepted(invented, data.clone(), q)).contains(&C::InventedDate));
-    // a sentence giving a named loan what the service does not say of it, an empty text
-    let wrong =
-        with(json!({"id": "w", "component": "Text", "text": "Calculus in Motion cannot be renewed."}));
-    assert_eq!(codes(accepted(wrong, data.clone(), q)), [C::MismatchedFact]);
+    // a loan fact in the composer's own words, true or not (a text binds to the service's);
+    // a text bound to anything else; data beside the return dates; an empty text
+    for said in
+        ["Calculus in Motion cannot be renewed.", "Calculus in Motion is due 2027-01-02.", "Renewable"]
+    {
+        let wrong = with(json!({"id": "w", "component": "Text", "text": said}));
+        assert_eq!(codes(accepted(wrong, data.clone(), q)), [C::StatedFact], "{said}");
+    }
+    let bound =
+        with(json!({"id": "w", "component": "Text", "text": {"path": "/form/loans/ln-calculus/due"}}));
+    assert!(accepted(bound, data.clone(), q).is_ok());
+    for path in ["/form/note", "/form/loans/ln-history/due", "/form/loans/ln-calculus/secret"] {
+        let elsewhere = with(json!({"id": "w", "component": "Text", "text": {"path": path}}));
+        assert_eq!(codes(accepted(elsewhere, data.clone(), q)), [C::DanglingReference], "{path}");
+    }
+    let mut noted = data.clone();
+    noted.insert("note".into(), json!("Due 2027-01-02"));
+    assert_eq!(codes(accepted(components.clone(), noted, q)), [C::OperationInputs]);
     let empty = with(json!({"id": "e", "component": "Text", "text": "  "}));
     assert_eq!(codes(accepted(empty, data.clone(), q)), [C::Empty]);
     // a component the official schema refuses (a Text with no text)
@@ -129,7 +158,9 @@ fn what_only_a_free_composer_can_break_is_refused() {
     // words with Markdown, and an unreadable composition
     let loans = loans();
     let facts = facts_for(&loans, q);
-    assert!(CatalogComposition::Answer { text: "`due`".into() }.accept(&facts, TARGET).is_err());
+    assert!(
+        CatalogComposition::Answer { text: "`due`".into(), loan_ids: vec![] }.accept(&facts, TARGET).is_err()
+    );
     assert_eq!(parse(&json!({"decision": "screen", "title": "T"})).unwrap_err().code, C::BlocksInvalid);
 }
 

@@ -1,0 +1,268 @@
+//! What a composer's own words may say of the loans: nothing the loan service is the
+//! authority on (`stated_fact`). Every date, count and eligibility a loan answer shows is
+//! the service's, put there by code — a loan card or list the compiler draws, a text bound
+//! to `/form/loans/<loanId>/…` in catalog mode, the lines a words answer gets by rule — so
+//! a composer's title, notice, label, question or answer frames them and states none:
+//!
+//! - no date, written or said as a day ("tomorrow", "on Saturday", "in a week"), unless
+//!   the student's own words named it ("the date you asked for, …");
+//! - no number (digits, "three", "twice", "both") the student did not say;
+//! - no word of a loan's state — renewable, renewed, eligible, overdue, late, a hold, a
+//!   reserve, a limit, a fine, longer, kept … in the five languages of the campus;
+//! - no word of how many loans a claim covers ("none", "all", "every", "only", "no books");
+//! - the verb "renew" only where it claims nothing a structure does not: a button's label
+//!   ("Renew", its loan checked by the button's own rules), a follow-up's label (its
+//!   request checked like the button), or "press Renew" in a text naming no loan.
+//!
+//! A loan's title and id are words of the text like any name: they are taken out before
+//! the rules read it (a title with a number or "reserve" in it states nothing). The rule
+//! refuses far more than false claims; a refused text is repaired with the reason, and the
+//! compiler's cards say the facts in their place.
+
+use std::collections::HashSet;
+
+use forms::read::books::words;
+use forms::read::{DateWords, dates_named};
+use jiff::civil::Date;
+
+use super::blocks::Facts;
+
+/// Whose words a text is, for the rules it must pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Said {
+    /// A composer's own words: every rule of the module.
+    Composer,
+    /// A button's label: the composer's words, and "renew" as the button's verb.
+    Label,
+    /// The question a follow-up sends as the student's: a request, not a claim (no
+    /// Markdown, no invented date; what it asks to renew is checked like a button).
+    Request,
+    /// The service's words drawn by code (the compiler's cards), or a preselected date
+    /// checked against the range: no Markdown, no invented date.
+    Service,
+}
+
+/// Beginnings of words that speak of a loan's state, folded (lowercase, no accents).
+const STATE_STEMS: &[&str] = &[
+    "renewa",
+    "renewe",
+    "renewi",
+    "renews",
+    "renov",
+    "renouvel",
+    "prolong",
+    "verlang",
+    "eligib",
+    "ineligib",
+    "elegib",
+    "overdue",
+    "uberfall",
+    "vencid",
+    "retard",
+    "reserv",
+    "vorgemerkt",
+    "vormerk",
+    "limit",
+    "grenze",
+    "maxim",
+    "expir",
+    "extend",
+    "extens",
+    "recall",
+    "multa",
+    "amende",
+    "gebuhr",
+    "bloque",
+    "gesperrt",
+];
+
+/// Whole words that speak of a loan's state, folded.
+const STATE_WORDS: &[&str] = &[
+    "late",
+    "hold",
+    "holds",
+    "held",
+    "fine",
+    "fines",
+    "fee",
+    "fees",
+    "owe",
+    "owed",
+    "longer",
+    "keep",
+    "kept",
+    "lost",
+    "returned",
+    "overdue",
+    "still",
+    "already",
+    "anymore",
+    "retenu",
+    "tarde",
+    "spat",
+    "ausgeliehen",
+    "vence",
+    "vencer",
+    "echeance",
+];
+
+/// The verbs of renewing a follow-up's label may use (its request is checked).
+const RENEW_VERBS: &[&str] = &["renov", "renouvel", "prolong", "verlang", "extend"];
+
+/// Words that say how many loans a claim covers.
+const QUANTITY: &[&str] = &[
+    "none",
+    "nothing",
+    "both",
+    "every",
+    "each",
+    "all",
+    "only",
+    "any",
+    "anything",
+    "several",
+    "many",
+    "few",
+    "most",
+    "either",
+    "neither",
+    "ninguno",
+    "ninguna",
+    "todos",
+    "todas",
+    "aucun",
+    "aucune",
+    "tous",
+    "toutes",
+    "keine",
+    "keiner",
+    "alle",
+    "nur",
+    "solo",
+    "seulement",
+];
+
+/// Nouns a loan is called by, after which "no" is a count ("no books").
+const LOAN_NOUNS: &[&str] =
+    &["loan", "loans", "book", "books", "item", "items", "title", "titles", "renewal", "renewals"];
+
+/// Number words (English and the campus's other languages, "one"/"un"/"ein" left out:
+/// they are articles as often as numbers).
+const NUMBERS: &[&str] = &[
+    "zero", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "twenty", "once", "twice", "thrice", "dozen", "half", "couple", "single", "dos", "tres", "cuatro",
+    "cinco", "deux", "trois", "quatre", "cinq", "zwei", "drei", "vier", "funf", "doppelt",
+];
+
+/// Verbs before "Renew" that point at a button ("press Renew").
+const POINTING: &[&str] = &["press", "select", "click", "tap", "choose", "use", "pick", "hit"];
+
+/// What `text` states that only the loan service may (each a reason in words for a
+/// `stated_fact` error), read as `said`; `known` the dates of the loan data, the
+/// student's words and today (a written date outside them is `invented_date`'s).
+pub(super) fn stated_facts(text: &str, facts: &Facts<'_>, known: &HashSet<Date>, said: Said) -> Vec<String> {
+    if matches!(said, Said::Request | Said::Service) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let asked_dates: HashSet<Date> =
+        dates_named(facts.question, facts.today, DateWords::All).into_iter().flatten().collect();
+    let written: HashSet<Date> =
+        dates_named(text, facts.today, DateWords::Calendar).into_iter().flatten().collect();
+    let stated = dates_named(text, facts.today, DateWords::All)
+        .into_iter()
+        .flatten()
+        .any(|d| !asked_dates.contains(&d) && (known.contains(&d) || !written.contains(&d)));
+    if stated {
+        out.push(
+            "the words state a date; a loan's dates are drawn from the loan data (show its loanCard or loanList)"
+                .to_string(),
+        );
+    }
+    let ws = words(&without_dates(&names_removed(text, facts)));
+    let asked: HashSet<String> = words(facts.question).into_iter().collect();
+    let number = |w: &String| {
+        let digits = !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+        (digits || NUMBERS.contains(&w.as_str())) && !asked.contains(w)
+    };
+    if ws.iter().any(number) {
+        out.push("the words state a number; counts come from the loan data, drawn by code".to_string());
+    }
+    let verb = |w: &str| said == Said::Label && RENEW_VERBS.iter().any(|s| w.starts_with(s));
+    let state = ws.iter().find(|w| {
+        (STATE_WORDS.contains(&w.as_str()) || STATE_STEMS.iter().any(|s| w.starts_with(s))) && !verb(w)
+    });
+    if let Some(w) = state {
+        out.push(format!(
+            "the words speak of a loan's state ('{w}'); whether a loan can be renewed, and why not, is drawn in its card"
+        ));
+    }
+    let counted = ws.iter().enumerate().find(|(i, w)| {
+        QUANTITY.contains(&w.as_str())
+            || (w.as_str() == "no" && ws.iter().skip(i + 1).take(2).any(|n| LOAN_NOUNS.contains(&n.as_str())))
+    });
+    if let Some((_, w)) = counted {
+        out.push(format!("the words say how many loans something is true of ('{w}'); the loan data says it"));
+    }
+    if let Some(why) = renewing(text, &ws, !super::mock::named_in(facts.loans, text).is_empty(), said) {
+        out.push(why.to_string());
+    }
+    out
+}
+
+/// `text` without what reads as part of a written date: a chunk with a digit and `-` or
+/// `/` ("2026-12-24", "12/24"), a year, a day beside a month ("24 December").
+fn without_dates(text: &str) -> String {
+    let chunks: Vec<&str> = text.split_whitespace().collect();
+    let month = |c: Option<&&str>| {
+        c.is_some_and(|c| {
+            let w = words(c);
+            w.first().is_some_and(|w| forms::read::month(w).is_some())
+        })
+    };
+    let mut kept = Vec::new();
+    for (i, c) in chunks.iter().enumerate() {
+        let digit = c.chars().any(|ch| ch.is_ascii_digit());
+        let date_like = digit && (c.contains('-') || c.contains('/'));
+        let year = c.trim_matches(|ch: char| !ch.is_ascii_digit()).len() == 4 && digit;
+        let beside = digit && (month(chunks.get(i + 1)) || (i > 0 && month(chunks.get(i - 1))));
+        if !(date_like || year || beside) {
+            kept.push(*c);
+        }
+    }
+    kept.join(" ")
+}
+
+/// Why `text` (its words `ws`, without titles and ids) may not say "renew", if it may not.
+fn renewing(text: &str, ws: &[String], names_a_loan: bool, said: Said) -> Option<&'static str> {
+    let at: Vec<usize> =
+        ws.iter().enumerate().filter(|(_, w)| w.as_str() == "renew").map(|(i, _)| i).collect();
+    if at.is_empty() || said == Said::Label {
+        return None;
+    }
+    if names_a_loan {
+        return Some("the words say renew beside a loan; whether it can be renewed is drawn in its card");
+    }
+    // "press Renew", "the Renew button": the button's name, capitalised as it is drawn
+    let pointing = at.iter().all(|&i| {
+        let before = i.checked_sub(1).map(|b| ws[b].as_str());
+        let after = ws.get(i + 1).map(String::as_str);
+        (before.is_some_and(|b| POINTING.contains(&b)) || after == Some("button")) && text.contains("Renew")
+    });
+    (!pointing).then_some("the words say renew; only a Renew button (press Renew) may, its loan checked")
+}
+
+/// `text` with every loan's title (whole, and without a parenthesis) and id blanked out.
+fn names_removed(text: &str, facts: &Facts<'_>) -> String {
+    let mut out = text.to_lowercase();
+    for l in facts.loans {
+        let title = l.title.to_lowercase();
+        let core = title.split('(').next().unwrap_or(&title).trim().to_string();
+        for name in [title, core, l.id.to_lowercase()] {
+            if !name.is_empty() {
+                out = out.replace(&name, " ");
+            }
+        }
+    }
+    out
+}
