@@ -419,6 +419,27 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_forward_taken_before_a_restart_is_not_taken_again_after_it() {
+        let hub = AgentKey::from_seed([1; 32]);
+        let to_library = shared(&hub, "library");
+        let before = trust("library", &hub).await;
+        let mut m = question();
+        let nonce = sign_forward(&to_library, "library", Some("alex"), &mut m);
+        assert_eq!(before.caller(&m), Caller::Hub { student: Some("alex".into()), forward: nonce });
+        // the Library starts again (its memory of nonces is new) while the forward is fresh
+        let signed = keys::now_ms();
+        while keys::now_ms() == signed {
+            std::hint::spin_loop();
+        }
+        let after = trust("library", &hub).await;
+        assert_eq!(after.caller(&m), Caller::Unverified { reason: "replayed" });
+        // a forward signed after it started is the Hub's
+        let mut fresh = question();
+        let nonce = sign_forward(&to_library, "library", Some("alex"), &mut fresh);
+        assert_eq!(after.caller(&fresh), Caller::Hub { student: Some("alex".into()), forward: nonce });
+    }
+
+    #[tokio::test]
     async fn a_forged_or_altered_forward_vouches_for_no_one() {
         let hub = AgentKey::from_seed([1; 32]);
         let library = trust("library", &hub).await;

@@ -114,20 +114,31 @@ pub(crate) fn signed_input(
 /// The nonces of proofs accepted within the freshness window: a proof is taken once.
 /// Bounded; a nonce pushed out by `capacity` newer ones is older than any replay worth
 /// refusing only while fewer than `capacity` proofs arrive per window (size it so).
+///
+/// Held in memory: what was taken before it was made (a restart) is not known, so a proof
+/// issued before then is refused as a possible replay, whoever sends it — a fresh one
+/// is made for every attempt anyway.
 #[derive(Debug)]
 pub struct Replay {
     seen: BoundedMap<String, u64>,
+    since_ms: u64,
 }
 
 impl Replay {
     pub fn new(capacity: usize) -> Self {
-        Self { seen: BoundedMap::new(capacity) }
+        Self::since(capacity, now_ms())
     }
 
-    /// Records a checked proof; `Err(Replayed)` when its nonce was taken already.
+    /// A memory that starts at `since_ms`: proofs issued before it are refused.
+    pub fn since(capacity: usize, since_ms: u64) -> Self {
+        Self { seen: BoundedMap::new(capacity), since_ms }
+    }
+
+    /// Records a checked proof; `Err(Replayed)` when its nonce was taken already, or it
+    /// was issued before this memory began.
     pub fn take(&mut self, signer: &str, proof: &Proof) -> Result<(), ProofError> {
         let key = format!("{signer}/{}", proof.nonce);
-        if self.seen.get(&key).is_some() {
+        if proof.issued_at_ms < self.since_ms || self.seen.get(&key).is_some() {
             return Err(ProofError::Replayed);
         }
         self.seen.insert(key, proof.issued_at_ms);
@@ -175,11 +186,22 @@ mod tests {
     fn a_nonce_is_taken_once_per_signer() {
         let key = AgentKey::from_seed([1; 32]);
         let proof = Proof::seal(&key, "x", &json!({}));
-        let mut replay = Replay::new(8);
+        let mut replay = Replay::since(8, proof.issued_at_ms);
         assert_eq!(replay.take("tutor", &proof), Ok(()));
         assert_eq!(replay.take("tutor", &proof), Err(ProofError::Replayed));
         assert_eq!(replay.take("library", &proof), Ok(()));
         assert_ne!(Proof::seal(&key, "x", &json!({})).nonce, proof.nonce);
         assert_eq!(ProofError::Replayed.code(), "replayed");
+    }
+
+    #[test]
+    fn a_proof_issued_before_the_memory_began_is_refused_as_a_possible_replay() {
+        let key = AgentKey::from_seed([1; 32]);
+        let proof = Proof::seal(&key, "x", &json!({}));
+        // a restart: the memory of what was taken is new, and knows nothing older
+        let mut after = Replay::since(8, proof.issued_at_ms + 1);
+        assert_eq!(after.take("hub", &proof), Err(ProofError::Replayed));
+        let mut at = Replay::since(8, proof.issued_at_ms);
+        assert_eq!(at.take("hub", &proof), Ok(()));
     }
 }

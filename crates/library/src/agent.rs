@@ -191,6 +191,14 @@ impl Library {
             None => forms::intent::heuristic(),
         };
         let loans = Loans::new(store.clone(), clock);
+        // the output schemas are built at start (catalog mode's from the official catalog),
+        // not on the first loan question
+        match (ui, live.is_some()) {
+            (ComposeMode::Catalog, true) => _ = (crate::compose::live::CATALOG.schema)(),
+            (ComposeMode::Catalog, false) => _ = crate::compose::catalog::schema(),
+            (ComposeMode::Blocks, true) => _ = (crate::compose::live::BLOCKS.schema)(),
+            (ComposeMode::Blocks, false) => {}
+        }
         let host = FormHost::new(store, decider, &env);
         Self { settings, telemetry, host, key, live: live.map(Arc::new), clock, loans, ui }
     }
