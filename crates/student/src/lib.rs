@@ -8,20 +8,24 @@
 //! command-line conversation built on it (local checks, attributed answers, the loop).
 
 pub mod chat;
+mod config;
 pub mod form;
 pub mod own;
+mod reply;
 
 use std::sync::{Arc, Mutex};
 
 use a2a::client::{A2aClient, AgentHandle, ClientError};
-use a2a::wire::{Message, Part, Role, SendMessageResponse, new_message_id};
-use serde_json::{Map, Value, json};
-use vocab::ReplyMeta;
+use a2a::wire::{Message, Part, Role, new_message_id};
+use serde_json::{Value, json};
 use vocab::form::{FORM_REF_KEY, STUDENT_ID_KEY};
-use vocab::meta::{OPERATION_ID_KEY, OUTCOME_KEY, REQUEST_ID_KEY, SERVED_BY_KEY};
+use vocab::meta::{OPERATION_ID_KEY, REQUEST_ID_KEY};
 
+pub use config::Config;
+pub(crate) use config::load_file;
 pub use form::{ActionOutcome, FieldError, FormReply, Reply};
 pub use own::{OwnModel, Step};
+use reply::read_reply;
 
 /// Where the Hub is unless `HUB_URL` says otherwise.
 pub const DEFAULT_HUB_URL: &str = "http://127.0.0.1:41243";
@@ -30,54 +34,6 @@ pub const DEFAULT_TUTOR_URL: &str = "http://127.0.0.1:41241";
 /// The student id this demo sends (there is no sign-in): the Hub's form references
 /// belong to it.
 pub const DEMO_STUDENT_ID: &str = vocab::loans::DEMO_STUDENT_ID;
-
-/// The command-line Student's configuration: defaults, then an optional `STUDENT_CONFIG`
-/// JSON file (`{"hubUrl": …, "timeoutMs": …}`), then `HUB_URL`, `STUDENT_TIMEOUT_MS`, and
-/// `TUTOR_URL` (which asks the Tutor directly, as in Part 1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Config {
-    /// The one agent this Student talks to.
-    pub url: String,
-    pub timeout: std::time::Duration,
-}
-
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct File {
-    hub_url: Option<String>,
-    timeout_ms: Option<u64>,
-    /// The Student's own model in live mode (`STUDENT_MODE=live`).
-    model: Option<llm::ModelConfig>,
-}
-
-/// The `STUDENT_CONFIG` file (or the defaults) and how errors name it.
-fn load_file(env: &dyn Fn(&str) -> Option<String>) -> Result<(File, String), conf::ConfError> {
-    let file: File = conf::load_file("STUDENT_CONFIG", env)?.unwrap_or_default();
-    let source = env("STUDENT_CONFIG").map(|p| format!("STUDENT_CONFIG={p}")).unwrap_or_default();
-    Ok((file, source))
-}
-
-impl Config {
-    pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, conf::ConfError> {
-        let (file, source) = load_file(env)?;
-        let mut url = file.hub_url.unwrap_or_else(|| DEFAULT_HUB_URL.into());
-        conf::check_local_url(&source, "hubUrl", &url)?;
-        let mut timeout_ms = file.timeout_ms.unwrap_or(35_000);
-        if timeout_ms == 0 {
-            return Err(conf::ConfError::new(&source, "timeoutMs", "must be above 0"));
-        }
-        for var in ["HUB_URL", "TUTOR_URL"] {
-            if let Some(v) = env(var) {
-                conf::check_local_url(var, "", &v)?;
-                url = v.trim_end_matches('/').to_string();
-            }
-        }
-        if let Some(ms) = conf::env_parse::<u64>("STUDENT_TIMEOUT_MS", env, "a number of milliseconds")? {
-            timeout_ms = ms.max(1);
-        }
-        Ok(Self { url, timeout: std::time::Duration::from_millis(timeout_ms) })
-    }
-}
 
 /// One question and its answer, with the ids that trace it through every process's logs.
 #[derive(Debug, Clone)]
@@ -460,61 +416,6 @@ impl Student {
     }
 }
 
-fn read_reply(
-    agent: &AgentHandle,
-    response: SendMessageResponse,
-    sent_message_id: String,
-    request_id: String,
-) -> Result<Exchange, ClientError> {
-    let (reply_message_id, reply_context, parts, metadata, task) = match response {
-        SendMessageResponse::Message(m) => (m.message_id, m.context_id, m.parts, m.metadata, None),
-        SendMessageResponse::Task(t) => {
-            let state = state_name(&t.status.state);
-            // A task's metadata, with its status message's over it.
-            let mut metadata = t.metadata.unwrap_or_default();
-            // The answer is in the status message, or (a common SDK pattern) in artifacts.
-            let (id, parts) = match t.status.message {
-                Some(m) if !m.parts.is_empty() => {
-                    metadata.extend(m.metadata.unwrap_or_default());
-                    (m.message_id, m.parts)
-                }
-                _ => {
-                    let parts: Vec<_> =
-                        t.artifacts.unwrap_or_default().into_iter().flat_map(|a| a.parts).collect();
-                    (String::new(), parts)
-                }
-            };
-            let metadata = (!metadata.is_empty()).then_some(metadata);
-            (id, Some(t.context_id.clone()), parts, metadata, Some((t.id, state)))
-        }
-    };
-    let context_id = reply_context.ok_or_else(|| ClientError::InvalidResponse {
-        url: agent.endpoint.clone(),
-        reason: "the reply has no contextId".into(),
-    })?;
-    let reply_text: Vec<&str> = parts.iter().filter_map(|p| p.as_text()).collect();
-    let Attribution { served_by, attribution, outcome } = Attribution::read(metadata.as_ref());
-    let reply = form::read(&parts, metadata.as_ref());
-    tracing::info!(message_id = %reply_message_id, in_reply_to = %sent_message_id, context_id = %context_id, "received reply");
-    Ok(Exchange {
-        agent: agent.card.name.clone(),
-        served_by,
-        attribution,
-        outcome,
-        endpoint: agent.endpoint.clone(),
-        sent_message_id,
-        sent_context_id: None,
-        request_id,
-        reply_message_id,
-        context_id,
-        reply_text: reply_text.join("\n"),
-        task,
-        reply,
-        step: None,
-        metadata,
-    })
-}
-
 /// One question to the agent at `base_url`, continuing `context_id` when given.
 pub async fn ask(
     client: &A2aClient,
@@ -525,86 +426,4 @@ pub async fn ask(
     let student = Student::new(client.clone(), base_url);
     student.set_conversation(context_id);
     student.ask(text).await
-}
-
-/// Who served a reply and what came of it, as its metadata says.
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Attribution {
-    /// `servedBy.name`.
-    served_by: Option<String>,
-    /// `servedBy` whole.
-    attribution: Option<Value>,
-    /// `outcome`, as the agent spelled it.
-    outcome: Option<String>,
-}
-
-impl Attribution {
-    /// The Hub's metadata read as the Hub writes it ([`ReplyMeta`]); metadata that is not
-    /// the Hub's whole (an agent that is not the Hub, an older Hub, a field that does not
-    /// read) gives what each of `servedBy` (an object), its `name` and `outcome` (strings)
-    /// says on its own, `None` for the rest.
-    fn read(metadata: Option<&std::collections::HashMap<String, Value>>) -> Attribution {
-        let Some(metadata) = metadata else { return Attribution::default() };
-        let map: Map<String, Value> = metadata.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        if let Some(meta) = ReplyMeta::read(&map) {
-            return Attribution {
-                attribution: serde_json::to_value(&meta.served_by).ok(),
-                served_by: Some(meta.served_by.name),
-                outcome: Some(meta.outcome.as_str().to_string()),
-            };
-        }
-        let served = map.get(SERVED_BY_KEY).filter(|v| v.is_object());
-        Attribution {
-            served_by: served.and_then(|s| s.get("name")).and_then(Value::as_str).map(str::to_string),
-            attribution: served.cloned(),
-            outcome: map.get(OUTCOME_KEY).and_then(Value::as_str).map(str::to_string),
-        }
-    }
-}
-
-fn state_name(state: &a2a::wire::TaskState) -> String {
-    serde_json::to_value(state).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashMap;
-
-    fn read(m: Value) -> Attribution {
-        let m: HashMap<String, Value> = serde_json::from_value(m).unwrap();
-        Attribution::read(Some(&m))
-    }
-
-    #[test]
-    fn the_hubs_metadata_reads_whole() {
-        let served = json!({"id": "tutor", "name": "Tutor Agent", "capability": "Tutoring"});
-        let a = read(json!({"servedBy": served, "outcome": "route", "requestId": "r-1"}));
-        assert_eq!(a.served_by.as_deref(), Some("Tutor Agent"));
-        assert_eq!(a.attribution, Some(served));
-        assert_eq!(a.outcome.as_deref(), Some("route"));
-    }
-
-    #[test]
-    fn partial_metadata_gives_what_each_field_says() {
-        assert_eq!(Attribution::read(None), Attribution::default());
-        assert_eq!(read(json!({})), Attribution::default());
-        // another agent's metadata: nothing of ours
-        assert_eq!(read(json!({"mode": "mock", "servedBy": "tutor"})), Attribution::default());
-        // an older Hub: a name without an id, an outcome this Student does not know
-        let a = read(json!({"servedBy": {"name": "Tutor Agent"}, "outcome": "routed"}));
-        assert_eq!(a.served_by.as_deref(), Some("Tutor Agent"));
-        assert_eq!(a.attribution, Some(json!({"name": "Tutor Agent"})));
-        assert_eq!(a.outcome.as_deref(), Some("routed"));
-        // only an outcome; a whole attribution beside a form description that does not read
-        let a = read(json!({"outcome": "clarify"}));
-        assert_eq!((a.served_by, a.attribution, a.outcome.as_deref()), (None, None, Some("clarify")));
-        let a = read(json!({"servedBy": {"id": "hub", "name": "Campus"}, "outcome": "form",
-                            "campusForm": {"formRef": "hf-1"}}));
-        assert_eq!((a.served_by.as_deref(), a.outcome.as_deref()), (Some("Campus"), Some("form")));
-        assert_eq!(a.attribution, Some(json!({"id": "hub", "name": "Campus"})));
-        // a name that is not a string is no name; the object is still the attribution
-        let a = read(json!({"servedBy": {"name": 7}}));
-        assert_eq!((a.served_by, a.attribution), (None, Some(json!({"name": 7}))));
-    }
 }
