@@ -76,7 +76,7 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
     script(
         &fake,
         json!([
-            composed(json!({"decision": "screen", "title": "Your calculus loan", "blocks": [
+            composed(json!({"decision": "screen", "title": "Your loan", "blocks": [
                 notice("Calculus in Motion is due 2027-01-04."),
             ]})),
             composed(renew_screen("ln-calculus")),
@@ -147,8 +147,8 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
         json!([
             composed(renew_screen("ln-chemistry")),
             composed(json!({"decision": "answer", "text": because, "loanIds": []})),
-            composed(json!({"decision": "screen", "title": "Your chemistry loan", "blocks": [
-                notice("This loan as the loan service has it."),
+            composed(json!({"decision": "screen", "title": "Your loan", "blocks": [
+                notice("From the loan service."),
                 {"type": "loanCard", "loanId": "ln-chemistry", "renew": false},
             ]})),
         ]),
@@ -170,13 +170,13 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
     // a words answer: the model's framing, then the loan's facts by rule
     script(
         &fake,
-        json!([composed(json!({"decision": "answer", "text": "Here is your calculus book.",
+        json!([composed(json!({"decision": "answer", "text": "Here is what the loan service has.",
                                "loanIds": ["ln-calculus"]}))]),
     );
     let framed = ask("when is my calculus book due?");
     assert!(matches!(framed.reply, Reply::Answer), "{:?}", framed.reply);
     let lines: Vec<&str> = framed.reply_text.lines().collect();
-    assert_eq!(lines[0], "Here is your calculus book.", "{}", framed.reply_text);
+    assert_eq!(lines[0], "Here is what the loan service has.", "{}", framed.reply_text);
     // (renewed above: the service's new due date, and the renewal counted)
     let calculus =
         "Calculus in Motion (Ines Okafor, loan ln-calculus): due 2027-01-20 (Wednesday). Renewable (1 of 2";
@@ -254,7 +254,7 @@ fn catalog_screen(extra: &[Value]) -> Value {
                "context": {"loanId": "ln-calculus", "returnDate": {"path": "/form/returnDate/ln-calculus"}}}}}),
     ];
     components.extend(extra.iter().cloned());
-    json!({"decision": "screen", "title": "Your calculus loan", "components": components,
+    json!({"decision": "screen", "title": "Your loan", "components": components,
            "data": {"returnDate": {"ln-calculus": ""}}})
 }
 

@@ -23,8 +23,13 @@ pub enum Composition {
         #[serde(default)]
         loan_ids: Vec<String>,
     },
-    /// Ask the student one question.
-    Ask { question: String },
+    /// Ask the student one question; `loan_ids`: the loans it asks between, listed after
+    /// it by rule.
+    Ask {
+        question: String,
+        #[serde(default)]
+        loan_ids: Vec<String>,
+    },
     /// Answer with a screen: a title and blocks, top to bottom.
     Screen { title: String, blocks: Vec<Block> },
 }
@@ -121,7 +126,7 @@ pub fn schema() -> Value {
     ]});
     json!({"anyOf": [
         tagged("decision", "answer", json!({"text": text, "loanIds": {"type": "array", "items": id}})),
-        tagged("decision", "ask", json!({"question": text})),
+        tagged("decision", "ask", json!({"question": text, "loanIds": {"type": "array", "items": id}})),
         tagged("decision", "screen", json!({"title": text, "blocks": {"type": "array", "items": block}})),
     ]})
 }

@@ -26,7 +26,7 @@ use vocab::loans::operation::{LOAN_ID, RENEW_LOAN, RETURN_DATE};
 use super::blocks::{Composition, Facts};
 use super::check::{CheckError, check_answer, check_text, known_dates};
 use super::compile::{FactsAs, LOANS, Surface, compile_as, loan_data};
-use super::repair::{Composed, Target, Written, answered};
+use super::repair::{Composed, Target, Written, answered, asked};
 use super::surface::{MAX_BYTES, check_surface_under};
 use super::words::Said;
 
@@ -48,16 +48,15 @@ pub enum CatalogComposition {
         #[serde(default, rename = "loanIds")]
         loan_ids: Vec<String>,
     },
+    /// One question, and the loans it asks between (their titles listed by rule).
     Ask {
         question: String,
+        #[serde(default, rename = "loanIds")]
+        loan_ids: Vec<String>,
     },
     /// A title (for the chat) and the surface's components (one has the id `root`) and
     /// data model (`/form`).
-    Screen {
-        title: String,
-        components: Vec<Value>,
-        data: Map<String, Value>,
-    },
+    Screen { title: String, components: Vec<Value>, data: Map<String, Value> },
 }
 
 /// The properties a component of the official catalog has, by its own definition and
@@ -132,7 +131,8 @@ pub fn schema() -> &'static Value {
         json!({"anyOf": [
             object(json!({"decision": {"type": "string", "enum": ["answer"]}, "text": {"type": "string"},
                           "loanIds": {"type": "array", "items": {"type": "string"}}})),
-            object(json!({"decision": {"type": "string", "enum": ["ask"]}, "question": {"type": "string"}})),
+            object(json!({"decision": {"type": "string", "enum": ["ask"]}, "question": {"type": "string"},
+                          "loanIds": {"type": "array", "items": {"type": "string"}}})),
             object(json!({
                 "decision": {"type": "string", "enum": ["screen"]},
                 "title": {"type": "string"},
@@ -198,7 +198,9 @@ pub fn from_blocks(composition: &Composition, facts: &Facts<'_>) -> CatalogCompo
         Composition::Answer { text, loan_ids } => {
             CatalogComposition::Answer { text: text.clone(), loan_ids: loan_ids.clone() }
         }
-        Composition::Ask { question } => CatalogComposition::Ask { question: question.clone() },
+        Composition::Ask { question, loan_ids } => {
+            CatalogComposition::Ask { question: question.clone(), loan_ids: loan_ids.clone() }
+        }
         Composition::Screen { title, blocks } => {
             let s = compile_as(title, blocks, facts, "offline", 1, FactsAs::Bound);
             let components = s.messages[1].pointer("/updateComponents/components").and_then(Value::as_array);
@@ -223,19 +225,23 @@ impl Written for CatalogComposition {
         let mut errors = Vec::new();
         match self {
             CatalogComposition::Answer { text, loan_ids } => {
-                let errors = check_answer(text, loan_ids, facts, &known);
+                let errors = check_answer("text", text, loan_ids, facts, &known);
                 if errors.is_empty() {
                     Ok(Composed::Answer(answered(text, loan_ids, facts)))
                 } else {
                     Err(errors)
                 }
             }
-            CatalogComposition::Ask { question } => {
-                check_text(question, "/question", Said::Composer, facts, &known, &mut errors);
-                if errors.is_empty() { Ok(Composed::Ask(question.clone())) } else { Err(errors) }
+            CatalogComposition::Ask { question, loan_ids } => {
+                let errors = check_answer("question", question, loan_ids, facts, &known);
+                if errors.is_empty() {
+                    Ok(Composed::Ask(asked(question, loan_ids, facts)))
+                } else {
+                    Err(errors)
+                }
             }
             CatalogComposition::Screen { title, components, data } => {
-                check_text(title, "/title", Said::Composer, facts, &known, &mut errors);
+                check_text(title, "/title", Said::Title, facts, &known, &mut errors);
                 for key in data.keys().filter(|k| k.as_str() != RETURN_DATE) {
                     let message = "the data model holds only returnDate: the loans' facts at /form/loans are the loan service's";
                     errors.push(CheckError::new(

@@ -108,35 +108,47 @@ pub(super) fn check_text(
     }
 }
 
-/// Whether a follow-up (its `label` and `request`) asks to renew a loan of the borrower
-/// that cannot be renewed: an offer the loan service would refuse. A question about
-/// renewing ("why can't I renew …", "can I renew …") offers nothing.
-pub(super) fn renews_ineligible(label: &str, request: &str, facts: &Facts<'_>) -> bool {
+/// Whether a follow-up (its `label` and `request`) offers what the loan service would
+/// refuse: a loan that cannot be renewed named other than in a question about it ("Renew
+/// Physics", "Get more time on Physics": offers; "Why can't I renew Physics?" asks), or
+/// a renewal that names no loan ("Renew my loans").
+pub(super) fn offers_refused(label: &str, request: &str, facts: &Facts<'_>) -> bool {
     use super::mock::{asks_to_renew, named_in};
-    const ASKING: &[&str] =
-        &["why", "how", "can", "could", "may", "when", "what", "is", "will", "would", "should", "do", "does"];
-    let asking = |t: &str| forms::read::books::words(t).first().is_some_and(|w| ASKING.contains(&w.as_str()));
-    [label, request].iter().any(|t| {
-        asks_to_renew(t) && !asking(t) && named_in(facts.loans, t).iter().any(|l| l.renewable.is_err())
-    })
+    const ASKING: &[&str] = &[
+        "why", "how", "can", "could", "may", "when", "what", "is", "will", "would", "should", "do", "does",
+        "por", "pourquoi", "warum", "kyun", "kya",
+    ];
+    let asking = |t: &str| {
+        t.trim_end().ends_with('?')
+            || forms::read::books::words(t).first().is_some_and(|w| ASKING.contains(&w.as_str()))
+    };
+    let mut named = named_in(facts.loans, label);
+    named.extend(named_in(facts.loans, request));
+    // a label that is no question may name the loan ("The chemistry book"), not offer it
+    let offered = (asks_to_renew(label) && !asking(label)) || !asking(request);
+    if named.is_empty() {
+        return (asks_to_renew(label) || asks_to_renew(request)) && offered;
+    }
+    named.iter().any(|l| l.renewable.is_err()) && offered
 }
 
-/// [`renews_ineligible`]'s error.
+/// [`offers_refused`]'s error.
 pub(super) fn offers_ineligible(path: String) -> CheckError {
-    let message = "this follow-up asks to renew a loan that cannot be renewed";
+    let message = "this follow-up offers what the loan service would refuse: a loan that cannot be renewed may only be asked about, and a renewal names its loan";
     CheckError::new(ComposeCheck::NotRenewable, path, message)
 }
 
-/// The rules over a words answer (either mode): its framing is the composer's words, and
-/// every loan it is about the borrower's.
+/// The rules over a words answer or a question (either mode): its words are the
+/// composer's, and every loan it is about (or asks between) the borrower's.
 pub(super) fn check_answer(
+    field: &str,
     text: &str,
     loan_ids: &[String],
     facts: &Facts<'_>,
     known: &HashSet<Date>,
 ) -> Vec<CheckError> {
     let mut out = Vec::new();
-    check_text(text, "/text", Said::Composer, facts, known, &mut out);
+    check_text(text, &format!("/{field}"), Said::Composer, facts, known, &mut out);
     for (i, id) in loan_ids.iter().enumerate() {
         if facts.loan(id).is_none() {
             let message = "no loan of the borrower has this id";
@@ -154,10 +166,14 @@ pub fn check_composition(composition: &Composition, facts: &Facts<'_>) -> Vec<Ch
         check_text(t, path, said, facts, &known, out)
     };
     match composition {
-        Composition::Answer { text, loan_ids } => out.extend(check_answer(text, loan_ids, facts, &known)),
-        Composition::Ask { question } => text(question, "/question", Said::Composer, &mut out),
+        Composition::Answer { text, loan_ids } => {
+            out.extend(check_answer("text", text, loan_ids, facts, &known))
+        }
+        Composition::Ask { question, loan_ids } => {
+            out.extend(check_answer("question", question, loan_ids, facts, &known))
+        }
         Composition::Screen { title, blocks } => {
-            text(title, "/title", Said::Composer, &mut out);
+            text(title, "/title", Said::Title, &mut out);
             if blocks.is_empty() {
                 out.push(CheckError::new(
                     ComposeCheck::Empty,
@@ -255,7 +271,7 @@ fn check_block(
             for (j, b) in buttons.iter().enumerate() {
                 text(&b.label, &format!("{at}/buttons/{j}/label"), Said::Label, out);
                 text(&b.request, &format!("{at}/buttons/{j}/request"), Said::Request, out);
-                if renews_ineligible(&b.label, &b.request, facts) {
+                if offers_refused(&b.label, &b.request, facts) {
                     out.push(offers_ineligible(format!("{at}/buttons/{j}/request")));
                 }
             }

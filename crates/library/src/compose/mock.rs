@@ -2,8 +2,8 @@
 //! compiler and checks, every one labelled as the offline Library's.
 //!
 //! - The loans a question names are those with the most of their title's words in it
-//!   ("the calculus book" → Calculus in Motion); two or more: one question asking which
-//!   (text), naming each by its title.
+//!   ("the calculus book" → Calculus in Motion); two or more: one question asking which,
+//!   the loans listed after it by rule.
 //! - One loan named and asked to renew (renew, extend, keep, longer): its card with a date
 //!   picker, preselected with a date the student said when it is in the range (a notice
 //!   says when it is not); not renewable: its card, which says why, and no renew choice;
@@ -34,7 +34,7 @@ const RENEW: &[&str] = &[
     "verlangern",
 ];
 /// The notice over one loan's card.
-const AS_THE_SERVICE_HAS_IT: &str = "this loan as the loan service has it.";
+const AS_THE_SERVICE_HAS_IT: &str = "from the loan service.";
 /// Follow-ups offered under the list.
 const MAX_FOLLOW_UPS: usize = 3;
 
@@ -87,9 +87,8 @@ pub fn compose(facts: &Facts<'_>) -> Composition {
         [] => overview(facts),
         [one] => one_loan(facts, one, renew),
         many => {
-            let options: Vec<String> = many.iter().map(|l| l.title.clone()).collect();
-            let question = format!("{OFFLINE_LABEL}: which one do you mean: {}?", options.join(" or "));
-            Composition::Ask { question }
+            let question = format!("{OFFLINE_LABEL}: which one do you mean?");
+            Composition::Ask { question, loan_ids: many.iter().map(|l| l.id.clone()).collect() }
         }
     }
 }
@@ -98,7 +97,7 @@ fn overview(facts: &Facts<'_>) -> Composition {
     let mut loans: Vec<&LoanFacts> = facts.loans.iter().collect();
     loans.sort_by_key(|l| l.due);
     let mut blocks = vec![
-        notice("your loans from the loan service, soonest due first.".to_string()),
+        notice("from the loan service, soonest due first.".to_string()),
         Block::LoanList {
             loan_ids: loans.iter().map(|l| l.id.clone()).collect(),
             order: Some(Order::DueDate),
@@ -114,7 +113,7 @@ fn overview(facts: &Facts<'_>) -> Composition {
 
 fn one_loan(facts: &Facts<'_>, loan: &LoanFacts, renew: bool) -> Composition {
     let card = |renew: bool| Block::LoanCard { loan_id: loan.id.clone(), renew };
-    let title = loan.title.clone();
+    let title = "Your loan".to_string();
     let blocks = match (&loan.renewable, renew) {
         (Err(_), _) => vec![notice(AS_THE_SERVICE_HAS_IT.to_string()), card(false)],
         (Ok(range), true) => {
@@ -122,7 +121,7 @@ fn one_loan(facts: &Facts<'_>, loan: &LoanFacts, renew: bool) -> Composition {
             let initial = said.filter(|d| range.contains(*d));
             let text = match said {
                 Some(d) if initial.is_none() => format!(
-                    "the date you asked for, {d}, is outside the dates its card allows: choose a new return date and press Renew."
+                    "the date you asked for, {d}, is outside the range on the card: choose a new return date and press Renew."
                 ),
                 _ => "choose a new return date and press Renew.".to_string(),
             };

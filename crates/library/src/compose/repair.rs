@@ -76,7 +76,7 @@ pub fn accept(
     }
     match composition {
         Composition::Answer { text, loan_ids } => Ok(Composed::Answer(answered(text, loan_ids, facts))),
-        Composition::Ask { question } => Ok(Composed::Ask(question.clone())),
+        Composition::Ask { question, loan_ids } => Ok(Composed::Ask(asked(question, loan_ids, facts))),
         Composition::Screen { title, blocks } => {
             let surface = compile(title, blocks, facts, target.surface_id, target.version);
             let errors = check_surface(&surface.messages, facts);
@@ -95,6 +95,20 @@ pub(super) fn answered(text: &str, loan_ids: &[String], facts: &Facts<'_>) -> St
         }
     }
     crate::loans::framed(text, &about, !facts.loans.is_empty())
+}
+
+/// A question as sent: the composer's `question`, then the titles of the loans it asks
+/// between (`loan_ids`, checked), by rule.
+pub(super) fn asked(question: &str, loan_ids: &[String], facts: &Facts<'_>) -> String {
+    let mut text = question.trim_end().to_string();
+    let mut seen: Vec<&str> = Vec::new();
+    for l in loan_ids.iter().filter_map(|id| facts.loan(id)) {
+        if !seen.contains(&l.id.as_str()) {
+            seen.push(&l.id);
+            text.push_str(&format!("\n- {}", l.title));
+        }
+    }
+    text
 }
 
 /// A composition of either mode, as the repair loop and the Library see it.

@@ -22,8 +22,8 @@ use vocab::loans::ComposeCheck as C;
 use vocab::loans::operation::{FOLLOW_UP, LOAN_ID, RENEW_LOAN, REQUEST, RETURN_DATE};
 
 use super::blocks::Facts;
-use super::check::{CheckError, check_text, known_dates, offers_ineligible, renews_ineligible};
-use super::compile::{LOAN_FACTS, fact_path, return_date_field};
+use super::check::{CheckError, check_text, known_dates, offers_ineligible, offers_refused};
+use super::compile::{LOAN_FACTS, LOANS, fact_path, return_date_field};
 use super::words::Said;
 use crate::loans::LoanFacts;
 
@@ -100,6 +100,30 @@ struct Ctx<'a> {
 /// Keys whose strings are structure, not words a person reads (catalog mode's walk):
 /// the inspector's structure keys and these.
 const NOT_WORDS: &[&str] = &["returnType", "displayStyle", "value"];
+
+/// The function calls under `v` other than `required`, with their paths.
+fn calls(v: &Value, at: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    match v {
+        Value::Object(map) => {
+            if let Some(call) = map.get("call").and_then(Value::as_str)
+                && call != "required"
+            {
+                out.push((at.to_string(), call.to_string()));
+            }
+            for (k, v) in map {
+                out.extend(calls(v, &format!("{at}/{k}")));
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                out.extend(calls(v, &format!("{at}/{i}")));
+            }
+        }
+        _ => {}
+    }
+    out
+}
 
 /// The ids a component refers to (`child`, `children` or a template's `componentId`),
 /// with the pointer of each.
@@ -191,7 +215,33 @@ impl Ctx<'_> {
         }
         for (j, c) in components.iter().enumerate() {
             self.component(&format!("{at}/{j}"), c, components);
+            let loans: HashSet<&str> = references(c, "")
+                .iter()
+                .filter_map(|(id, _)| by_id.get(id.as_str()))
+                .filter_map(|k| Self::loan_shown(&components[*k]))
+                .collect();
+            if loans.len() > 1 {
+                let message =
+                    "one container shows what belongs to two loans side by side: a card is one loan's";
+                self.err(C::StatedFact, format!("{at}/{j}"), message);
+            }
         }
+    }
+
+    /// The loan a component shows or acts on itself: a text bound to one of its facts, its
+    /// date picker, its Renew button.
+    fn loan_shown(c: &Value) -> Option<&str> {
+        if let Some(p) = c.pointer("/text/path").and_then(Value::as_str) {
+            return p.strip_prefix(&format!("/form/{LOANS}/"))?.split('/').next();
+        }
+        if let Some(p) = c.pointer("/value/path").and_then(Value::as_str) {
+            let id = p.strip_prefix(&format!("/form/{RETURN_DATE}/"))?;
+            return Some(id);
+        }
+        let event = c.pointer("/action/event")?;
+        (event.get("name").and_then(Value::as_str) == Some(RENEW_LOAN))
+            .then(|| event.pointer(&format!("/context/{LOAN_ID}")).and_then(Value::as_str))
+            .flatten()
     }
 
     /// Cycles anywhere, and the depth below the root.
@@ -240,13 +290,22 @@ impl Ctx<'_> {
     }
 
     fn component(&mut self, at: &str, c: &Value, all: &[Value]) {
+        if self.catalog {
+            // a function computes words no rule could read (formatString, formatDate …)
+            for (path, call) in calls(c, at) {
+                let message = format!("a text or value may not be computed by {call}: only required checks");
+                self.err(C::NotAllowed, path, message);
+            }
+        }
         match c.get("component").and_then(Value::as_str).unwrap_or_default() {
             "Text" => {
                 let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
-                let said = match (self.catalog, self.labels.contains_key(id)) {
-                    (false, _) => Said::Service,
-                    (true, true) => Said::Label,
-                    (true, false) => Said::Composer,
+                let heading = matches!(c.get("variant").and_then(Value::as_str), Some("h1" | "h2" | "h3"));
+                let said = match (self.catalog, self.labels.contains_key(id), heading) {
+                    (false, _, _) => Said::Service,
+                    (true, true, _) => Said::Label,
+                    (true, false, true) => Said::Title,
+                    (true, false, false) => Said::Composer,
                 };
                 self.text_as(c.get("text"), format!("{at}/text"), said);
                 if self.catalog {
@@ -266,6 +325,10 @@ impl Ctx<'_> {
                     let message =
                         format!("a {kind} may not supply a renewal's values: only the loan's date picker");
                     self.err(C::OperationInputs, format!("{at}/value"), message);
+                }
+                // a literal value is shown as it is (a text field's)
+                if c.get("value").is_some_and(Value::is_string) {
+                    self.text(c.get("value"), format!("{at}/value"));
                 }
                 self.words(c, at);
             }
@@ -346,7 +409,7 @@ impl Ctx<'_> {
                     self.text_as(context.get(REQUEST), path.clone(), Said::Request);
                     let child = c.get("child").and_then(Value::as_str).unwrap_or_default();
                     let label = self.labels.get(child).cloned().unwrap_or_default();
-                    if renews_ineligible(&label, request, self.facts) {
+                    if offers_refused(&label, request, self.facts) {
                         self.out.push(offers_ineligible(path));
                     }
                 }

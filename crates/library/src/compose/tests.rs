@@ -101,10 +101,7 @@ fn when_are_my_books_due_is_every_loan_as_a_card_soonest_first_labelled_offline(
     let s = screen(q);
     sendable(&s, q);
     let t = texts(&s);
-    assert!(
-        t.iter().any(|t| t.starts_with("Offline Library (no model): your loans from the loan service")),
-        "{t:?}"
-    );
+    assert!(t.iter().any(|t| t.starts_with("Offline Library (no model): from the loan service")), "{t:?}");
     let titles: Vec<&str> = of_type(&s, "Text")
         .iter()
         .filter(|c| c["variant"] == "h4")
@@ -186,7 +183,7 @@ fn an_ineligible_loan_gets_its_card_saying_why_and_no_renew_choice() {
         // the card says why, in the service's words; the offline notice states nothing
         let t = texts(&s);
         assert!(t.iter().any(|t| *t == format!("Not renewable: {why}.")), "{q}: {t:?}");
-        assert!(t.contains(&"Offline Library (no model): this loan as the loan service has it."), "{q}");
+        assert!(t.contains(&"Offline Library (no model): from the loan service."), "{q}");
         assert!(of_type(&s, "DateTimeInput").is_empty(), "{q}");
         assert!(s.buttons.iter().all(|(_, n)| n != "renew_loan") && s.renewing.is_empty(), "{q}");
     }
@@ -197,7 +194,7 @@ fn the_marketing_book_is_one_question_naming_both() {
     let Composed::Ask(question) = offline("renew the marketing book") else { panic!("a question") };
     assert_eq!(
         question,
-        "Offline Library (no model): which one do you mean: Marketing Basics or Marketing Research Methods?"
+        "Offline Library (no model): which one do you mean?\n- Marketing Basics\n- Marketing Research Methods"
     );
     let Composed::Screen(s) = offline("renew marketing basics") else { panic!("naming it is a screen") };
     assert_eq!(s.renewing, [("ln-marketing-basics".to_string(), 1)]);
@@ -220,7 +217,7 @@ fn no_loans_is_an_answer_in_words() {
 fn invented() -> Composition {
     Composition::Screen {
         title: "Your loans".into(),
-        blocks: vec![Block::Notice { text: "Calculus in Motion is due 2027-01-04.".into() }],
+        blocks: vec![Block::Notice { text: "See you on 2027-01-04.".into() }],
     }
 }
 
@@ -278,7 +275,7 @@ async fn a_repair_that_fixes_the_errors_is_accepted_and_an_unreadable_reply_is_a
                 _ => {
                     assert_eq!(errors[0].code, ComposeCheck::InventedDate);
                     Step::Composed(Composition::Answer {
-                        text: "Here is your calculus book.".into(),
+                        text: "Here is what the loan service has.".into(),
                         loan_ids: vec!["ln-calculus".into()],
                     })
                 }
@@ -288,7 +285,7 @@ async fn a_repair_that_fixes_the_errors_is_accepted_and_an_unreadable_reply_is_a
     )
     .await;
     let Ok((_, Composed::Answer(text))) = result.outcome else { panic!("answered: {:?}", result.outcome) };
-    assert!(text.starts_with("Here is your calculus book.\n- Calculus in Motion"), "{text}");
+    assert!(text.starts_with("Here is what the loan service has.\n- Calculus in Motion"), "{text}");
     assert_eq!(attempts, 3);
     let codes: Vec<Vec<&str>> =
         result.attempts.iter().map(|a| a.iter().map(CheckError::code).collect()).collect();

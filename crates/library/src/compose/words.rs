@@ -1,23 +1,24 @@
-//! What a composer's own words may say of the loans: nothing the loan service is the
-//! authority on (`stated_fact`). Every date, count and eligibility a loan answer shows is
-//! the service's, put there by code — a loan card or list the compiler draws, a text bound
-//! to `/form/loans/<loanId>/…` in catalog mode, the lines a words answer gets by rule — so
-//! a composer's title, notice, label, question or answer frames them and states none:
+//! What a composer's own words may say of the loans: nothing (`stated_fact`). Every
+//! date, count and eligibility a loan answer shows is the service's, put there by code — a
+//! loan card or list the compiler draws, a text bound to `/form/loans/<loanId>/…` in
+//! catalog mode, the lines a words answer or a question gets by rule for the loans it
+//! names in `loanIds` — so a composer's title, notice, question or answer frames them and
+//! says nothing of any loan:
 //!
-//! - no date, written or said as a day ("tomorrow", "on Saturday", "in a week"), unless
-//!   the student's own words named it ("the date you asked for, …");
-//! - no number (digits, "three", "twice", "both") the student did not say;
-//! - no word of a loan's state — renewable, renewed, eligible, overdue, late, a hold, a
-//!   reserve, a limit, a fine, longer, kept … in the five languages of the campus;
-//! - no word of how many loans a claim covers ("none", "all", "every", "only", "no books");
-//! - the verb "renew" only where it claims nothing a structure does not: a button's label
-//!   ("Renew", its loan checked by the button's own rules), a follow-up's label (its
-//!   request checked like the button), or "press Renew" in a text naming no loan.
+//! - it names no loan and points at none: no title, no title's own words ("the chemistry
+//!   book"), no id, no "book", "loan", "copy", "it", "them" (a title may say "Your
+//!   loans"; "the loan service" is the service's name);
+//! - no date, written or said as a day, a month or a span ("tomorrow", "on Christmas", "in
+//!   a fortnight", "until January"), unless the student's own words named it;
+//! - no number the student did not say; no word of a loan's state (renewable, renewed,
+//!   overdue, late, a hold, a reserve, a limit, a fine, blocked, waiting, more time …) in
+//!   the five languages of the campus; no word of how many ("none", "all", "everything");
+//! - "renew" only as "press Renew".
 //!
-//! A loan's title and id are words of the text like any name: they are taken out before
-//! the rules read it (a title with a number or "reserve" in it states nothing). The rule
-//! refuses far more than false claims; a refused text is repaired with the reason, and the
-//! compiler's cards say the facts in their place.
+//! A button's label may name a loan and say renew (what it offers is checked like the
+//! button: `check::offers_refused`); the rules on state, time, numbers and counts hold
+//! for it too. The rule refuses far more than false claims; a refused text is repaired
+//! with the reason, and the compiler's cards say the facts in their place.
 
 use std::collections::HashSet;
 
@@ -32,6 +33,8 @@ use super::blocks::Facts;
 pub(super) enum Said {
     /// A composer's own words: every rule of the module.
     Composer,
+    /// A screen's title: a composer's words that may call the loans "your loans".
+    Title,
     /// A button's label: the composer's words, and "renew" as the button's verb.
     Label,
     /// The question a follow-up sends as the student's: a request, not a claim (no
@@ -57,6 +60,12 @@ const STATE_STEMS: &[&str] = &[
     "elegib",
     "overdue",
     "uberfall",
+    "block",
+    "wait",
+    "chance",
+    "standing",
+    "urgent",
+    "request",
     "vencid",
     "retard",
     "reserv",
@@ -109,6 +118,75 @@ const STATE_WORDS: &[&str] = &[
 /// The verbs of renewing a follow-up's label may use (its request is checked).
 const RENEW_VERBS: &[&str] = &["renov", "renouvel", "prolong", "verlang", "extend"];
 
+/// Words of a time or a span: a due date said without a date.
+const TIME: &[&str] = &[
+    "soon",
+    "later",
+    "fortnight",
+    "weekend",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "day",
+    "days",
+    "tonight",
+    "christmas",
+    "holiday",
+    "holidays",
+    "until",
+    "till",
+    "deadline",
+    "semana",
+    "mes",
+    "ano",
+    "semaine",
+    "mois",
+    "annee",
+    "woche",
+    "monat",
+    "jahr",
+    "hafte",
+    "mahina",
+    "saal",
+];
+
+/// Words that point at a loan, and nouns a loan is called by.
+const POINTERS: &[&str] =
+    &["it", "its", "them", "they", "their", "this", "that", "these", "those", "ihn", "ise"];
+const LOAN_NAMES: &[&str] = &[
+    "book",
+    "books",
+    "loan",
+    "loans",
+    "copy",
+    "copies",
+    "item",
+    "items",
+    "title",
+    "titles",
+    "textbook",
+    "textbooks",
+    "libro",
+    "libros",
+    "prestamo",
+    "prestamos",
+    "livre",
+    "livres",
+    "emprunt",
+    "emprunts",
+    "buch",
+    "bucher",
+    "ausleihe",
+    "ausleihen",
+    "kitab",
+    "kitaab",
+    "kitabein",
+    "kitaben",
+];
+
 /// Words that say how many loans a claim covers.
 const QUANTITY: &[&str] = &[
     "none",
@@ -125,6 +203,8 @@ const QUANTITY: &[&str] = &[
     "few",
     "most",
     "either",
+    "everything",
+    "everyone",
     "neither",
     "ninguno",
     "ninguna",
@@ -179,7 +259,7 @@ pub(super) fn stated_facts(text: &str, facts: &Facts<'_>, known: &HashSet<Date>,
                 .to_string(),
         );
     }
-    let ws = words(&without_dates(&names_removed(text, facts)));
+    let ws = words(&without_dates(&names_removed(text, facts)).replace("loan service", "service"));
     let asked: HashSet<String> = words(facts.question).into_iter().collect();
     let number = |w: &String| {
         let digits = !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
@@ -187,6 +267,23 @@ pub(super) fn stated_facts(text: &str, facts: &Facts<'_>, known: &HashSet<Date>,
     };
     if ws.iter().any(number) {
         out.push("the words state a number; counts come from the loan data, drawn by code".to_string());
+    }
+    if said != Said::Label {
+        let named = names(text, facts);
+        let pointer = ws.iter().find(|w| {
+            POINTERS.contains(&w.as_str()) || (said == Said::Composer && LOAN_NAMES.contains(&w.as_str()))
+        });
+        if let Some(what) = named.or(pointer.cloned()) {
+            out.push(format!(
+                "the words name or point at a loan ('{what}'); a loan is shown by its loanCard or loanList, or named in loanIds, never in words"
+            ));
+        }
+    }
+    let more_time = ws.windows(2).any(|p| p[0] == "more" && p[1] == "time");
+    if let Some(w) = ws.iter().find(|w| TIME.contains(&w.as_str()) || forms::read::month(w).is_some()) {
+        out.push(format!("the words speak of a time ('{w}'); a loan's dates are drawn from the loan data"));
+    } else if more_time {
+        out.push("the words speak of more time; whether a loan can be renewed is drawn in its card".into());
     }
     let verb = |w: &str| said == Said::Label && RENEW_VERBS.iter().any(|s| w.starts_with(s));
     let state = ws.iter().find(|w| {
@@ -204,7 +301,7 @@ pub(super) fn stated_facts(text: &str, facts: &Facts<'_>, known: &HashSet<Date>,
     if let Some((_, w)) = counted {
         out.push(format!("the words say how many loans something is true of ('{w}'); the loan data says it"));
     }
-    if let Some(why) = renewing(text, &ws, !super::mock::named_in(facts.loans, text).is_empty(), said) {
+    if let Some(why) = renewing(text, &ws, said) {
         out.push(why.to_string());
     }
     out
@@ -226,22 +323,24 @@ fn without_dates(text: &str) -> String {
         let date_like = digit && (c.contains('-') || c.contains('/'));
         let year = c.trim_matches(|ch: char| !ch.is_ascii_digit()).len() == 4 && digit;
         let beside = digit && (month(chunks.get(i + 1)) || (i > 0 && month(chunks.get(i - 1))));
-        if !(date_like || year || beside) {
+        // the month of a day written beside it ("January 4") is the date's, not a time of its own
+        let digit_at = |k: Option<&&str>| k.is_some_and(|k| k.chars().any(|ch| ch.is_ascii_digit()));
+        let month_of_day =
+            month(Some(c)) && (digit_at(chunks.get(i + 1)) || (i > 0 && digit_at(chunks.get(i - 1))));
+        if !(date_like || year || beside || month_of_day) {
             kept.push(*c);
         }
     }
     kept.join(" ")
 }
 
-/// Why `text` (its words `ws`, without titles and ids) may not say "renew", if it may not.
-fn renewing(text: &str, ws: &[String], names_a_loan: bool, said: Said) -> Option<&'static str> {
+/// Why `text` (its words `ws`, without titles and ids) may not say "renew", if it may not:
+/// only "press Renew" and the like may, or a button's label.
+fn renewing(text: &str, ws: &[String], said: Said) -> Option<&'static str> {
     let at: Vec<usize> =
         ws.iter().enumerate().filter(|(_, w)| w.as_str() == "renew").map(|(i, _)| i).collect();
     if at.is_empty() || said == Said::Label {
         return None;
-    }
-    if names_a_loan {
-        return Some("the words say renew beside a loan; whether it can be renewed is drawn in its card");
     }
     // "press Renew", "the Renew button": the button's name, capitalised as it is drawn
     let pointing = at.iter().all(|&i| {
@@ -250,6 +349,26 @@ fn renewing(text: &str, ws: &[String], names_a_loan: bool, said: Said) -> Option
         (before.is_some_and(|b| POINTING.contains(&b)) || after == Some("button")) && text.contains("Renew")
     });
     (!pointing).then_some("the words say renew; only a Renew button (press Renew) may, its loan checked")
+}
+
+/// The first loan name `text` has: a title (whole or without its parenthesis), an id, or
+/// a title's own words ("chemistry").
+fn names(text: &str, facts: &Facts<'_>) -> Option<String> {
+    let lower = text.to_lowercase();
+    let ws = words(text);
+    for l in facts.loans {
+        let title = l.title.to_lowercase();
+        let core = title.split('(').next().unwrap_or(&title).trim().to_string();
+        for name in [title.clone(), core, l.id.to_lowercase()] {
+            if !name.is_empty() && lower.contains(&name) {
+                return Some(name);
+            }
+        }
+        if let Some(k) = forms::read::books::title_keywords(&l.title).into_iter().find(|k| ws.contains(k)) {
+            return Some(k);
+        }
+    }
+    None
 }
 
 /// `text` with every loan's title (whole, and without a parenthesis) and id blanked out.
