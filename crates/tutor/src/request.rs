@@ -208,8 +208,9 @@ fn skip_respect(after: &str) -> &str {
     after
 }
 
-/// An expression written before the key, as all of what comes before it (`x^3
-/// derivative`); none when words come first (`find the second derivative`).
+/// An expression written before the key: all of what comes before it (`x^3
+/// derivative`), or the expression inside the words before it (`can you x^2
+/// differentiate`); none when only words come first (`find the second derivative`).
 fn before_key(lower: &str, i: usize) -> Option<String> {
     let mut before = lower[..i].trim();
     // "x^3 2nd derivative": the order is not part of the expression
@@ -221,8 +222,11 @@ fn before_key(lower: &str, i: usize) -> Option<String> {
     let before = before.strip_prefix("the ").unwrap_or(before).trim();
     // the article ("a derivative") is a word
     let lone_letter = ["a", "i"].contains(&before);
-    (calculus::is_expression(before) && before.chars().any(|c| c.is_alphanumeric()) && !lone_letter)
-        .then(|| before.to_string())
+    if calculus::is_expression(before) && before.chars().any(|c| c.is_alphanumeric()) && !lone_letter {
+        return Some(before.to_string());
+    }
+    // words around it: "kannst du mir bitte x^2 ableiten"
+    crate::phrase::framed(before)
 }
 
 /// The function a value at a point is asked of (`what is x^2`, `the value of sin(x)`,
@@ -259,11 +263,11 @@ fn valued(rest: &str) -> Option<String> {
 
 /// What `lower` (see [`normalize`]) asks for.
 pub(crate) fn ask(lower: &str) -> Ask {
-    if let Some(l) = crate::limits::read(lower) {
-        return Ask::Limit(l);
-    }
     let integral = first_key(lower, INTEGRAL_KEYS);
     let derivative = first_key(lower, DERIVATIVE_KEYS);
+    if let Some(l) = crate::limits::read(lower, integral.is_none() && derivative.is_none()) {
+        return Ask::Limit(l);
+    }
     match (integral, derivative) {
         (Some((i, k)), d) if d.is_none_or(|(j, _)| i < j) => {
             let (after, plural) = after_word(lower, i, k);

@@ -200,6 +200,30 @@ const TYPED: &[Row] = &[
     // the integral of 1/x is the log rule
     ("lr", "integrate 1/x", "answered", &["ln|x| + C", "log rule"], &["power rule"]),
     ("lr", "why?", "answered", &["log rule", "ln|x|"], &["power rule"]),
+    // the expression inside framing words of any language, before or after the command
+    ("fr4", "mujhe x^3 ka derivative chahiye", "answered", &["f'(x) = 3x^2"], &["couldn't read"]),
+    ("fr4", "kya aap e^(2x) ka derivative nikal sakte hain", "answered", &["f'(x) = 2e^(2x)"], &[]),
+    ("fr4", "quiero saber la integral de cos(x) para mi tarea", "answered", &["= sin(x) + C"], &[]),
+    ("fr4", "kannst du mir bitte x^2 ableiten", "answered", &["f'(x) = 2x"], &[]),
+    ("fr4", "i need x^3 differentiated", "answered", &["f'(x) = 3x^2"], &[]),
+    // framing words never swallow a piece of the expression: two pieces are not one
+    ("fr4", "derivative of x^2 with 3", "unable", &["couldn't read \"x^2 with 3\""], &["f'(x)"]),
+    // limits said without the word: where the variable goes, about an expression
+    ("li4", "where does 1/x go as x goes to infinity", "answered", &["lim x→∞ 1/x = 0"], &[]),
+    ("li4", "what does (1+1/x)^x tend to as x tends to infinity", "answered", &["= e ≈ 2.718282"], &[]),
+    (
+        "li4",
+        "what happens to 1/x as x gets close to 0 from the right",
+        "answered",
+        &["lim x→0⁺ 1/x = ∞"],
+        &[],
+    ),
+    ("li4", "as x gets close to 1, what happens to (x^2-1)/(x-1)?", "answered", &["= 2"], &[]),
+    // improper integrals: the limit, exact, or divergence; a pole on the interval is said
+    ("im4", "integral of x*e^(-x) from 0 to infinity", "answered", &["= 1 (it converges)"], &[]),
+    ("im4", "integral of x^2 from -infinity to infinity", "answered", &["diverges (to ∞)"], &[]),
+    ("im4", "integral of 1/x^2 from 0 to infinity", "unable", &["not defined at x = 0"], &["converges"]),
+    ("im4", "integral of cos(x) from 0 to infinity", "unable", &["oscillates"], &["converges", "diverges"]),
     // honest about what it can't do
     ("no", "integrate e^(x^2)", "unable", &["I can't compute ∫ e^(x^2) dx", "by parts"], &["+ C"]),
     ("no", "integrate e^x*sin(x)", "unable", &["I can't compute"], &["+ C"]),
