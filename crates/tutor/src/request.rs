@@ -38,6 +38,11 @@ pub(crate) enum Ask {
     },
     /// A limit (`limits.rs`).
     Limit(crate::limits::LimitAsk),
+    /// A follow-up naming only a new expression ("and x^4?", "what about cos(x)?"): the
+    /// last operation again, on it (`followup.rs`).
+    Again {
+        expr: String,
+    },
     /// An expression with no command ("x^2 + 1").
     Bare {
         expr: String,
@@ -305,6 +310,13 @@ pub(crate) fn ask(lower: &str) -> Ask {
             }
         }
         _ => {
+            // a follow-up naming only a new point ("x=4?") or a new expression ("and x^4?")
+            if let Some(at) = crate::followup::new_point(lower) {
+                return Ask::Value { at, expr: None };
+            }
+            if let Some(expr) = crate::followup::new_expression(lower) {
+                return Ask::Again { expr };
+            }
             let (rest, at) = split_point(lower);
             if let Some(at) = at
                 && rest.split_whitespace().count() <= 4

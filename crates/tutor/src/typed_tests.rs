@@ -219,11 +219,43 @@ const TYPED: &[Row] = &[
         &[],
     ),
     ("li4", "as x gets close to 1, what happens to (x^2-1)/(x-1)?", "answered", &["= 2"], &[]),
+    // a follow-up on a new expression or a new point repeats the last operation
+    ("ag4", "integrate x^2 from 0 to 3", "answered", &["= 9"], &[]),
+    ("ag4", "and x^3?", "answered", &["from 0 to 3 of x^3 dx = 81/4"], &[]),
+    ("ag4", "from 1 to infinity?", "answered", &["diverges (to ∞)"], &["converges"]),
+    ("ag5", "limit of sin(x)/x as x goes to 0", "answered", &["= 1"], &[]),
+    ("ag5", "what about x = 1?", "answered", &["lim x→1 sin(x)/x = sin(1) ≈ 0.841471"], &[]),
+    ("ag6", "x = 4", "answered", &["At which function?"], &["outside calculus"]),
+    ("ag6", "and x^4?", "answered", &["f(x) = x^4. What would you like"], &["couldn't read"]),
     // improper integrals: the limit, exact, or divergence; a pole on the interval is said
     ("im4", "integral of x*e^(-x) from 0 to infinity", "answered", &["= 1 (it converges)"], &[]),
     ("im4", "integral of x^2 from -infinity to infinity", "answered", &["diverges (to ∞)"], &[]),
     ("im4", "integral of 1/x^2 from 0 to infinity", "unable", &["not defined at x = 0"], &["converges"]),
     ("im4", "integral of cos(x) from 0 to infinity", "unable", &["oscillates"], &["converges", "diverges"]),
+    // another one after a computation: an example of the rule it used
+    ("an4", "derivative of x^3", "answered", &["3x^2"], &[]),
+    ("an4", "otro más", "answered", &["The power rule, worked example 2 of 3"], &["which topic"]),
+    // "I don't get it": a different explanation each time, never "couldn't read"
+    ("cf4", "I don't get it", "answered", &["Which part is unclear?"], &["couldn't read"]),
+    ("cf4", "explain the chain rule", "answered", &["The chain rule."], &[]),
+    ("cf4", "explícalo de otra manera", "answered", &["The idea behind the chain rule"], &[]),
+    (
+        "cf4",
+        "still confused",
+        "answered",
+        &["one more example", "worked example 3 of 4"],
+        &["The idea behind"],
+    ),
+    ("cf5", "derivative of x^2 at x=3", "answered", &["f'(3) = 6"], &[]),
+    ("cf5", "i don't understand", "answered", &["step by step", "power rule"], &[]),
+    (
+        "cf5",
+        "can you explain it differently?",
+        "answered",
+        &["Here is the rule behind it. The power rule."],
+        &[],
+    ),
+    ("cf5", "samajh nahi aaya", "answered", &["The idea behind the power rule"], &["Here is the rule"]),
     // honest about what it can't do
     ("no", "integrate e^(x^2)", "unable", &["I can't compute ∫ e^(x^2) dx", "by parts"], &["+ C"]),
     ("no", "integrate e^x*sin(x)", "unable", &["I can't compute"], &["+ C"]),
