@@ -222,6 +222,16 @@ pub(crate) fn defined_on(
     Ok(())
 }
 
+/// No point of `[lo, hi]` (far points standing in for infinite ends) where `original` is
+/// undefined because a linear base vanishes under a negative power, turns negative under
+/// a fractional one, or a linear `ln` argument is not positive ([`Error::NotDefined`]).
+pub(crate) fn no_gap(original: &Expr, lo: f64, hi: f64) -> Result<(), Error> {
+    match gap(original, lo.min(hi), lo.max(hi)) {
+        Some((point, why)) => Err(Error::NotDefined { order: 0, at: point, why: why.into() }),
+        None => Ok(()),
+    }
+}
+
 /// `value` is the integral of `original` from `a` to `b`, where both are defined (see
 /// [`defined_on`]): the antiderivative's derivative is `original` at points inside the
 /// interval, and `value` is exmex's `F(b) - F(a)`.

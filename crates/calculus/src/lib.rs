@@ -31,6 +31,7 @@ mod check;
 mod diff;
 mod explicit;
 mod expr;
+mod improper;
 mod integrate;
 mod limit;
 mod parse;
@@ -39,6 +40,7 @@ mod show;
 mod simplify;
 
 pub use expr::{Constant, Expr, Func};
+pub use improper::{Improper, ImproperWorked, improper};
 pub use limit::{Limit, LimitWorked, Point, Side, limit};
 pub use parse::{is_expression, leading_expression, math_word as is_math_word};
 pub use rational::Q;

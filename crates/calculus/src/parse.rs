@@ -35,10 +35,12 @@ const NAMES: [(&str, Option<FuncName>); 8] = [
     ("pi", None),
 ];
 
-/// Function names a student may type that this tutor does not handle.
-const UNSUPPORTED: [&str; 16] = [
-    "arcsin", "arccos", "arctan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sec", "csc", "cot", "abs",
-    "floor", "log10", "log2",
+/// Function names a student may type that this tutor does not handle (read before
+/// [`NAMES`], so `sinh` is not `sin` and a stray `h`).
+const UNSUPPORTED: [&str; 30] = [
+    "arcsinh", "arccosh", "arctanh", "arsinh", "arcosh", "artanh", "asinh", "acosh", "atanh", "arcsin",
+    "arccos", "arctan", "arccot", "arcsec", "arccsc", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sech",
+    "csch", "coth", "cosec", "sec", "csc", "cot", "abs", "floor",
 ];
 
 fn normalize(text: &str) -> String {
@@ -166,7 +168,9 @@ pub fn math_word(word: &str) -> bool {
     let mut rest = word;
     let mut loose = 0;
     while !rest.is_empty() {
-        if let Some(name) = NAMES.iter().map(|(n, _)| *n).chain(UNSUPPORTED).find(|n| rest.starts_with(n)) {
+        if let Some(name) =
+            UNSUPPORTED.into_iter().chain(NAMES.iter().map(|(n, _)| *n)).find(|n| rest.starts_with(n))
+        {
             rest = &rest[name.len()..];
             loose = 0;
         } else {

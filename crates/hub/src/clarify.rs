@@ -81,27 +81,50 @@ const SHORT_OPENERS: &[&str] = &[
 ];
 /// Words that refer back to the last question, whatever else is said.
 const BACK: &[&str] = &["it", "that", "this", "them", "again", "instead"];
-/// Words that ask for more of the last answer only in a short message ("another example
-/// please", "otro ejemplo", "noch ein Beispiel", "ek aur"): "give me another example of a
-/// cover letter" is a question of its own.
+/// Words that ask for more of the last answer, or say it was not understood, only in a
+/// short message ("another example please", "otro más", "noch ein Beispiel", "ek aur",
+/// "no entiendo", "ich verstehe das nicht", "samajh nahi aaya"): "give me another example
+/// of a cover letter" is a question of its own.
 const SHORT_BACK: &[&str] = &[
     "another",
     "more",
     "different",
+    "differently",
     "example",
     "examples",
     "elaborate",
+    "understand",
+    "confused",
+    "confusing",
+    "unclear",
     "otro",
     "otra",
+    "más",
     "ejemplo",
+    "entiendo",
+    "entendí",
     "autre",
+    "encore un",
+    "encore une",
     "exemple",
+    "comprends",
+    "compris",
+    "autrement",
     "nochmal",
+    "noch eins",
+    "noch einer",
     "beispiel",
+    "verstehe",
+    "versteh",
+    "anders",
     "ek aur",
     "aur ek",
     "dobara",
     "phir se",
+    "samajh",
+    "samjha",
+    "samjhi",
+    "समझ",
 ];
 /// The most words a message has for [`SHORT_OPENERS`] and [`SHORT_BACK`] to count.
 const SHORT: usize = 6;
@@ -192,18 +215,36 @@ const VALUE_WORDS: &[&str] = &[
     "aaj",
     "kal",
     "infinity",
+    "pi",
 ];
 
-/// Whether a follow-up ([`reads_as_follow_up`]) changes only a value of the last
-/// question: every word a day, a bound or a number ("what about tuesday?", "from 0 to
-/// 3?"). Such a message goes where the last question went whatever the router makes of
-/// its few words ("tuesday" alone reads like a tutoring time).
+/// Whether a follow-up ([`reads_as_follow_up`]), or a point alone ("x=4?", [`a_point`]),
+/// changes only a value of the last question: every word a day, a bound, a point or a
+/// number ("what about tuesday?", "from 0 to 3?", "and x = 2?"). Such a message goes
+/// where the last question went whatever the router makes of its few words ("tuesday"
+/// alone reads like a tutoring time).
 pub(crate) fn only_a_new_value(text: &str) -> bool {
     let words = crate::courtesy::lower_words(text);
+    // an expression is more than a value ("y = x^2")
+    let expression = text.contains(['^', '*', '+', '(', ')']);
     !words.is_empty()
         && words.len() <= SHORT
-        && reads_as_follow_up(text)
+        && !expression
+        && (reads_as_follow_up(text) || a_point(text))
         && words.iter().all(|w| VALUE_WORDS.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Whether `text` names a point and nothing else but the words around it: a one-letter
+/// name, `=`, a number (`x=4?`, `and x = -1/2`, `t = pi`).
+fn a_point(text: &str) -> bool {
+    let Some((name, value)) = text.trim().trim_end_matches(['?', '!', '.']).split_once('=') else {
+        return false;
+    };
+    let name = name.trim_end().rsplit(' ').next().unwrap_or("");
+    let value = value.trim().trim_start_matches(['-', '+']);
+    let number = !value.is_empty()
+        && (value.chars().all(|c| c.is_ascii_digit() || "./".contains(c)) || ["pi", "π"].contains(&value));
+    name.chars().count() == 1 && name.chars().all(|c| c.is_ascii_alphabetic()) && number
 }
 
 /// Whether a question reads as a follow-up to the conversation's last one: it opens with
@@ -281,6 +322,16 @@ mod tests {
             "noch ein Beispiel",
             "ek aur example do",
             "pourquoi ?",
+            "otro más",
+            "I don't get it",
+            "I don't understand",
+            "can you explain it differently?",
+            "no entiendo",
+            "je ne comprends pas",
+            "ich verstehe das nicht",
+            "samajh nahi aaya",
+            "and x^4?",
+            "what about cos(x)?",
         ] {
             assert!(reads_as_follow_up(q), "{q}");
         }
@@ -313,6 +364,10 @@ mod tests {
             "on sunday?",
             "und am Samstag?",
             "aur kal?",
+            "x=4?",
+            "and x = -1/2",
+            "what about x=2?",
+            "y = 3",
         ] {
             assert!(only_a_new_value(q), "{q}");
         }
@@ -322,6 +377,9 @@ mod tests {
             "tuesday",
             "what about integrals?",
             "and how do I renew it?",
+            "y = x^2",
+            "x = y",
+            "room = 4",
         ] {
             assert!(!only_a_new_value(q), "{q}");
         }

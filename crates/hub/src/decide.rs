@@ -97,9 +97,10 @@ async fn answer(
 /// A message that is only small talk ("thanks!", "hi", "thanks, that helped", and "bye
 /// tutor", which names a service but asks it nothing) is the Hub's to answer
 /// courteously, whatever the router proposed; a question the router places nowhere
-/// that reads as a follow-up ("what about at
-/// x=2?", "and from 1 to 2?", "is that right?"), in a conversation whose last question
-/// was routed, is proposed to that same specialist (still validated: if it is
+/// that reads as a follow-up ("what about at x=2?", "and from 1 to 2?", "is that
+/// right?", "and x^4?", "I don't get it"), or one that only gives a new value (a day,
+/// bounds, a point alone: "x=4?") wherever the router placed it, in a conversation whose
+/// last question was routed, is proposed to that same specialist (still validated: if it is
 /// unavailable now, that is said). Anything else the router placed nowhere ("hi", "can
 /// you fix my sink?") stays the Hub's to answer; a placed question or a choice between
 /// services is left as decided.
@@ -112,7 +113,7 @@ fn follow_up(last: Option<&Target>, text: &str, decision: Decision) -> Decision 
     if !decision.placed_nowhere() && !new_value {
         return decision;
     }
-    if !clarify::reads_as_follow_up(text) {
+    if !(new_value || clarify::reads_as_follow_up(text)) {
         return decision;
     }
     match last {

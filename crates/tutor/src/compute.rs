@@ -2,9 +2,10 @@
 //! integral (indefinite, or between bounds): the function, the result, the steps the
 //! `calculus` crate recorded, and plainly why not when there is no result.
 
-use calculus::{Error, Function};
+use calculus::{Error, Function, Improper, Limit, Point};
 
 use crate::answer::{Answer, cannot, reply};
+use crate::phrase::{reading, shown_to};
 
 /// Primes up to the third (`f'''`); then the order as a superscript (`f⁽⁴⁾`, `f⁽¹⁰⁾`).
 pub(crate) fn prime(order: usize) -> String {
@@ -106,9 +107,15 @@ pub(crate) fn integral(f: &Function, bounds: Option<&(String, String)>) -> Answe
             Err(e) => cannot(&format!("∫ {shown} d{v}"), &e),
         };
     };
-    let (pa, pb) = match (calculus::read_number(a), calculus::read_number(b)) {
-        (Ok(pa), Ok(pb)) => (pa, pb),
-        _ => return reply("unable", format!("I couldn't read the bounds \"{a}\" and \"{b}\" as numbers.")),
+    let (pa, pb) = match (reading(a), reading(b)) {
+        (Ok(Point::At(pa)), Ok(Point::At(pb))) => (pa, pb),
+        (Ok(pa), Ok(pb)) => return improper(f, &shown, &pa, &pb),
+        _ => {
+            return reply(
+                "unable",
+                format!("I couldn't read the bounds \"{a}\" and \"{b}\" as numbers (or infinity)."),
+            );
+        }
     };
     let (sa, sb) = (calculus::show(&pa), calculus::show(&pb));
     match calculus::definite(f, &pa, &pb) {
@@ -135,4 +142,67 @@ pub(crate) fn integral(f: &Function, bounds: Option<&(String, String)>) -> Answe
         ),
         Err(e) => cannot(&format!("the integral from {sa} to {sb} of {shown} d{v}"), &e),
     }
+}
+
+/// An integral with an infinite bound: the limit of the antiderivative at each infinite
+/// end, and whether the integral converges (to what) or diverges.
+fn improper(f: &Function, shown: &str, a: &Point, b: &Point) -> Answer {
+    let v = f.var;
+    let (sa, sb) = (shown_to(a), shown_to(b));
+    let what = format!("the integral from {sa} to {sb} of {shown} d{v}");
+    let w = match calculus::improper(f, a, b) {
+        Ok(w) => w,
+        Err(Error::NotDefined { at, why, .. }) => {
+            return reply(
+                "unable",
+                format!(
+                    "I can't compute {what}: {} is not defined at {v} = {at}, a point of the interval{}, \
+                     so it is improper there too, which I don't evaluate offline.",
+                    f.shown(),
+                    because(&why)
+                ),
+            );
+        }
+        Err(e) => return cannot(&what, &e),
+    };
+    let big_f = &w.antiderivative.shown;
+    // F at each end: its limit at an infinite one, its value at a number
+    let end = |p: &Point, name: char| match p {
+        Point::At(e) => calculus::value_at(&w.antiderivative.result, e)
+            .map(|value| format!("F({}) = {}", shown_to(p), value.display()))
+            .unwrap_or_default(),
+        _ => {
+            let l = w.ends.iter().find(|(q, _)| q == p).map(|(_, l)| l.display()).unwrap_or_default();
+            format!("lim {name}→{} F({name}) = {l}", shown_to(p))
+        }
+    };
+    let ends = format!("{} and {}", end(b, 'b'), end(a, 'a'));
+    let name = |p: &Point, name: char| match p {
+        Point::At(_) => format!("F({})", shown_to(p)),
+        _ => format!("F({name})"),
+    };
+    let difference = format!("{} - {}", name(b, 'b'), name(a, 'a'));
+    let text = match &w.outcome {
+        Improper::Converges(value) => format!(
+            "The integral from {sa} to {sb} of {shown} d{v} = {} (it converges)\nAn antiderivative: \
+             F({v}) = {big_f}\nIt is improper, so it is a limit: {ends}, so the integral is {}{}",
+            value.display(),
+            value.display(),
+            steps(&w.antiderivative.steps)
+        ),
+        Improper::Diverges(sign) => {
+            let to = match sign {
+                Some(true) => format!(" (to {})", Limit::Infinity.display()),
+                Some(false) => format!(" (to {})", Limit::MinusInfinity.display()),
+                None => String::new(),
+            };
+            format!(
+                "The integral from {sa} to {sb} of {shown} d{v} diverges{to}: it has no finite value.\n\
+                 An antiderivative: F({v}) = {big_f}\nIt is improper, so it is a limit: {ends}, so \
+                 {difference} has no finite limit{}",
+                steps(&w.antiderivative.steps)
+            )
+        }
+    };
+    reply("answered", text)
 }

@@ -22,21 +22,35 @@ const ANOTHER: &[&str] = &[
     "example again",
 ];
 
-/// Short asks that mean "another example" only when they are all the message says
-/// ("another one please", "one more?"): "one more question: …" is a question of its own.
-const SHORT_ANOTHER: &[&[&str]] = &[
-    &["another"],
-    &["another", "one"],
-    &["one", "more"],
-    &["more"],
-    &["example"],
-    &["an", "example"],
-    &["a", "different", "one"],
-    &["different", "one"],
-    &["a", "new", "one"],
-    &["another", "more"],
-    &["other", "one"],
+/// Words of a short ask for another example that say "another" or "more", in the
+/// languages the tutor reads ("another one", "one more", "otro más", "uno más", "encore
+/// un", "un autre", "noch eins", "ek aur"): a message of only these, [`ONE`] and
+/// [`POLITE`] words asks for one; "one more question: …" is a question of its own.
+const MORE: &[&str] = &[
+    "another",
+    "other",
+    "different",
+    "new",
+    "more",
+    "example",
+    "otro",
+    "otra",
+    "más",
+    "mas",
+    "autre",
+    "encore",
+    "noch",
+    "anderes",
+    "andere",
+    "weiteres",
+    "aur",
+    "dusra",
+    "doosra",
+    "dusri",
 ];
+/// Words that count what is asked for: "one", "a", "uno", "un", "eins", "ek".
+const ONE: &[&str] =
+    &["one", "a", "an", "the", "uno", "una", "un", "une", "eins", "ein", "eine", "einer", "ek"];
 /// Words a short ask may carry around it.
 const POLITE: &[&str] = &[
     "please", "pls", "plz", "can", "could", "i", "have", "get", "give", "me", "show", "us", "and", "ok",
@@ -49,7 +63,11 @@ pub(crate) fn wants_another(lower: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty() && !POLITE.contains(w))
         .collect();
-    ANOTHER.iter().any(|w| lower.contains(w)) || SHORT_ANOTHER.contains(&words.as_slice())
+    let short = !words.is_empty()
+        && words.len() <= 4
+        && words.iter().all(|w| MORE.contains(w) || ONE.contains(w))
+        && words.iter().any(|w| MORE.contains(w));
+    ANOTHER.iter().any(|w| lower.contains(w)) || short
 }
 
 /// The topic last explained in a conversation and the example it showed last.
@@ -57,6 +75,9 @@ pub(crate) fn wants_another(lower: &str) -> bool {
 pub(crate) struct Seen {
     pub(crate) title: &'static str,
     pub(crate) shown: usize,
+    /// Whether the topic was already said another way ("I don't get it"), so it is not
+    /// said that way again.
+    pub(crate) reworded: bool,
 }
 
 /// The answer to "another example" and what the conversation has then seen.
@@ -87,7 +108,7 @@ pub(crate) fn another(lower: &str, last: Option<Seen>) -> (Answer, Option<Seen>)
         (next, String::new())
     };
     let text = format!("{lead}{}, worked example {} of {n}: {}", t.title, index + 1, t.examples[index]);
-    (reply("answered", text), Some(Seen { title: t.title, shown: index }))
+    (reply("answered", text), Some(Seen { title: t.title, shown: index, reworded: false }))
 }
 
 /// `the chain rule` from `The chain rule`; other titles unchanged but for the first letter.

@@ -18,6 +18,7 @@ mod course;
 mod define;
 mod examples;
 mod executor;
+mod followup;
 pub mod form;
 mod leibniz;
 mod limits;

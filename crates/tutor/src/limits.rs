@@ -1,7 +1,10 @@
 //! Limit questions: reading them and answering them with `calculus::limit`.
 //!
 //! A question is a limit when it has the word `limit` (or `lim`) and names where the
-//! variable goes: `as x goes to / approaches / tends to / -> / → a`, `lim x->0 …`,
+//! variable goes — or, naming no other operation, says where the variable goes about an
+//! expression ("what does sin(x)/x approach as x goes to 0", "what happens to … as x
+//! gets close to 1"): `as x goes to / approaches / tends to / gets close to / -> / → a`
+//! (a verb of approach only after a one-letter variable), `lim x->0 …`,
 //! `lim_{x→0} …`, `lim (x->0) …`, `limit as x approaches 0 of …` (the words of other
 //! languages are English by then: `words.rs`). The point is a number (`0`, `pi/2`, `-1`)
 //! or infinity (`infinity`, `inf`, `∞`, `-infinity`, `negative infinity`); one side by
@@ -12,6 +15,7 @@
 use calculus::{Error, Function, Limit, Point, Side};
 
 use crate::answer::{Answer, cannot, reply};
+use crate::phrase::{reading, shown_to};
 
 /// What a limit question asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,9 +27,22 @@ pub(crate) struct LimitAsk {
     pub(crate) side: Side,
 }
 
-/// Verbs of approach, turned into `->`.
+/// Verbs of approach, turned into `->` after a one-letter variable (`x approaches 0`,
+/// `x gets close to 1`; "what does sin(x)/x approach" keeps its verb).
 const ARROWS: &[&str] = &[
-    "→",
+    " gets closer and closer to ",
+    " gets closer to ",
+    " gets close to ",
+    " get closer to ",
+    " get close to ",
+    " comes close to ",
+    " gets near ",
+    " goes towards ",
+    " goes toward ",
+    " heads towards ",
+    " heads to ",
+    " tends towards ",
+    " tends toward ",
     " goes to ",
     " going to ",
     " approaches ",
@@ -35,13 +52,24 @@ const ARROWS: &[&str] = &[
     " tends ",
     " approach ",
     " go to ",
+    " nears ",
 ];
 
 /// The text from the key on, with approach verbs as `->` (`as x to 0` too).
 fn arrows(s: &str) -> String {
-    let mut s = format!(" {s} ");
+    let mut s = format!(" {s} ").replace('→', "->");
     for a in ARROWS {
-        s = s.replace(a, if a.starts_with(' ') { " -> " } else { "->" });
+        let mut from = 0;
+        while let Some(i) = s[from..].find(a).map(|i| i + from) {
+            // the verb's subject: a one-letter variable
+            let subject = s[..i].rsplit(' ').next().unwrap_or("");
+            if subject.chars().count() == 1 && subject.chars().all(|c| c.is_ascii_alphabetic()) {
+                s.replace_range(i..i + a.len(), " -> ");
+                from = i + 4;
+            } else {
+                from = i + a.len() - 1;
+            }
+        }
     }
     for lead in ["as ", "when ", "for "] {
         let chars: Vec<char> = s.chars().collect();
@@ -124,14 +152,23 @@ fn point(after: &str, closer: Option<char>) -> (String, Side, usize) {
     (text, side, start + end)
 }
 
-/// The limit `lower` asks for, if it is a limit question.
-pub(crate) fn read(lower: &str) -> Option<LimitAsk> {
+/// The limit `lower` asks for, if it is a limit question. Without the word `limit`,
+/// with `unnamed` (the question names no other operation), a question that says where
+/// the variable goes (`as x goes to 0`, `when x gets close to 1`) about an expression it
+/// names is one too: "what does sin(x)/x approach as x goes to 0".
+pub(crate) fn read(lower: &str, unnamed: bool) -> Option<LimitAsk> {
     // a follow-up names no key: "and as x goes to infinity?"
     let follow_up =
         ["and as ", "as ", "what about as ", "and when ", "now as "].iter().any(|p| lower.starts_with(p));
-    let (i, len) = key(lower).or_else(|| follow_up.then_some((0, 0)))?;
+    let named = key(lower);
+    let implicit = named.is_none() && !follow_up;
+    if implicit && !unnamed {
+        return None;
+    }
+    let (i, len) = named.unwrap_or((0, 0));
     let s = arrows(&lower[i + len..]);
     let Some(p) = s.find("->") else {
+        named?;
         // no point: a limit to compute only when an expression is clearly there
         let expr = crate::phrase::clean(s.trim().strip_prefix("of ").unwrap_or(s.trim()))
             .filter(|e| e.chars().any(|c| c.is_ascii_digit() || "^*/+-()".contains(c)));
@@ -155,30 +192,29 @@ pub(crate) fn read(lower: &str) -> Option<LimitAsk> {
             break;
         }
     }
-    for lead in ["as", "when", "for", "with"] {
+    let mut led = false;
+    for lead in ["as", "when", "while", "for", "with"] {
         if closer.is_none() && before.ends_with(lead) && whole_at(before, before.len() - lead.len()) {
             start = before.len() - lead.len();
+            led = true;
         }
     }
     let (to, side, used) = point(&s[p + 2..], closer);
+    let to = to.trim_end_matches([',', ';']).to_string();
     let rest = format!("{} {}", &s[..start], &s[p + 2 + used..]);
-    let rest = rest.trim();
+    let rest = rest.trim().trim_start_matches([',', ' ']);
     let rest = rest.strip_prefix("of ").unwrap_or(rest).trim();
-    Some(LimitAsk { expr: crate::phrase::clean(rest), to: (!to.is_empty()).then_some(to), side })
+    let expr = crate::phrase::clean(rest);
+    // without the word: a clause "as x -> a" and an expression of the variable
+    let of_var = |e: &String| calculus::read(e, var).is_ok_and(|f| f.expr.has_var());
+    if implicit && !(led && !to.is_empty() && expr.as_ref().is_some_and(of_var)) {
+        return None;
+    }
+    Some(LimitAsk { expr, to: (!to.is_empty()).then_some(to), side })
 }
 
 fn whole_at(s: &str, i: usize) -> bool {
     !s[..i].chars().next_back().is_some_and(char::is_alphabetic)
-}
-
-/// The point `text` names.
-fn reading(text: &str) -> Result<Point, ()> {
-    let t = text.trim().trim_start_matches('+');
-    match t {
-        "infinity" | "inf" | "∞" | "oo" => Ok(Point::Infinity),
-        "-infinity" | "-inf" | "-∞" | "-oo" => Ok(Point::MinusInfinity),
-        t => calculus::read_number(t).map(Point::At).map_err(|_| ()),
-    }
 }
 
 /// `lim x→0 sin(x)/x`: how the limit of `f` at `point` from `side` is written.
@@ -188,15 +224,6 @@ fn head(f: &Function, point: &Point, side: Side) -> String {
         _ => f.shown(),
     };
     format!("lim {}→{}{} {shown}", f.var, shown_to(point), mark(point, side))
-}
-
-/// The point as written in an answer: `0`, `π/2`, `∞`.
-fn shown_to(point: &Point) -> String {
-    match point {
-        Point::At(a) => calculus::show(a),
-        Point::Infinity => "∞".into(),
-        Point::MinusInfinity => "-∞".into(),
-    }
 }
 
 /// The side's mark after a number (`⁺`, `⁻`); none at infinity or from both sides.
@@ -276,7 +303,7 @@ mod tests {
     use super::*;
 
     fn r(q: &str) -> Option<LimitAsk> {
-        read(&crate::phrase::normalize(q))
+        read(&crate::phrase::normalize(q), true)
     }
 
     fn ask(expr: &str, to: &str, side: Side) -> Option<LimitAsk> {
@@ -306,6 +333,23 @@ mod tests {
             assert_eq!(r(q), want, "{q}");
         }
         assert_eq!(r("what is a limit"), None);
+        // without the word: where the variable goes, about an expression it names
+        for (q, want) in [
+            ("what does sin(x)/x approach as x goes to 0", ask("sin(x)/x", "0", Side::Both)),
+            ("what happens to (x^2-1)/(x-1) as x gets close to 1", ask("(x^2-1)/(x-1)", "1", Side::Both)),
+            ("as x gets closer to 2, what does x^2 do?", ask("x^2", "2", Side::Both)),
+            ("where does 1/x head as x heads to infinity", ask("1/x", "infinity", Side::Both)),
+            ("qué pasa con sin(x)/x cuando x tiende a 0", ask("sin(x)/x", "0", Side::Both)),
+        ] {
+            assert_eq!(r(q), want, "{q}");
+        }
+        for q in
+            ["what happens when time goes to infinity", "what happens to the sine of x as x -> 0", "x^2 + 1"]
+        {
+            assert_eq!(r(q), None, "{q}");
+        }
+        // another operation named: not a limit
+        assert_eq!(read(&crate::phrase::normalize("derivative of x^2 as x goes to 0"), false), None);
         // any mix of the characters the reading slices on, multibyte ones among them:
         // never a panic
         let alphabet: Vec<&str> = vec![
@@ -331,7 +375,7 @@ mod tests {
             "of ",
         ];
         for text in crate::tests::mixes(&alphabet, 10, 11) {
-            let _ = read(&text);
+            let _ = read(&text, true);
             let _ = crate::words::canonical(&text);
         }
         assert_eq!(

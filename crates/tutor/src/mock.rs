@@ -3,10 +3,10 @@
 //! topics with a different worked example each time another is asked for
 //! (`examples.rs`), computes derivatives, integrals and limits (`limits.rs`) with the
 //! `calculus` crate (each result checked numerically with exmex before it is stated),
-//! keeps the last function and topic of each conversation for follow-ups ("and the
-//! second derivative?", "now integrate it", "what about at x=2?", "another example",
-//! "why?": `why.rs`),
-//! and says plainly what it cannot do.
+//! keeps the last function, operation and topic of each conversation for follow-ups
+//! ("and the second derivative?", "now integrate it", "what about at x=2?", "another
+//! example", "why?": `why.rs`; "and x^4?", "x=4?", "I don't get it": `followup.rs`), and
+//! says plainly what it cannot do.
 
 use std::cell::Cell;
 use std::sync::Mutex;
@@ -14,11 +14,12 @@ use std::sync::Mutex;
 use calculus::{Error, Function};
 use skills::Policy;
 
-use crate::answer::reply;
 pub use crate::answer::{Answer, LABEL};
+use crate::answer::{EXAMPLES, cannot_read, given, multivariable, offer, reply};
 use crate::compute::{derivative, integral};
-use crate::course::{self, TOPIC_LIST};
+use crate::course;
 use crate::examples::{self, Seen};
+use crate::followup;
 use crate::limits;
 use crate::ordinal::ordinal;
 use crate::request::{self, Ask, Order};
@@ -31,14 +32,16 @@ pub const MEMORY_CAPACITY: usize = 4_096;
 /// Longest question read, in characters.
 pub(crate) const MAX_QUESTION_CHARS: usize = 2_000;
 
-const EXAMPLES: &str = "Try: derivative of x^3*sin(x), d/dx (2x+1)^5, integrate x*e^x, \
-    integrate x^2 from 0 to 3, limit of sin(x)/x as x -> 0, or what is the chain rule?";
-
+/// The conversation's last computation, with what a follow-up may repeat on a new
+/// expression ("and x^4?") or change ("x=4?").
 #[derive(Debug, Clone, PartialEq)]
 enum Last {
-    Function,
-    Derivative(usize),
-    Antiderivative,
+    /// A function given (its value asked at this point, if any).
+    Function(Option<String>),
+    /// A derivative of this order (at this point, if any).
+    Derivative(usize, Option<String>),
+    /// An antiderivative (between these bounds, if any).
+    Antiderivative(Option<(String, String)>),
     /// A limit: the point as typed, and the side.
     Limit(String, calculus::Side),
 }
@@ -53,6 +56,8 @@ struct Memory {
     /// Whether the last thing answered was that topic (not a computation): "why?" is then
     /// why the rule holds.
     explained_last: bool,
+    /// Whether the last computation was already gone through again ("I don't get it").
+    rephrased: bool,
 }
 
 /// The offline tutor with its per-conversation memory.
@@ -102,14 +107,24 @@ impl MockTutor {
     fn remember(&self, context: &str, f: &Function, last: Last) {
         let mut memory = self.memory.lock().unwrap_or_else(|p| p.into_inner());
         let topic = memory.get(&context.to_string()).and_then(|m| m.topic);
-        memory.insert(context.to_string(), Memory { f: Some(f.clone()), last, topic, explained_last: false });
+        let kept = Memory { f: Some(f.clone()), last, topic, explained_last: false, rephrased: false };
+        memory.insert(context.to_string(), kept);
+    }
+
+    fn remember_rephrased(&self, context: &str) {
+        let mut memory = self.memory.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(mut m) = memory.get(&context.to_string()).cloned() {
+            m.rephrased = true;
+            memory.insert(context.to_string(), m);
+        }
     }
 
     fn remember_topic(&self, context: &str, topic: Seen) {
         let mut memory = self.memory.lock().unwrap_or_else(|p| p.into_inner());
         let kept = memory.get(&context.to_string()).cloned();
-        let (f, last) = kept.map_or((None, Last::Function), |m| (m.f, m.last));
-        memory.insert(context.to_string(), Memory { f, last, topic: Some(topic), explained_last: true });
+        let (f, last) = kept.map_or((None, Last::Function(None)), |m| (m.f, m.last));
+        let kept = Memory { f, last, topic: Some(topic), explained_last: true, rephrased: false };
+        memory.insert(context.to_string(), kept);
     }
 
     /// Answers one question in conversation `context`, within `policy` (which has at
@@ -147,7 +162,12 @@ impl MockTutor {
         }
         let memory = self.recall(context);
         if examples::wants_another(&lower) {
-            let (a, now) = examples::another(&lower, memory.as_ref().and_then(|m| m.topic));
+            // of the topic last explained; with none, of the rule the last computation used
+            let topic = memory
+                .as_ref()
+                .and_then(|m| m.topic)
+                .or_else(|| rule_topic(&memory).map(|t| Seen { title: t.title, shown: 0, reworded: false }));
+            let (a, now) = examples::another(&lower, topic);
             seen.set(now);
             return a;
         }
@@ -157,15 +177,7 @@ impl MockTutor {
             {
                 return a;
             }
-            return why::answer(memory.as_ref().and_then(|m| {
-                let f = m.f.as_ref()?;
-                Some(match &m.last {
-                    Last::Derivative(n) => Computed::Derivative(f, *n),
-                    Last::Antiderivative => Computed::Antiderivative(f),
-                    Last::Limit(to, side) => Computed::Limit(f, to, *side),
-                    Last::Function => Computed::Function(f),
-                })
-            }));
+            return why::answer(computed(&memory));
         }
         if let Some(area) = scope::area(&lower) {
             return reply("declined", scope::decline(area, policy));
@@ -184,7 +196,7 @@ impl MockTutor {
         match ask {
             Ask::Derivative { order, again, expr, var, at } => {
                 let order = match (&memory, again && expr.is_none()) {
-                    (Some(Memory { last: Last::Derivative(n), .. }), true) => Order::Given(n + 1),
+                    (Some(Memory { last: Last::Derivative(n, _), .. }), true) => Order::Given(n + 1),
                     _ => order,
                 };
                 let order = match checked_order(order) {
@@ -199,7 +211,7 @@ impl MockTutor {
                     Err(a) => return a,
                 };
                 let answer = derivative(&f, order, at.as_deref());
-                self.remember(context, &f, Last::Derivative(order));
+                self.remember(context, &f, Last::Derivative(order, at));
                 answer
             }
             Ask::Integral { expr, bounds } => {
@@ -211,37 +223,45 @@ impl MockTutor {
                     Err(a) => return a,
                 };
                 let answer = integral(&f, bounds.as_ref());
-                self.remember(context, &f, Last::Antiderivative);
+                self.remember(context, &f, Last::Antiderivative(bounds));
                 answer
             }
             Ask::Limit(l) => self.limit(context, l, &memory, &lower),
             Ask::Value { at, expr: Some(expr) } => match self.subject(Some(&expr), None, &memory, &lower) {
                 Some(Ok(f)) => {
-                    self.remember(context, &f, Last::Function);
-                    derivative(&f, 0, Some(&at))
+                    let answer = derivative(&f, 0, Some(&at));
+                    self.remember(context, &f, Last::Function(Some(at)));
+                    answer
                 }
                 Some(Err(a)) => a,
                 None => reply("answered", format!("At which function? Give me one first. {EXAMPLES}")),
             },
+            // a new point for the last question: a limit there, or the last derivative's
+            // (or the function's) value there
             Ask::Value { at, expr: None } => match memory.and_then(|m| Some((m.f?, m.last))) {
-                Some(m) => {
-                    let order = if let Last::Derivative(n) = m.1 { n } else { 0 };
-                    derivative(&m.0, order, Some(&at))
+                Some((f, Last::Limit(_, side))) => {
+                    self.remember(context, &f, Last::Limit(at.clone(), side));
+                    limits::answer(&f, &at, side)
+                }
+                Some((f, last)) => {
+                    let order = if let Last::Derivative(n, _) = last { n } else { 0 };
+                    let answer = derivative(&f, order, Some(&at));
+                    let last =
+                        if order == 0 { Last::Function(Some(at)) } else { Last::Derivative(order, Some(at)) };
+                    self.remember(context, &f, last);
+                    answer
                 }
                 None => reply("answered", format!("At which function? Give me one first. {EXAMPLES}")),
             },
+            Ask::Again { expr } => match self.subject(Some(&expr), None, &memory, &lower) {
+                Some(Ok(f)) => self.again(context, &f, memory.map(|m| m.last)),
+                Some(Err(a)) => a,
+                None => cannot_read(&expr, &Error::Syntax("not an expression".into())),
+            },
             Ask::Bare { expr } => match calculus::read(&expr, 'x') {
                 Ok(f) if f.expr.has_var() => {
-                    self.remember(context, &f, Last::Function);
-                    let v = f.var;
-                    reply(
-                        "answered",
-                        format!(
-                            "f({v}) = {}. What would you like: its derivative, its integral, or its value at a point? \
-                             Ask \"differentiate it\", \"integrate it\" or \"what about at {v}=2?\".",
-                            f.shown()
-                        ),
-                    )
+                    self.remember(context, &f, Last::Function(None));
+                    given(&f)
                 }
                 Ok(_) => reply("declined", scope::decline(Area::OtherMaths, policy)),
                 Err(_) if expr.contains('=') && !scope::has_calculus_cue(&lower) => {
@@ -252,10 +272,68 @@ impl MockTutor {
                     None => cannot_read(&expr, &e),
                 },
             },
+            Ask::Other if followup::confused(&lower) => self.rephrase(context, memory.as_ref(), &lower, seen),
             Ask::Other => match course::find(&lower) {
                 Some(t) => topic_with_note(t, &lower, seen),
                 None => offer(&lower),
             },
+        }
+    }
+
+    /// The last operation again, on the new function `f` ("and x^4?" after a derivative
+    /// of x^3): the same order and point, the same bounds, the same limit point.
+    fn again(&self, context: &str, f: &Function, last: Option<Last>) -> Answer {
+        let last = last.unwrap_or(Last::Function(None));
+        let answer = match &last {
+            Last::Derivative(n, at) => derivative(f, *n, at.as_deref()),
+            Last::Antiderivative(bounds) => integral(f, bounds.as_ref()),
+            Last::Limit(to, side) => limits::answer(f, to, *side),
+            Last::Function(Some(at)) => derivative(f, 0, Some(at)),
+            Last::Function(None) => given(f),
+        };
+        self.remember(context, f, last);
+        answer
+    }
+
+    /// "I don't get it": the explained topic said another way; after a computation, the
+    /// rules each step used, then (asked again) the topic of the first rule; the topic it
+    /// names, when it names another.
+    fn rephrase(
+        &self,
+        context: &str,
+        memory: Option<&Memory>,
+        lower: &str,
+        seen: &Cell<Option<Seen>>,
+    ) -> Answer {
+        let last_topic = memory.and_then(|m| m.topic);
+        if let Some(t) = course::find(lower).filter(|t| last_topic.is_none_or(|s| s.title != t.title)) {
+            return topic_answer(t, seen);
+        }
+        match memory {
+            Some(m @ Memory { explained_last: false, f: Some(_), .. })
+                if !matches!(m.last, Last::Function(None)) =>
+            {
+                if !m.rephrased {
+                    self.remember_rephrased(context);
+                    let rules = why::answer(computed(&Some(m.clone())));
+                    let text = rules.text.trim_start_matches(LABEL);
+                    return reply("answered", format!("Let me go through it step by step. {text}"));
+                }
+                match rule_topic(&Some(m.clone())) {
+                    Some(t) => {
+                        let mut a = topic_answer(t, seen);
+                        a.text = a.text.replacen(LABEL, &format!("{LABEL}Here is the rule behind it. "), 1);
+                        a
+                    }
+                    None => followup::nothing_to_rephrase(),
+                }
+            }
+            Some(Memory { topic: Some(t), .. }) => {
+                let (a, now) = followup::put_another_way(*t);
+                seen.set(now);
+                a
+            }
+            _ => followup::nothing_to_rephrase(),
         }
     }
 
@@ -313,6 +391,25 @@ impl MockTutor {
     }
 }
 
+/// The last computation, for "why?" and "I don't get it".
+fn computed(memory: &Option<Memory>) -> Option<Computed<'_>> {
+    let m = memory.as_ref()?;
+    let f = m.f.as_ref()?;
+    Some(match &m.last {
+        Last::Derivative(n, _) => Computed::Derivative(f, *n),
+        Last::Antiderivative(_) => Computed::Antiderivative(f),
+        Last::Limit(to, side) => Computed::Limit(f, to, *side),
+        Last::Function(_) => Computed::Function(f),
+    })
+}
+
+/// The course topic of the first rule the last computation used (the power rule after
+/// the derivative of x^3), if any.
+fn rule_topic(memory: &Option<Memory>) -> Option<&'static course::Topic> {
+    let c = computed(memory).filter(|c| !matches!(c, Computed::Function(_)))?;
+    course::find(&why::answer(Some(c)).text.to_lowercase())
+}
+
 /// Whether the text after a command is an expression rather than words ("mean").
 fn looks_like_math(text: &str) -> bool {
     const NAMES: [&str; 9] = ["sin", "cos", "tan", "exp", "ln", "log", "sqrt", "pi", "e"];
@@ -347,7 +444,7 @@ fn topic_with_note(t: &'static course::Topic, lower: &str, seen: &Cell<Option<Se
 
 /// The topic's explanation with its first worked example (remembered as shown).
 fn topic_answer(t: &'static course::Topic, seen: &Cell<Option<Seen>>) -> Answer {
-    seen.set(Some(Seen { title: t.title, shown: 0 }));
+    seen.set(Some(Seen { title: t.title, shown: 0, reworded: false }));
     reply("answered", format!("{}. {}\nWorked example: {}", t.title, t.explanation, t.examples[0]))
 }
 
@@ -356,63 +453,5 @@ fn explain_or_ask(lower: &str, what: &str, seen: &Cell<Option<Seen>>) -> Answer 
     match course::find(lower).filter(|_| !names_it(lower)) {
         Some(t) => topic_answer(t, seen),
         None => reply("answered", format!("Which function should I take the {what} of? {EXAMPLES}")),
-    }
-}
-
-fn offer(lower: &str) -> Answer {
-    let vague = lower.split_whitespace().count() <= 2
-        || ["help", "hello", "hi ", "hey", "thank", "calculus", "tutor"].iter().any(|w| lower.contains(w));
-    let lead = if vague {
-        "Yes, I can help with calculus."
-    } else {
-        "I didn't find a calculus topic or an expression I can work with in that."
-    };
-    reply(
-        "answered",
-        format!(
-            "{lead} Offline I can explain {TOPIC_LIST}, and compute derivatives and integrals with their steps. {EXAMPLES}"
-        ),
-    )
-}
-
-fn multivariable(vars: Option<&str>) -> Answer {
-    let which = vars.map(|v| format!(" (this has the variables {v})")).unwrap_or_default();
-    reply(
-        "declined",
-        format!("I only do single-variable calculus offline{which}: one variable, like x. {EXAMPLES}"),
-    )
-}
-
-fn cannot_read(text: &str, e: &Error) -> Answer {
-    let why = match e {
-        Error::Syntax(why) => why.clone(),
-        Error::Unsupported(what) => format!("I don't handle {what}"),
-        Error::Misread(tried) => format!(
-            "my check parser, exmex, was given {tried} and did not confirm my reading, so I won't \
-             give a result"
-        ),
-        e => e.to_string(),
-    };
-    reply(
-        "unable",
-        format!(
-            "I couldn't read \"{text}\" as an expression ({why}). Write it like 3x^2 + 2x, (2x+1)^5, \
-             e^(2x), sqrt(x) or sin(x)/x."
-        ),
-    )
-}
-
-#[cfg(test)]
-mod misread {
-    use super::*;
-
-    /// When exmex does not confirm our reading, the student hears that, with what exmex
-    /// was given, and no result.
-    #[test]
-    fn a_reading_exmex_does_not_confirm_is_not_answered() {
-        let a = cannot_read("x^2 + 1", &Error::Misread("x^(2)+1".into()));
-        assert_eq!(a.outcome, "unable");
-        assert!(a.text.contains("I couldn't read \"x^2 + 1\" as an expression"), "{}", a.text);
-        assert!(a.text.contains("exmex, was given x^(2)+1 and did not confirm my reading"), "{}", a.text);
     }
 }

@@ -38,6 +38,11 @@ pub(crate) enum Ask {
     },
     /// A limit (`limits.rs`).
     Limit(crate::limits::LimitAsk),
+    /// A follow-up naming only a new expression ("and x^4?", "what about cos(x)?"): the
+    /// last operation again, on it (`followup.rs`).
+    Again {
+        expr: String,
+    },
     /// An expression with no command ("x^2 + 1").
     Bare {
         expr: String,
@@ -208,8 +213,9 @@ fn skip_respect(after: &str) -> &str {
     after
 }
 
-/// An expression written before the key, as all of what comes before it (`x^3
-/// derivative`); none when words come first (`find the second derivative`).
+/// An expression written before the key: all of what comes before it (`x^3
+/// derivative`), or the expression inside the words before it (`can you x^2
+/// differentiate`); none when only words come first (`find the second derivative`).
 fn before_key(lower: &str, i: usize) -> Option<String> {
     let mut before = lower[..i].trim();
     // "x^3 2nd derivative": the order is not part of the expression
@@ -221,8 +227,11 @@ fn before_key(lower: &str, i: usize) -> Option<String> {
     let before = before.strip_prefix("the ").unwrap_or(before).trim();
     // the article ("a derivative") is a word
     let lone_letter = ["a", "i"].contains(&before);
-    (calculus::is_expression(before) && before.chars().any(|c| c.is_alphanumeric()) && !lone_letter)
-        .then(|| before.to_string())
+    if calculus::is_expression(before) && before.chars().any(|c| c.is_alphanumeric()) && !lone_letter {
+        return Some(before.to_string());
+    }
+    // words around it: "kannst du mir bitte x^2 ableiten"
+    crate::phrase::framed(before)
 }
 
 /// The function a value at a point is asked of (`what is x^2`, `the value of sin(x)`,
@@ -259,11 +268,11 @@ fn valued(rest: &str) -> Option<String> {
 
 /// What `lower` (see [`normalize`]) asks for.
 pub(crate) fn ask(lower: &str) -> Ask {
-    if let Some(l) = crate::limits::read(lower) {
-        return Ask::Limit(l);
-    }
     let integral = first_key(lower, INTEGRAL_KEYS);
     let derivative = first_key(lower, DERIVATIVE_KEYS);
+    if let Some(l) = crate::limits::read(lower, integral.is_none() && derivative.is_none()) {
+        return Ask::Limit(l);
+    }
     match (integral, derivative) {
         (Some((i, k)), d) if d.is_none_or(|(j, _)| i < j) => {
             let (after, plural) = after_word(lower, i, k);
@@ -301,6 +310,13 @@ pub(crate) fn ask(lower: &str) -> Ask {
             }
         }
         _ => {
+            // a follow-up naming only a new point ("x=4?") or a new expression ("and x^4?")
+            if let Some(at) = crate::followup::new_point(lower) {
+                return Ask::Value { at, expr: None };
+            }
+            if let Some(expr) = crate::followup::new_expression(lower) {
+                return Ask::Again { expr };
+            }
             let (rest, at) = split_point(lower);
             if let Some(at) = at
                 && rest.split_whitespace().count() <= 4

@@ -200,6 +200,62 @@ const TYPED: &[Row] = &[
     // the integral of 1/x is the log rule
     ("lr", "integrate 1/x", "answered", &["ln|x| + C", "log rule"], &["power rule"]),
     ("lr", "why?", "answered", &["log rule", "ln|x|"], &["power rule"]),
+    // the expression inside framing words of any language, before or after the command
+    ("fr4", "mujhe x^3 ka derivative chahiye", "answered", &["f'(x) = 3x^2"], &["couldn't read"]),
+    ("fr4", "kya aap e^(2x) ka derivative nikal sakte hain", "answered", &["f'(x) = 2e^(2x)"], &[]),
+    ("fr4", "quiero saber la integral de cos(x) para mi tarea", "answered", &["= sin(x) + C"], &[]),
+    ("fr4", "kannst du mir bitte x^2 ableiten", "answered", &["f'(x) = 2x"], &[]),
+    ("fr4", "i need x^3 differentiated", "answered", &["f'(x) = 3x^2"], &[]),
+    // framing words never swallow a piece of the expression: two pieces are not one
+    ("fr4", "derivative of x^2 with 3", "unable", &["couldn't read \"x^2 with 3\""], &["f'(x)"]),
+    // limits said without the word: where the variable goes, about an expression
+    ("li4", "where does 1/x go as x goes to infinity", "answered", &["lim x→∞ 1/x = 0"], &[]),
+    ("li4", "what does (1+1/x)^x tend to as x tends to infinity", "answered", &["= e ≈ 2.718282"], &[]),
+    (
+        "li4",
+        "what happens to 1/x as x gets close to 0 from the right",
+        "answered",
+        &["lim x→0⁺ 1/x = ∞"],
+        &[],
+    ),
+    ("li4", "as x gets close to 1, what happens to (x^2-1)/(x-1)?", "answered", &["= 2"], &[]),
+    // a follow-up on a new expression or a new point repeats the last operation
+    ("ag4", "integrate x^2 from 0 to 3", "answered", &["= 9"], &[]),
+    ("ag4", "and x^3?", "answered", &["from 0 to 3 of x^3 dx = 81/4"], &[]),
+    ("ag4", "from 1 to infinity?", "answered", &["diverges (to ∞)"], &["converges"]),
+    ("ag5", "limit of sin(x)/x as x goes to 0", "answered", &["= 1"], &[]),
+    ("ag5", "what about x = 1?", "answered", &["lim x→1 sin(x)/x = sin(1) ≈ 0.841471"], &[]),
+    ("ag6", "x = 4", "answered", &["At which function?"], &["outside calculus"]),
+    ("ag6", "and x^4?", "answered", &["f(x) = x^4. What would you like"], &["couldn't read"]),
+    // improper integrals: the limit, exact, or divergence; a pole on the interval is said
+    ("im4", "integral of x*e^(-x) from 0 to infinity", "answered", &["= 1 (it converges)"], &[]),
+    ("im4", "integral of x^2 from -infinity to infinity", "answered", &["diverges (to ∞)"], &[]),
+    ("im4", "integral of 1/x^2 from 0 to infinity", "unable", &["not defined at x = 0"], &["converges"]),
+    ("im4", "integral of cos(x) from 0 to infinity", "unable", &["oscillates"], &["converges", "diverges"]),
+    // another one after a computation: an example of the rule it used
+    ("an4", "derivative of x^3", "answered", &["3x^2"], &[]),
+    ("an4", "otro más", "answered", &["The power rule, worked example 2 of 3"], &["which topic"]),
+    // "I don't get it": a different explanation each time, never "couldn't read"
+    ("cf4", "I don't get it", "answered", &["Which part is unclear?"], &["couldn't read"]),
+    ("cf4", "explain the chain rule", "answered", &["The chain rule."], &[]),
+    ("cf4", "explícalo de otra manera", "answered", &["The idea behind the chain rule"], &[]),
+    (
+        "cf4",
+        "still confused",
+        "answered",
+        &["one more example", "worked example 3 of 4"],
+        &["The idea behind"],
+    ),
+    ("cf5", "derivative of x^2 at x=3", "answered", &["f'(3) = 6"], &[]),
+    ("cf5", "i don't understand", "answered", &["step by step", "power rule"], &[]),
+    (
+        "cf5",
+        "can you explain it differently?",
+        "answered",
+        &["Here is the rule behind it. The power rule."],
+        &[],
+    ),
+    ("cf5", "samajh nahi aaya", "answered", &["The idea behind the power rule"], &["Here is the rule"]),
     // honest about what it can't do
     ("no", "integrate e^(x^2)", "unable", &["I can't compute ∫ e^(x^2) dx", "by parts"], &["+ C"]),
     ("no", "integrate e^x*sin(x)", "unable", &["I can't compute"], &["+ C"]),

@@ -80,12 +80,14 @@ fn replace_words(s: &str, from: &str, to: &str) -> String {
 }
 
 /// Bounds in other languages: `de 0 a 3`, `de 0 à 3`, `desde 0 hasta 3`, `von 0 bis 3`,
-/// `entre 0 y 3` / `entre 0 et 3` → `from 0 to 3`.
+/// `entre 0 y 3` / `entre 0 et 3` → `from 0 to 3` (a bound may be infinity: `de 1 a
+/// infinito`).
 fn bounds(s: &str) -> String {
     let words: Vec<&str> = s.split(' ').collect();
     let pairs =
         [("de", "a"), ("de", "à"), ("desde", "hasta"), ("von", "bis"), ("entre", "y"), ("entre", "et")];
-    let number = |w: &str| !w.is_empty() && calculus::read_number(w).is_ok();
+    let infinite = |w: &str| ["infinity", "∞", "inf"].contains(&w.trim_start_matches(['-', '+']));
+    let number = |w: &str| !w.is_empty() && (calculus::read_number(w).is_ok() || infinite(w));
     for i in 0..words.len() {
         // Hinglish: "0 se 3 tak"
         if words.len() > i + 3
@@ -139,7 +141,9 @@ fn value_len(s: &str) -> Option<usize> {
     let constant = ["pi", "π", "e"]
         .iter()
         .any(|c| bare.strip_prefix(c).is_some_and(|r| r.is_empty() || r.starts_with('/')));
-    (bare.chars().any(|c| c.is_ascii_digit()) || constant).then_some(token.len())
+    // a number, never an expression with a digit in it ("pour x^3" names no point)
+    let number = bare.chars().any(|c| c.is_ascii_digit()) && calculus::read_number(token).is_ok();
+    (number || constant).then_some(token.len())
 }
 
 /// Words that put a value at a point before it (`en x = 1`, `bei x=3`, `para x = 1`,

@@ -386,6 +386,44 @@ fn rows() -> Vec<Row> {
             Mock,
             Forward("library", "printing", None),
         ),
+        // a new expression, a new point, another one, not understood: where the last
+        // question went, in each language
+        row(
+            "and x^4?",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Forward("tutor", "calculus-help", None),
+        ),
+        row(
+            "x=4?",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Forward("tutor", "calculus-help", None),
+        ),
+        row(
+            "otro más",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Forward("tutor", "calculus-help", None),
+        ),
+        row(
+            "I don't get it",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Forward("tutor", "calculus-help", None),
+        ),
+        row(
+            "ich verstehe das nicht",
+            after_route("tutor", "calculus-help"),
+            all_ready,
+            Mock,
+            Forward("tutor", "calculus-help", None),
+        ),
+        row("x=4?", fresh(), all_ready, Mock, Say(Unsupported, "That isn't something", true, None)),
         row(
             "what about at x=2?",
             fresh(),

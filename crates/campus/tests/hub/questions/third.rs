@@ -3,7 +3,9 @@
 //! the skill the Hub chose or, when that skill has nothing of the question, the line of
 //! another enabled skill that clearly answers it — or says that it is not saved; the Tutor
 //! reads the point, the bounds or the words of an expression inside the sentence; the Hub
-//! answers small talk itself.
+//! answers small talk itself. The Tutor's fourth round (tut4-*): expressions inside
+//! framing words, limits said without the word, bare follow-ups on a new expression or
+//! point, another one in each language, improper integrals, and "I don't get it".
 
 use super::By::{Hub, Library, Tutor};
 use super::{NOT_SAVED, Row, row};
@@ -228,4 +230,158 @@ pub(super) const ROWS: &[Row] = &[
     row("hub3-6", "wie geht's?", Hub("courtesy"), &["Hello!"], &["say a little more"]),
     row("hub3-7", "ça va ?", Hub("courtesy"), &["Hello!"], &["say a little more"]),
     row("hub3-8", "cool thanks", Hub("courtesy"), &["You're welcome"], &["say a little more"]),
+    // the Tutor's fourth round: an expression inside framing words it does not know
+    row("tut4-1", "mujhe x^3 ka derivative chahiye", Tutor, &["f'(x) = 3x^2"], &["couldn't read"]),
+    row("tut4-2", "kya aap x^2 ka derivative bata sakte ho", Tutor, &["f'(x) = 2x"], &["couldn't read"]),
+    row("tut4-3", "mujhe sin(x) ka integral chahiye", Tutor, &["= -cos(x) + C"], &["couldn't read"]),
+    row("tut4-4", "necesito la derivada de x^3 para mi tarea", Tutor, &["f'(x) = 3x^2"], &["couldn't read"]),
+    row(
+        "tut4-5",
+        "j'ai besoin de la dérivée de x^4 s'il vous plaît",
+        Tutor,
+        &["f'(x) = 4x^3"],
+        &["couldn't read"],
+    ),
+    row("tut4-6", "kannst du mir bitte x^2 ableiten", Tutor, &["f'(x) = 2x"], &["couldn't read"]),
+    row(
+        "tut4-7",
+        "could you quickly get me the derivative of ln(x) for my homework",
+        Tutor,
+        &["f'(x) = 1/x"],
+        &["couldn't read"],
+    ),
+    // limits said without the word "limit"
+    row(
+        "tut4-8",
+        "what does sin(x)/x approach as x goes to 0",
+        Tutor,
+        &["lim x→0 sin(x)/x = 1"],
+        &["couldn't read"],
+    ),
+    row(
+        "tut4-9",
+        "what happens to (x^2-1)/(x-1) as x gets close to 1",
+        Tutor,
+        &["lim x→1 (x^2-1)/(x-1) = 2"],
+        &["couldn't read"],
+    ),
+    row(
+        "tut4-10",
+        "what value does (x^2-9)/(x-3) tend to as x approaches 3",
+        Tutor,
+        &["= 6"],
+        &["couldn't read"],
+    ),
+    row("tut4-11", "qué pasa con sin(x)/x cuando x tiende a 0", Tutor, &["= 1"], &["couldn't read"]),
+    row("tut4-12", "vers quoi tend (x^2-4)/(x-2) quand x tend vers 2", Tutor, &["= 4"], &["couldn't read"]),
+    row(
+        "tut4-13",
+        "was passiert mit 1/x wenn x gegen unendlich geht",
+        Tutor,
+        &["lim x→∞ 1/x = 0"],
+        &["couldn't read"],
+    ),
+    row("tut4-14", "jab x 0 ki taraf jaye to sin(x)/x kya hota hai", Tutor, &["= 1"], &["couldn't read"]),
+    // a bare follow-up after a computed answer: the same on the new expression or point
+    row("tut4-15", "derivative of x^3", Tutor, &["f'(x) = 3x^2"], &[]),
+    row("tut4-15", "and x^4?", Tutor, &["f'(x) = 4x^3"], &["couldn't read", "say a little more"]),
+    row(
+        "tut4-15",
+        "what about cos(x)?",
+        Tutor,
+        &["f'(x) = -sin(x)"],
+        &["couldn't read", "say a little more"],
+    ),
+    row("tut4-15", "y e^(2x)?", Tutor, &["f'(x) = 2e^(2x)"], &["couldn't read", "say a little more"]),
+    row("tut4-16", "limit of x^2 as x goes to 3", Tutor, &["= 9"], &[]),
+    row("tut4-16", "x=4?", Tutor, &["lim x→4 x^2 = 16"], &["outside calculus", "isn't something"]),
+    row("tut4-17", "derivative of x^2 at x=3", Tutor, &["f'(3) = 6"], &[]),
+    row("tut4-17", "x=4?", Tutor, &["f'(4) = 8"], &["outside calculus", "isn't something"]),
+    row("tut4-17", "und x^3?", Tutor, &["f'(4) = 48"], &["couldn't read"]),
+    row("tut4-18", "explain the chain rule", Tutor, &["The chain rule."], &[]),
+    row(
+        "tut4-18",
+        "otro más",
+        Tutor,
+        &["worked example 2 of"],
+        &["I can help with calculus", "isn't something"],
+    ),
+    row("tut4-19", "integrate x^2 from 0 to 3", Tutor, &["= 9"], &[]),
+    row("tut4-19", "et x^3 ?", Tutor, &["from 0 to 3 of x^3 dx = 81/4"], &["couldn't read"]),
+    row("tut4-20", "limit of (x^2-4)/(x-2) as x -> 2", Tutor, &["= 4"], &[]),
+    row("tut4-20", "what about (x^3-8)/(x-2)?", Tutor, &["lim x→2 (x^3-8)/(x-2) = 12"], &["couldn't read"]),
+    row("tut4-20", "aur x=3?", Tutor, &["lim x→3 (x^3-8)/(x-2) = 19"], &["isn't something"]),
+    row("tut4-21", "what is integration by parts", Tutor, &["Integration by parts."], &[]),
+    row("tut4-21", "uno más", Tutor, &["worked example 2 of 3"], &["isn't something"]),
+    row("tut4-21", "encore un", Tutor, &["worked example 3 of 3"], &["isn't something"]),
+    row("tut4-21", "ek aur", Tutor, &["starting again from the first"], &["isn't something"]),
+    // improper integrals to infinity: the limit, exact, or that it diverges
+    row(
+        "tut4-22",
+        "integral of 1/x^2 from 1 to infinity",
+        Tutor,
+        &["= 1 (it converges)", "F(x) = -1/x"],
+        &["couldn't read"],
+    ),
+    row("tut4-23", "integral of 1/x from 1 to infinity", Tutor, &["diverges (to ∞)"], &["converges"]),
+    row("tut4-24", "integrate e^(-x) from 0 to infinity", Tutor, &["= 1 (it converges)"], &["couldn't read"]),
+    row(
+        "tut4-25",
+        "integral de 1/x^3 de 1 a infinito",
+        Tutor,
+        &["= 1/2 ≈ 0.5 (it converges)"],
+        &["couldn't read"],
+    ),
+    row(
+        "tut4-26",
+        "Integral von e^x von -unendlich bis 0",
+        Tutor,
+        &["from -∞ to 0 of e^x dx = 1"],
+        &["couldn't read"],
+    ),
+    row(
+        "tut4-27",
+        "1/x^2 ka integral 1 se infinity tak",
+        Tutor,
+        &["from 1 to ∞ of 1/x^2 dx = 1"],
+        &["couldn't read"],
+    ),
+    row(
+        "tut4-28",
+        "intégrale de 1/x^2 de 1 à l'infini",
+        Tutor,
+        &["from 1 to ∞ of 1/x^2 dx = 1"],
+        &["couldn't read"],
+    ),
+    // not understood: said another way, never the same text again
+    row("tut4-29", "explain the chain rule", Tutor, &["The chain rule."], &[]),
+    row(
+        "tut4-29",
+        "I don't get it",
+        Tutor,
+        &["The idea behind the chain rule", "worked example 2 of"],
+        &["couldn't read", "I didn't find", "say a little more"],
+    ),
+    row(
+        "tut4-29",
+        "can you explain it differently?",
+        Tutor,
+        &["worked example 3 of"],
+        &["The idea behind", "couldn't read", "I didn't find"],
+    ),
+    row("tut4-30", "derivative of x^3", Tutor, &["f'(x) = 3x^2"], &[]),
+    row("tut4-30", "I don't understand", Tutor, &["step by step", "power rule"], &["I didn't find"]),
+    row("tut4-30", "no entiendo", Tutor, &["The power rule."], &["step by step", "I didn't find"]),
+    row("tut4-31", "explain the product rule", Tutor, &["The product rule."], &[]),
+    row("tut4-31", "je ne comprends pas", Tutor, &["The idea behind the product rule"], &["I didn't find"]),
+    row("tut4-32", "what is the quotient rule", Tutor, &["The quotient rule."], &[]),
+    row(
+        "tut4-32",
+        "ich verstehe das nicht",
+        Tutor,
+        &["The idea behind the quotient rule"],
+        &["I didn't find"],
+    ),
+    row("tut4-33", "explain integration by parts", Tutor, &["Integration by parts."], &[]),
+    row("tut4-33", "samajh nahi aaya", Tutor, &["The idea behind integration by parts"], &["I didn't find"]),
 ];
