@@ -239,13 +239,13 @@ fn live_loan_answers_are_composed_by_the_model_checked_in_code_and_repaired_or_s
 /// A catalog-mode screen for the calculus loan, as a model would write it; `extra`
 /// components join the root.
 fn catalog_screen(extra: &[Value]) -> Value {
-    let mut children = vec![json!("t"), json!("card")];
+    let mut children = vec![json!("card")];
     children.extend(extra.iter().map(|c| c["id"].clone()));
     let mut components = vec![
         json!({"id": "root", "component": "Column", "children": children}),
         json!({"id": "t", "component": "Text", "text": {"path": "/form/loans/ln-calculus/title"}}),
         json!({"id": "card", "component": "Card", "child": "col"}),
-        json!({"id": "col", "component": "Column", "children": ["d", "r"]}),
+        json!({"id": "col", "component": "Column", "children": ["t", "d", "r"]}),
         json!({"id": "d", "component": "DateTimeInput", "label": "New return date",
                "value": {"path": "/form/returnDate/ln-calculus"}, "enableDate": true, "enableTime": false,
                "min": "2027-01-03", "max": "2027-01-23"}),

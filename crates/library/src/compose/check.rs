@@ -110,22 +110,32 @@ pub(super) fn check_text(
 
 /// Whether a follow-up (its `label` and `request`) offers what the loan service would
 /// refuse: a loan that cannot be renewed named other than in a question about it ("Renew
-/// Physics", "Get more time on Physics": offers; "Why can't I renew Physics?" asks), or
-/// a renewal that names no loan ("Renew my loans").
+/// Physics", "Get more time on Physics": offers; "Why can't I renew Physics?" asks), a
+/// renewal that names no loan ("Renew my loans"), or a label naming another loan than
+/// its request.
 pub(super) fn offers_refused(label: &str, request: &str, facts: &Facts<'_>) -> bool {
     use super::mock::{asks_to_renew, named_in};
     const ASKING: &[&str] = &[
         "why", "how", "can", "could", "may", "when", "what", "is", "will", "would", "should", "do", "does",
         "por", "pourquoi", "warum", "kyun", "kya",
     ];
-    let asking = |t: &str| {
-        t.trim_end().ends_with('?')
-            || forms::read::books::words(t).first().is_some_and(|w| ASKING.contains(&w.as_str()))
-    };
-    let mut named = named_in(facts.loans, label);
-    named.extend(named_in(facts.loans, request));
+    // a question starts as one (a label "Renew Physics?" still offers it); a request may
+    // also just end with "?"
+    let starts_asking =
+        |t: &str| forms::read::books::words(t).first().is_some_and(|w| ASKING.contains(&w.as_str()));
+    let asking = |t: &str| t.trim_end().ends_with('?') || starts_asking(t);
+    let (of_label, of_request) = (named_in(facts.loans, label), named_in(facts.loans, request));
+    // a label naming one loan and a request another
+    if !of_label.is_empty()
+        && !of_request.is_empty()
+        && of_label.iter().any(|l| !of_request.iter().any(|r| r.id == l.id))
+    {
+        return true;
+    }
+    let mut named = of_label;
+    named.extend(of_request);
     // a label that is no question may name the loan ("The chemistry book"), not offer it
-    let offered = (asks_to_renew(label) && !asking(label)) || !asking(request);
+    let offered = (asks_to_renew(label) && !starts_asking(label)) || !asking(request);
     if named.is_empty() {
         return (asks_to_renew(label) || asks_to_renew(request)) && offered;
     }
@@ -134,7 +144,7 @@ pub(super) fn offers_refused(label: &str, request: &str, facts: &Facts<'_>) -> b
 
 /// [`offers_refused`]'s error.
 pub(super) fn offers_ineligible(path: String) -> CheckError {
-    let message = "this follow-up offers what the loan service would refuse: a loan that cannot be renewed may only be asked about, and a renewal names its loan";
+    let message = "this follow-up offers what the loan service would refuse: a loan that cannot be renewed may only be asked about, a renewal names its loan, and the label names the loan its request does";
     CheckError::new(ComposeCheck::NotRenewable, path, message)
 }
 

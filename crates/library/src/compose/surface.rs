@@ -101,6 +101,24 @@ struct Ctx<'a> {
 /// the inspector's structure keys and these.
 const NOT_WORDS: &[&str] = &["returnType", "displayStyle", "value"];
 
+/// The loan a component shows or acts on itself, and which of its facts a text shows: a
+/// text bound to one of its facts, its date picker, its Renew button.
+fn loan_shown(c: &Value) -> Option<(&str, Option<&str>)> {
+    if let Some(p) = c.pointer("/text/path").and_then(Value::as_str) {
+        let mut parts = p.strip_prefix(&format!("/form/{LOANS}/"))?.split('/');
+        return Some((parts.next()?, parts.next()));
+    }
+    if let Some(p) = c.pointer("/value/path").and_then(Value::as_str) {
+        return Some((p.strip_prefix(&format!("/form/{RETURN_DATE}/"))?, None));
+    }
+    let event = c.pointer("/action/event")?;
+    let renews = event.get("name").and_then(Value::as_str) == Some(RENEW_LOAN);
+    renews
+        .then(|| event.pointer(&format!("/context/{LOAN_ID}")).and_then(Value::as_str))
+        .flatten()
+        .map(|l| (l, None))
+}
+
 /// The function calls under `v` other than `required`, with their paths.
 fn calls(v: &Value, at: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -125,12 +143,21 @@ fn calls(v: &Value, at: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The ids a component refers to (`child`, `children` or a template's `componentId`),
-/// with the pointer of each.
+/// The ids a component refers to, with the pointer of each: every property the basic
+/// catalog types as a component id or a child list — `child` (Card, Button), `children`
+/// (Row, Column, List: ids or a template's `componentId`), Modal's `trigger` and
+/// `content`, each of Tabs' `tabs[].child`.
 fn references(component: &Value, at: &str) -> Vec<(String, String)> {
     let mut refs = Vec::new();
-    if let Some(child) = component.get("child").and_then(Value::as_str) {
-        refs.push((child.to_string(), format!("{at}/child")));
+    for key in ["child", "trigger", "content"] {
+        if let Some(id) = component.get(key).and_then(Value::as_str) {
+            refs.push((id.to_string(), format!("{at}/{key}")));
+        }
+    }
+    for (k, tab) in component.get("tabs").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        if let Some(id) = tab.get("child").and_then(Value::as_str) {
+            refs.push((id.to_string(), format!("{at}/tabs/{k}/child")));
+        }
     }
     match component.get("children") {
         Some(Value::Array(ids)) => {
@@ -215,33 +242,56 @@ impl Ctx<'_> {
         }
         for (j, c) in components.iter().enumerate() {
             self.component(&format!("{at}/{j}"), c, components);
-            let loans: HashSet<&str> = references(c, "")
-                .iter()
-                .filter_map(|(id, _)| by_id.get(id.as_str()))
-                .filter_map(|k| Self::loan_shown(&components[*k]))
-                .collect();
-            if loans.len() > 1 {
-                let message =
-                    "one container shows what belongs to two loans side by side: a card is one loan's";
-                self.err(C::StatedFact, format!("{at}/{j}"), message);
-            }
+        }
+        // (the compiler draws each loan in a card of its own, its title literal)
+        if let Some(root) = by_id.get("root").filter(|_| self.catalog) {
+            self.one_loan_each(at, components, &edges, *root);
         }
     }
 
-    /// The loan a component shows or acts on itself: a text bound to one of its facts, its
-    /// date picker, its Renew button.
-    fn loan_shown(c: &Value) -> Option<&str> {
-        if let Some(p) = c.pointer("/text/path").and_then(Value::as_str) {
-            return p.strip_prefix(&format!("/form/{LOANS}/"))?.split('/').next();
+    /// What a screen shows of loans comes in units — each outermost Card, and the rest of
+    /// the screen outside any Card — and a unit shows one loan at most, with its title
+    /// beside anything else of it (a status, a date, a picker, a Renew button), so no
+    /// loan's facts can be read as another's.
+    fn one_loan_each(&mut self, at: &str, components: &[Value], edges: &[Vec<usize>], root: usize) {
+        let card = |k: usize| components[k].get("component").and_then(Value::as_str) == Some("Card");
+        // each unit's members, walking down from its top (a component is in one unit only)
+        let mut units: Vec<(usize, Vec<usize>)> = vec![(root, Vec::new())];
+        let mut seen = vec![false; components.len()];
+        let mut u = 0;
+        while u < units.len() {
+            let mut stack = vec![units[u].0];
+            while let Some(k) = stack.pop() {
+                if std::mem::replace(&mut seen[k], true) {
+                    continue;
+                }
+                units[u].1.push(k);
+                for &child in &edges[k] {
+                    if card(child) && u == 0 {
+                        units.push((child, Vec::new()));
+                    } else {
+                        stack.push(child);
+                    }
+                }
+            }
+            u += 1;
         }
-        if let Some(p) = c.pointer("/value/path").and_then(Value::as_str) {
-            let id = p.strip_prefix(&format!("/form/{RETURN_DATE}/"))?;
-            return Some(id);
+        for (top, members) in units {
+            let shown: Vec<(&str, Option<&str>)> =
+                members.iter().filter_map(|k| loan_shown(&components[*k])).collect();
+            let loans: HashSet<&str> = shown.iter().map(|(l, _)| *l).collect();
+            let path = format!("{at}/{top}");
+            if loans.len() > 1 {
+                let message =
+                    "one part of the screen shows what belongs to two loans: each loan in a card of its own";
+                self.err(C::StatedFact, path, message);
+            } else if let Some(loan) = loans.iter().next()
+                && !shown.iter().any(|(l, fact)| l == loan && *fact == Some("title"))
+            {
+                let message = "a loan's facts or its Renew are shown without its title: bind /form/loans/<loanId>/title beside them";
+                self.err(C::StatedFact, path, message);
+            }
         }
-        let event = c.pointer("/action/event")?;
-        (event.get("name").and_then(Value::as_str) == Some(RENEW_LOAN))
-            .then(|| event.pointer(&format!("/context/{LOAN_ID}")).and_then(Value::as_str))
-            .flatten()
     }
 
     /// Cycles anywhere, and the depth below the root.

@@ -205,6 +205,15 @@ const QUANTITY: &[&str] = &[
     "either",
     "everything",
     "everyone",
+    "no",
+    "not",
+    "never",
+    "nobody",
+    "rien",
+    "nada",
+    "nichts",
+    "nahi",
+    "nahin",
     "neither",
     "ninguno",
     "ninguna",
@@ -259,7 +268,9 @@ pub(super) fn stated_facts(text: &str, facts: &Facts<'_>, known: &HashSet<Date>,
                 .to_string(),
         );
     }
-    let ws = words(&without_dates(&names_removed(text, facts)).replace("loan service", "service"));
+    // the offline composer's label ("… (no model)") and the service's name are no claims
+    let read = names_removed(&text.replace(crate::loans::OFFLINE_LABEL, ""), facts);
+    let ws = words(&without_dates(&read).replace("loan service", "service"));
     let asked: HashSet<String> = words(facts.question).into_iter().collect();
     let number = |w: &String| {
         let digits = !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());

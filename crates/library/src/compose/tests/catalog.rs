@@ -128,11 +128,45 @@ fn what_only_a_free_composer_can_break_is_refused() {
         assert!(!got.is_empty() && got.iter().all(|c| *c == C::StatedFact), "{said}: {got:?}");
     }
     let bound =
-        with(json!({"id": "w", "component": "Text", "text": {"path": "/form/loans/ln-calculus/due"}}));
+        with(json!({"id": "w", "component": "Text", "text": {"path": "/form/loans/ln-calculus/title"}}));
     assert!(accepted(bound, data.clone(), q).is_ok());
+    // a loan's facts shown apart from its title, or nested beside another loan's
+    let apart =
+        with(json!({"id": "w", "component": "Text", "text": {"path": "/form/loans/ln-calculus/due"}}));
+    assert_eq!(codes(accepted(apart, data.clone(), q)), [C::StatedFact]);
+    let mut nested = with(json!({"id": "x_row", "component": "Row", "children": ["x_t", "x_col"]}));
+    nested.extend([
+        json!({"id": "x_t", "component": "Text", "text": {"path": "/form/loans/ln-chemistry/title"}}),
+        json!({"id": "x_col", "component": "Column", "children": ["x_s"]}),
+        json!({"id": "x_s", "component": "Text", "text": {"path": "/form/loans/ln-calculus/status"}}),
+    ]);
+    assert!(codes(accepted(nested, data.clone(), q)).contains(&C::StatedFact));
+    // references through every property the catalog types as a component id
+    let lost = [
+        json!({"id": "m", "component": "Modal", "trigger": "nowhere", "content": "title"}),
+        json!({"id": "tb", "component": "Tabs", "tabs": [{"title": "Details", "child": "missing"}]}),
+    ];
+    for c in lost {
+        assert!(codes(accepted(with(c.clone()), data.clone(), q)).contains(&C::DanglingReference), "{c}");
+    }
+    let cycle = with(json!({"id": "m", "component": "Modal", "trigger": "title", "content": "root"}));
+    assert!(codes(accepted(cycle, data.clone(), q)).contains(&C::ReferenceCycle));
+    let mut deep = components.clone();
+    let mut parent = "root".to_string();
+    for i in 0..12 {
+        let id = format!("tab{i}");
+        deep.push(json!({"id": id, "component": "Tabs", "tabs": [{"title": "More", "child": "title"}]}));
+        let at = deep.iter().position(|c| c["id"] == parent.as_str()).unwrap();
+        match deep[at]["component"].as_str() {
+            Some("Tabs") => deep[at]["tabs"][0]["child"] = json!(id),
+            _ => deep[at]["children"].as_array_mut().unwrap().push(json!(id)),
+        }
+        parent = id;
+    }
+    assert!(codes(accepted(deep, data.clone(), q)).contains(&C::TooDeep));
     for path in ["/form/note", "/form/loans/ln-history/due", "/form/loans/ln-calculus/secret"] {
         let elsewhere = with(json!({"id": "w", "component": "Text", "text": {"path": path}}));
-        assert_eq!(codes(accepted(elsewhere, data.clone(), q)), [C::DanglingReference], "{path}");
+        assert!(codes(accepted(elsewhere, data.clone(), q)).contains(&C::DanglingReference), "{path}");
     }
     // words computed by a function, a literal value shown in a field, a label (an
     // independent check's): each refused
