@@ -228,4 +228,34 @@ pub(super) const ROWS: &[Row] = &[
     row("hub3-6", "wie geht's?", Hub("courtesy"), &["Hello!"], &["say a little more"]),
     row("hub3-7", "ça va ?", Hub("courtesy"), &["Hello!"], &["say a little more"]),
     row("hub3-8", "cool thanks", Hub("courtesy"), &["You're welcome"], &["say a little more"]),
+    // issue 20, fourth round: booking or reserving a book is a hold, never the room form
+    row("lib4-1", "can I book a book?", Library, &[HOLD], &[ROOMS, "study room", "14 days"]),
+    row("lib4-2", "can I reserve a book?", Library, &[HOLD], &[ROOMS, "study room", "14 days"]),
+    row("lib4-3", "I want to book the chemistry textbook", Library, &[HOLD], &[FLOORS, "study room"]),
+    row("lib4-4", "¿puedo reservar un libro?", Library, &[HOLD], &[ROOMS, "study room"]),
+    row("lib4-5", "puis-je réserver un livre ?", Library, &[HOLD], &[ROOMS, "study room"]),
+    row("lib4-6", "kann ich ein Buch reservieren?", Library, &[HOLD], &[ROOMS, "study room"]),
+    // whether the library has a title: the catalogue (or not saved), never the loan periods
+    row("lib4-7", "do you have the book Dune?", Library, &[], LOANS),
+    row("lib4-8", "¿tienen el libro Rayuela?", Library, &[], LOANS),
+    row("lib4-9", "does the library have a copy of Beloved?", Library, &[], LOANS),
+    // a study room in French or German is the room form, as in English
+    row("lib4-10", "est-ce que je peux réserver une salle d'étude ?", Library, &["form"], &[NOT_SAVED]),
+    row("lib4-11", "Kann ich einen Gruppenraum reservieren?", Library, &["form"], &[NOT_SAVED]),
+    row("lib4-12", "ich möchte einen Raum für Freitag buchen", Library, &["form"], &[NOT_SAVED]),
+    // a follow-up keeps the last question's topic and changes what it names
+    row("lib4-13", "what is the fine for a late book?", Library, &["€0.20 per item"], &[]),
+    row("lib4-13", "and for laptops?", Library, &["laptops €5.00 per day"], &["7-day loan"]),
+    row("lib4-14", "how much is the fine for an overdue book?", Library, &["€0.20 per item"], &[]),
+    row("lib4-14", "¿y para los portátiles?", Library, &["laptops €5.00 per day"], &["7-day loan"]),
+    row("lib4-15", "how long can I borrow a book?", Library, &["28-day loan"], &[]),
+    row("lib4-15", "what about DVDs?", Library, &["7-day loan"], &["Overdue fines"]),
+    // weekdays are Monday to Friday
+    row("lib4-16", "library hours on weekdays?", Library, &["Monday:", "Friday:"], &["Saturday:", "Sunday:"]),
+    row("lib4-17", "¿horario de la biblioteca entre semana?", Library, &["Monday:", "Friday:"], &["Sunday:"]),
+    row("lib4-18", "Öffnungszeiten werktags?", Library, &["Monday:", "Friday:"], &["Sunday:"]),
+    // what something costs is the price lines
+    row("lib4-19", "photocopy kitne ka hai?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
+    row("lib4-20", "how much is a photocopy?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
+    row("lib4-21", "c'est combien une photocopie ?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
 ];
