@@ -343,6 +343,22 @@ const ROWS: &[Row] = &[
     hub("printing", "c'est combien une photocopie ?", &[BW1, C2], &[PAY, SCAN]),
     hub("printing", "was kostet eine Kopie?", &[BW1, C2], &[PAY, SCAN]),
     hub("finding-items", "how much does an interlibrary loan cost?", &["€3.00 per request"], &[BW1]),
+    // paying for prints, the quiet reading room, in the other languages
+    hub("printing", "¿cómo pago las impresiones?", &[PAY], &[BW1, SCAN]),
+    hub("printing", "comment je paie mes impressions ?", &[PAY], &[BW1, SCAN]),
+    hub("printing", "wie bezahle ich das Drucken?", &[PAY], &[BW1, SCAN]),
+    hub("study-rooms", "wo ist der ruhige Lesesaal?", &[QUIET], &[ROOMS, NOT]),
+    hub("finding-items", "¿dónde está la sala de lectura?", &[QUIET], &[NOT]),
+    // a hold to pick up, the service desk, a subject's section, another campus, a camera
+    hub("borrowing", "where do I pick up a hold?", &[HOLD], &[RENEW, NOT]),
+    hub("borrowing", "my hold is ready, where do I get it?", &[HOLD], &[RENEW, NOT]),
+    hub("finding-items", "where is the service desk?", &["Ground floor: service desk"], &[NOT]),
+    hub("finding-items", "where's the maths section?", &[MATHS], &[NOT]),
+    hub("finding-items", "where is the history section?", &["Third floor: humanities"], &[NOT]),
+    hub("finding-items", "can I get a book from another campus?", &[ILL], &[BOOKS]),
+    hub("borrowing", "can I borrow a book from the other campus?", &[ILL], &[BOOKS]),
+    hub("borrowing", "can I check out a camera?", &[NOT_SAVED], &[BOOKS, DVDS]),
+    hub("finding-items", "can I access e-journals off campus?", &[OFF_CAMPUS], &[RESERVES, REST]),
     // a room in French and German, asked as a question: the booking rule, nothing missing
     hub("study-rooms", "est-ce que je peux réserver une salle d'étude ?", &[AHEAD], &[NOT, REST]),
     hub("study-rooms", "Kann ich einen Gruppenraum reservieren?", &[AHEAD], &[NOT, REST]),

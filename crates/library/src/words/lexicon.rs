@@ -232,6 +232,8 @@ pub(super) fn compound(w: &str) -> Option<(&'static str, &'static str)> {
     let reads = |part: &str| {
         lexicon(part).or(match part {
             "buch" => Some("book"),
+            "lese" => Some("reading"),
+            "saal" | "sale" | "saele" => Some("room"),
             "buchung" | "buchungen" => Some("reservation"),
             _ => None,
         })
@@ -281,7 +283,8 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         | "misplace" | "misplaces" | "misplacing" => "lost",
         "damaged" | "damage" | "broken" | "broke" | "spilled" | "chewed" | "ripped" | "torn" => "damage",
         "imprimir" | "impresion" | "impresiones" | "imprimer" | "impression" | "imprimante" | "drucken"
-        | "ausdrucken" | "druck" | "drucker" | "printer" | "printers" | "printout" => "print",
+        | "ausdrucken" | "druck" | "drucker" | "printer" | "printers" | "printout" | "impressions"
+        | "imprimes" => "print",
         "copia" | "copias" | "fotocopia" | "fotocopias" | "photocopie" | "photocopies" | "kopie"
         | "kopien" | "kopieren" | "photocopy" | "xerox" | "photocopying" => "copy",
         "escanear" | "scanner" | "scannen" | "scanning" | "scans" => "scan",
@@ -325,6 +328,7 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "quietly" | "calmly" | "tranquilo" | "tranquila" | "tranquilos" | "tranquilas" | "tranquille"
         | "tranquillement" | "silenciosas" | "silenciosos" | "silencieuses" | "shanti" | "shaanti" => "quiet",
         "noir" | "negro" | "schwarz" | "kala" => "black",
+        "lectura" | "lesen" | "reading" => "reading",
         "blanc" | "blanco" | "weiss" | "safed" => "white",
         "tarjeta" | "carte" | "karte" => "card",
         "pizarra" | "pizarron" | "tableau" | "tafel" | "whiteboards" => "whiteboard",
