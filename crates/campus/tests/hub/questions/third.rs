@@ -258,4 +258,25 @@ pub(super) const ROWS: &[Row] = &[
     row("lib4-19", "photocopy kitne ka hai?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
     row("lib4-20", "how much is a photocopy?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
     row("lib4-21", "c'est combien une photocopie ?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
+    // the router sends these to the Library: paying for prints in Spanish and French, the
+    // quiet reading room in German
+    row("lib4-22", "¿cómo pago las impresiones?", Library, &[PAY], &[NOT_SAVED, "€0.10"]),
+    row("lib4-23", "comment je paie mes impressions ?", Library, &[PAY], &[NOT_SAVED, "€0.10"]),
+    row("lib4-24", "comment payer l'impression ?", Library, &[PAY], &[NOT_SAVED, "€0.10"]),
+    row("lib4-25", "wie bezahle ich das Drucken?", Library, &[PAY], &[NOT_SAVED, "€0.10"]),
+    row("lib4-26", "wo ist der ruhige Lesesaal?", Library, &[QUIET], &[NOT_SAVED, ROOMS]),
+    row("lib4-27", "wo ist der Lesesaal?", Library, &[QUIET], &[NOT_SAVED, ROOMS]),
+    // holds, the service desk, sections, another campus, off campus, checking out
+    row("lib4-28", "where do I pick up a hold?", Library, &[HOLD], &[NOT_SAVED, "renew"]),
+    row("lib4-29", "how do I place a hold on a DVD?", Library, &[HOLD], &[NOT_SAVED, "7-day"]),
+    row("lib4-30", "my hold is ready, where do I get it?", Library, &[HOLD], &[NOT_SAVED]),
+    row("lib4-31", "where is the service desk?", Library, &["Ground floor: service desk"], &[NOT_SAVED]),
+    row("lib4-32", "which floor is the service desk on?", Library, &["Ground floor: service desk"], &[]),
+    row("lib4-33", "where's the maths section?", Library, &[FLOORS], &[NOT_SAVED]),
+    row("lib4-34", "where is the history section?", Library, &["Third floor: humanities"], &[NOT_SAVED]),
+    row("lib4-35", "can I get a book from another campus?", Library, &[ILL], LOANS),
+    row("lib4-36", "can I borrow a book from the other campus?", Library, &[ILL], LOANS),
+    row("lib4-37", "can I access e-journals off campus?", Library, &["work off campus"], &[NOT_SAVED]),
+    row("lib4-38", "can I check out a camera?", Library, &[NOT_SAVED], LOANS),
+    row("lib4-39", "can I borrow a camera?", Library, &[NOT_SAVED], LOANS),
 ];
