@@ -16,7 +16,7 @@
 //!   of its own ("and renewals?").
 
 use crate::rank::Index;
-use crate::words::{asks_whether_held, is_key, names_a_copy, split, terms};
+use crate::words::{asks_whether_held, is_key, names_a_copy, says_at, split, terms};
 
 /// Words that open a follow-up in a short message.
 pub(crate) const OPENERS: &[&[&str]] = &[
@@ -58,8 +58,7 @@ pub(crate) fn asked(index: &Index<'_>, question: &str, last: Option<&[String]>) 
 /// Whether folded `words` read as a follow-up: at most [`SHORT`] of them, opening with one
 /// of [`OPENERS`].
 pub(crate) fn follows_up(words: &[String]) -> bool {
-    let opens = |said: &[&str]| said.iter().enumerate().all(|(i, w)| words.get(i).is_some_and(|x| x == w));
-    words.len() <= SHORT && OPENERS.iter().any(|said| opens(said))
+    words.len() <= SHORT && OPENERS.iter().any(|said| says_at(words, 0, said))
 }
 
 /// A follow-up's terms after the last question's: its own, and the last question's key

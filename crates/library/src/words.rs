@@ -335,7 +335,7 @@ mod stop;
 
 pub use lexicon::english_weekday;
 pub use lexicon::weekday;
-pub use lexicon::{asks_whether_held, names_a_copy};
+pub use lexicon::{asks_whether_held, names_a_copy, says_at};
 use lexicon::{compound, lexicon, phrase_at};
 use stop::is_stop;
 

@@ -115,12 +115,14 @@ const HELD: &[&[&str]] = &[
     &["hai", "kya"],
 ];
 
+/// Whether `words` (folded, [`super::split`]) say `said` from `words[i]` on.
+pub fn says_at(words: &[String], i: usize, said: &[&str]) -> bool {
+    said.iter().enumerate().all(|(j, w)| words.get(i + j).is_some_and(|x| x == w))
+}
+
 /// Whether `words` (folded, [`super::split`]) ask whether the library holds something.
 pub fn asks_whether_held(words: &[String]) -> bool {
-    let said_at = |i: usize, said: &[&str]| {
-        said.iter().enumerate().all(|(j, w)| words.get(i + j).is_some_and(|x| x == w))
-    };
-    (0..words.len()).any(|i| HELD.iter().any(|said| said_at(i, said)))
+    (0..words.len()).any(|i| HELD.iter().any(|said| says_at(words, i, said)))
 }
 
 /// Whether `words` (folded) name a copy of a title ("a copy of Dune", "un ejemplar").
@@ -215,14 +217,11 @@ pub(super) fn phrase_at(words: &[String], i: usize) -> Option<(usize, &'static s
         return Some((2, "interlibrary"));
     }
     if HOLDERS.contains(&at(0))
-        && let Some(lack) = LACKS.iter().find(|said| said.iter().enumerate().all(|(j, w)| at(j + 1) == *w))
+        && let Some(lack) = LACKS.iter().find(|said| says_at(words, i + 1, said))
     {
         return Some((lack.len() + 1, "interlibrary"));
     }
-    PHRASES
-        .iter()
-        .find(|(said, _)| said.iter().enumerate().all(|(j, w)| at(j) == *w))
-        .map(|(said, term)| (said.len(), *term))
+    PHRASES.iter().find(|(said, _)| says_at(words, i, said)).map(|(said, term)| (said.len(), *term))
 }
 
 /// A German-style compound of two words the lexicon has ("Farbdruck": colour and print,
