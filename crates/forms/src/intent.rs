@@ -108,7 +108,8 @@ impl Heuristic {
         if asks_for(other, &words) {
             return Decision::OutOfScope;
         }
-        if words.iter().all(|w| GENERIC.contains(&w.as_str())) {
+        // "can I book a book?" is a question about a hold, not too little said
+        if words.iter().all(|w| GENERIC.contains(&w.as_str())) && !names_an_item(&words) {
             return Decision::Clarify;
         }
         Decision::Answer
@@ -262,6 +263,12 @@ const VERBS: &[&str] = &[
     "open",
     "reservar",
     "agendar",
+    "apartar",
+    "réserver",
+    "reserver",
+    "réserve",
+    "reservieren",
+    "buchen",
 ];
 const NEGATORS: &[&str] = &["don't", "dont", "not", "no", "never", "without", "doesn't", "didn't", "won't"];
 /// A negator covers a verb this many words after it.
@@ -281,7 +288,10 @@ fn nouns(workflow: Workflow) -> &'static [&'static str] {
             "face-to-face",
             "tutoria",
         ],
-        Workflow::Booking => &["room", "rooms", "sala", "space"],
+        Workflow::Booking => &[
+            "room", "rooms", "sala", "salas", "space", "salle", "salles", "raum", "räume", "raume", "kamra",
+            "kamre",
+        ],
         // offered only with an answer about loans, never from a chat message's words
         Workflow::LoanRenewal => &[],
     }
@@ -326,7 +336,10 @@ const AND_THEN: &[&str] =
 /// ("cancel room B and book room C instead").
 fn asks_for(workflow: Workflow, words: &[String]) -> bool {
     let nouns = nouns(workflow);
-    let has_noun = words.iter().any(|w| nouns.contains(&w.as_str()))
+    // a German compound of a room ("Gruppenraum", "Lernräume") is a room
+    let room =
+        |w: &str| workflow == Workflow::Booking && ["raum", "räume", "raums"].iter().any(|r| w.ends_with(r));
+    let has_noun = words.iter().any(|w| nouns.contains(&w.as_str()) || room(w))
         || words.windows(2).any(|p| p[0] == "in" && p[1] == "person");
     let cancel = words.iter().position(|w| CANCELS.contains(&w.as_str()));
     let has_verb = words.iter().enumerate().any(|(i, w)| {
@@ -336,6 +349,45 @@ fn asks_for(workflow: Workflow, words: &[String]) -> bool {
     });
     // a session noun is not enough for a room: `session` does not book one
     has_noun && has_verb
+}
+
+/// Things one borrows: booking or reserving one is a hold on it, a question for the
+/// library's content, not the room form ("can I book a book?", "reserve a DVD").
+const ITEMS: &[&str] = &[
+    "books",
+    "textbook",
+    "textbooks",
+    "novel",
+    "novels",
+    "title",
+    "titles",
+    "copy",
+    "copies",
+    "dvd",
+    "dvds",
+    "laptop",
+    "laptops",
+    "camera",
+    "cameras",
+    "libro",
+    "libros",
+    "livre",
+    "livres",
+    "buch",
+    "bücher",
+    "kitab",
+    "kitaab",
+];
+/// Words after which "book" is the thing, not the verb ("a book", "the book", "un libro").
+const BEFORE_A_THING: &[&str] =
+    &["a", "an", "the", "my", "this", "that", "your", "our", "some", "any", "one", "another", "library"];
+
+/// Whether a message names a thing one borrows ([`ITEMS`], or "book" after an article).
+fn names_an_item(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        ITEMS.contains(&w.as_str())
+            || (w == "book" && i > 0 && BEFORE_A_THING.contains(&words[i - 1].as_str()))
+    })
 }
 
 /// Words that say nothing specific on their own.

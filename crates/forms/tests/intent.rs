@@ -50,6 +50,25 @@ fn the_table_of_messages_is_decided_as_expected() {
         (Booking, "¿puedo cancelar mi reserva de sala?", Answer),
         (Booking, "cancel room B tomorrow, and then book room C for 4 people instead", OfferForm),
         (Booking, "book a room for tomorrow", OfferForm),
+        // book the noun: a booking verb with a book, a textbook or a DVD as its object is a
+        // hold, answered from content, never the room form
+        (Booking, "can I book a book?", Answer),
+        (Booking, "can I reserve a book?", Answer),
+        (Booking, "I want to book the chemistry textbook", Answer),
+        (Booking, "can I reserve a DVD?", Answer),
+        (Booking, "I'd like to book a copy", Answer),
+        (Booking, "can I book books?", Answer),
+        (Booking, "¿puedo reservar un libro?", Answer),
+        (Booking, "puis-je réserver un livre ?", Answer),
+        (Booking, "kann ich ein Buch reservieren?", Answer),
+        (Booking, "can I book a room to read a book in?", OfferForm),
+        // a room in French, German, Spanish and Hinglish is a room
+        (Booking, "est-ce que je peux réserver une salle d'étude ?", OfferForm),
+        (Booking, "Kann ich einen Gruppenraum reservieren?", OfferForm),
+        (Booking, "ich möchte einen Raum buchen", OfferForm),
+        (Booking, "je voudrais réserver une salle pour jeudi", OfferForm),
+        (Booking, "quiero reservar una sala de estudio", OfferForm),
+        (Booking, "mujhe ek kamra book karna hai", OfferForm),
         (Tutoring, "how long is a tutoring session?", Answer),
         (Tutoring, "how do I book a tutoring session?", OfferForm),
     ];

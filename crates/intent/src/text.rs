@@ -3,7 +3,10 @@
 //! students mix with it here (Spanish, Hindi, Tagalog, Vietnamese, in Latin letters);
 //! the two long lists, function words and vague words, are in `words.rs`.
 
-use crate::words::{self, CONTRAST, NEGATOR_PAIRS, NEGATORS, PRONOUNS, QUESTION_STARTS};
+use crate::words::{
+    self, CONTRAST, FRENCH_ARTICLES, FRENCH_ONLY, FRENCH_TOO, NEGATOR_PAIRS, NEGATORS, PRONOUNS,
+    QUESTION_STARTS,
+};
 
 /// Lowercase with Latin diacritics removed (`Ayúdame` → `ayudame`, `không` → `khong`).
 pub fn fold(c: char) -> char {
@@ -212,8 +215,51 @@ pub fn tokens(text: &str) -> Vec<Token> {
         }
         i += 1;
     }
+    read_as_french(&mut out);
+    join_library_phrases(&mut out);
     mark_negation(&mut out);
     out
+}
+
+/// In a French question ("comment je paie mes impressions ?", "payer l'impression"), the
+/// words that are English words too ("impression") read as their French meaning.
+fn read_as_french(tokens: &mut [Token]) {
+    let french = tokens.iter().any(|t| FRENCH_ONLY.contains(&t.text.as_str()));
+    for i in 0..tokens.len() {
+        let after_article = i > 0 && FRENCH_ARTICLES.contains(&tokens[i - 1].text.as_str());
+        let t = &tokens[i];
+        if let Some((_, english)) = FRENCH_TOO.iter().find(|(fr, _)| t.text == *fr)
+            && (french || after_article)
+        {
+            tokens[i] = Token::new(english.to_string(), Kind::Word, t.sentence, t.after_pause);
+        }
+    }
+}
+
+/// Two words that are one library word: "check out" (and "checked out", "checking out")
+/// is `checkout`, borrowing ("can I check out a camera?"; "check" alone looks at
+/// something), and another library or campus is `interlibrary` ("a book from another
+/// campus", "other libraries").
+fn join_library_phrases(tokens: &mut Vec<Token>) {
+    let mut i = 0;
+    while i + 1 < tokens.len() {
+        let (first, second) = (tokens[i].text.as_str(), tokens[i + 1].text.as_str());
+        let check = matches!(first, "check" | "checks" | "checked" | "checking") && second == "out";
+        let elsewhere = matches!(first, "another" | "other" | "different")
+            && matches!(second, "library" | "libraries" | "campus" | "campuses");
+        let off = first == "off" && matches!(second, "campus" | "site");
+        let one = match () {
+            _ if check => Some("checkout"),
+            _ if elsewhere => Some("interlibrary"),
+            _ if off => Some("offcampus"),
+            _ => None,
+        };
+        if let Some(word) = one.filter(|_| tokens[i + 1].sentence == tokens[i].sentence) {
+            tokens[i] = Token::new(word.into(), Kind::Word, tokens[i].sentence, tokens[i].after_pause);
+            tokens.remove(i + 1);
+        }
+        i += 1;
+    }
 }
 
 fn mark_negation(tokens: &mut [Token]) {
@@ -452,93 +498,4 @@ pub fn parts(tokens: &[Token]) -> Vec<&[Token]> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(ts: &[&Token]) -> Vec<String> {
-        ts.iter().map(|t| t.text.clone()).collect()
-    }
-
-    #[test]
-    fn folding_and_tokens() {
-        let t = tokens("¿Ayúdame con la pregunta 3? Câu hỏi: x^2 = 2.5");
-        let texts: Vec<&str> = t.iter().map(|t| t.text.as_str()).collect();
-        assert_eq!(texts, ["ayudame", "con", "la", "pregunta", "3", "cau", "hoi", "x", "^", "2", "=", "2.5"]);
-        assert_eq!(t[4].kind, Kind::Number);
-        assert_eq!((t[3].sentence, t[5].sentence), (0, 1));
-        assert!(looks_mathematical(&t));
-        assert!(!looks_mathematical(&tokens("where is room 3b")));
-        assert!(looks_mathematical(&tokens("integrate 3x dx")));
-    }
-
-    #[test]
-    fn a_foreign_word_with_a_gloss_is_read_as_its_english() {
-        let texts = |q: &str| tokens(q).into_iter().map(|t| t.text).collect::<Vec<_>>();
-        assert_eq!(texts("Öffnungszeiten am Sonntag?"), ["opening", "hours", "am", "sunday"]);
-        let t = texts("Quelles sont les heures d'ouverture le mardi ?");
-        assert!(t.contains(&"hours".to_string()) && t.contains(&"tuesday".to_string()), "{t:?}");
-        // English words are never glossed, nor numbers
-        assert_eq!(texts("library hours on monday 3"), ["library", "hours", "on", "monday", "3"]);
-        // the words of issue 20: rule names, "explain", and German compounds by their parts
-        assert_eq!(texts("explica la regla de la cadena"), ["explain", "la", "rule", "de", "la", "chain"]);
-        assert_eq!(texts("was ist die Kettenregel?"), ["was", "ist", "die", "chain", "rule"]);
-        assert_eq!(texts("erkläre die Produktregel"), ["explain", "die", "product", "rule"]);
-        assert_eq!(texts("Quotientenregel"), ["quotient", "rule"]);
-        assert_eq!(texts("potenzregel"), ["power", "rule"]);
-        assert_eq!(texts("Ableitungsregeln"), ["derivative", "rules"]);
-        // a compound is split only when both its parts are German words with a gloss
-        for kept in ["understanding", "regelmäßig", "kettensäge", "marketing"] {
-            assert_eq!(texts(kept), [kept.chars().map(fold).collect::<String>()], "{kept}");
-        }
-        assert_eq!(texts("preisregel"), ["price", "rule"]);
-        assert!(crate::words::german_glosses().any(|w| w == "regel"));
-        assert!(!crate::words::german_glosses().any(|w| w == "regla" || w == "lundi"));
-        // every gloss is a folded single word on the left and English on the right
-        for (foreign, english) in crate::words::glosses() {
-            assert!(!foreign.is_empty() && foreign.chars().all(char::is_alphanumeric), "{foreign}");
-            assert!((1..=3).contains(&english.len()), "{foreign}: {english:?}");
-        }
-    }
-
-    #[test]
-    fn negation_drops_a_topic_only_when_another_remains() {
-        let t = tokens("No, I'm not asking about printing, I need the chain rule");
-        assert_eq!(words(&reading(&t)), ["need", "chain", "rule"]);
-        let t = tokens("I don't understand integrals");
-        assert_eq!(words(&reading(&t)), ["understand", "integrals"]);
-        let t = tokens("Not the library thing: my sink is leaking");
-        assert_eq!(words(&reading(&t)), ["sink", "leaking"]);
-        let t = tokens("I want calculus instead of printing");
-        assert_eq!(words(&reading(&t)), ["want", "calculus"]);
-    }
-
-    #[test]
-    fn vagueness() {
-        for q in [
-            "help",
-            "I have a question.",
-            "Can you help me with my homework?",
-            "It's not working",
-            "When is it due?",
-            "Ayúdame porfa",
-        ] {
-            assert!(vague(&tokens(q)), "{q}");
-        }
-        for q in ["When does the library open?", "integrate x^2", "How do I renew a book?", "fix my sink"] {
-            assert!(!vague(&tokens(q)), "{q}");
-        }
-    }
-
-    #[test]
-    fn main_span_and_parts() {
-        let t = tokens("I'll renew my books later, but mainly: what is the limit of 1/x? Thanks");
-        let main: Vec<&str> = main_span(&t).unwrap().iter().map(|t| t.text.as_str()).collect();
-        assert_eq!(main, ["mainly", "what", "is", "the", "limit", "of", "1", "/", "x"]);
-        assert!(main_span(&tokens("Is the main library open?")).is_none());
-        let t = tokens("Can you renew my books and also explain the chain rule?");
-        assert_eq!(parts(&t).len(), 2);
-        let t = tokens("Two things: how do I book a study room, and how do I integrate sin x?");
-        assert_eq!(parts(&t).len(), 2);
-        assert_eq!(parts(&tokens("Find the derivative of x^2 and x^3")).len(), 1);
-    }
-}
+mod tests;

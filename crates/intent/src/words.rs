@@ -112,3 +112,14 @@ pub(crate) const QUESTION_STARTS: &[&str] = &[
     "integrate",
     "differentiate",
 ];
+
+/// French words the gloss list leaves out because they are English words too, and the
+/// English they stand for in a French question.
+pub(crate) const FRENCH_TOO: &[(&str, &str)] =
+    &[("impression", "printing"), ("impressions", "printing"), ("retard", "late"), ("noir", "black")];
+/// Words only a French question has: with one of them, [`FRENCH_TOO`] reads as French.
+pub(crate) const FRENCH_ONLY: &[&str] =
+    &["je", "vous", "nous", "pour", "avec", "dans", "une", "est", "sont", "quel", "quelle", "peux", "puis"];
+
+/// French articles a word of [`FRENCH_TOO`] reads as French after ("l'impression").
+pub(crate) const FRENCH_ARTICLES: &[&str] = &["l", "d", "le", "la", "les", "des", "mes", "vos", "nos", "une"];

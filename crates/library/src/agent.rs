@@ -1,10 +1,11 @@
 //! The Library as a specialist: identity, default skills, validation rules, executor.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use a2a::RpcError;
 use a2a::server::{AgentExecutor, Reply, RequestContext};
 use a2a::wire::AgentCard;
+use bounded::BoundedMap;
 use forms::rooms::SlotKey;
 use serde_json::json;
 use skills::{Rules, Settings, Skill, SkillSet};
@@ -166,7 +167,13 @@ pub struct Library {
     loans: Loans,
     /// How loan screens are composed (`LIBRARY_UI`).
     ui: ComposeMode,
+    /// What each conversation's last question asked (mock mode), for a follow-up ("and
+    /// for laptops?").
+    asked: Arc<Mutex<BoundedMap<String, Vec<String>>>>,
 }
+
+/// Conversations whose last question's terms are kept.
+pub(crate) const CONVERSATIONS: usize = 4_096;
 
 impl Library {
     /// The Library over its store: the form host (its chat read by the model in live mode,
@@ -200,7 +207,8 @@ impl Library {
             (ComposeMode::Blocks, false) => {}
         }
         let host = FormHost::new(store, decider, &env);
-        Self { settings, telemetry, host, key, live: live.map(Arc::new), clock, loans, ui }
+        let asked = Arc::new(Mutex::new(BoundedMap::new(CONVERSATIONS)));
+        Self { settings, telemetry, host, key, live: live.map(Arc::new), clock, loans, ui, asked }
     }
 
     fn mode(&self) -> &'static str {
@@ -283,8 +291,15 @@ impl AgentExecutor for Library {
         let policy = &snapshot.policy;
         let texts = skill_texts(&policy.skills, &snapshot.set);
         let hub_skill = hub_skill(&ctx);
-        let context = Context { now: self.clock.now(), hub_skill: hub_skill.as_deref() };
+        let last = self.asked.lock().unwrap_or_else(|p| p.into_inner()).get(&ctx.context_id).cloned();
+        let context =
+            Context { now: self.clock.now(), hub_skill: hub_skill.as_deref(), last: last.as_deref() };
         let decided = answer(&question, &texts, &context);
+        // what a library question asked is kept for the next one in this conversation
+        if !matches!(decided, Answer::NotCovered) {
+            let asked = crate::extract::asked(&question, &texts, last.as_deref());
+            self.asked.lock().unwrap_or_else(|p| p.into_inner()).insert(ctx.context_id.clone(), asked);
+        }
         let text = render(&decided, &texts);
         let (outcome, skill) = match &decided {
             Answer::Lines { skill_id, .. } => ("answered", Some(skill_id.clone())),

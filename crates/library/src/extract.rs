@@ -4,7 +4,10 @@
 //!
 //! **Words** go through [`crate::words`] (folding, book the noun vs booking, a lexicon of
 //! synonyms and Spanish/French/German/Hindi-Hinglish key words, stop words, stemming), and
-//! an unknown word is read as the known one a typo away ([`crate::rank`]).
+//! an unknown word is read as the known one a typo away ([`crate::rank`]). What a question
+//! asks is read whole by [`crate::question`]: whether the library has a title is the
+//! catalogue, and a follow-up ("and for laptops?") keeps the last question's key terms
+//! ([`Context::last`]). A line that states an amount of money is a price line.
 //!
 //! **Choosing the skill.** When the Hub chose a skill ([`Context::hub_skill`], read only
 //! from a forward the Hub signed) and that skill is among the given ones with content, it
@@ -41,7 +44,10 @@
 //! some line, for a term at most two lines have ("where can I study quietly?" in Study
 //! rooms: the quiet floor; "add money to my print account" in Printing stays). A line that
 //! adds a term but lacks one the question has is not better ("two library books …
-//! friday" in Borrowing is not the Friday line).
+//! friday" in Borrowing is not the Friday line). A question with nothing of the chosen
+//! topic that names another skill's (by its name or tags) is read in that skill where one
+//! of its lines has the rest ("how much is a photocopy?" in Borrowing: the copying prices,
+//! not the fines, which are a price too).
 //!
 //! **Choosing the lines.** *Selectors* are the question's terms found in the chosen skill's
 //! content, but for its name's words (naming the topic selects nothing within it) — unless
@@ -71,9 +77,12 @@
 //!    for "book" — counts only with a selector of its own): "double-sided" keeps the double-sided price lines and drops the single-sided ones
 //!    that share only "sided"; "renew my loan" keeps both renewal lines, since "loan" (in
 //!    half the lines) is too common to push one out; "Monday and Tuesday" keeps both.
-//!    Of lines tied at the best, one about nothing else wins over one that also has a key
-//!    term the question does not ("reserve a book that is checked out": the hold line,
-//!    not the renewal line that mentions holds). Lines found only by the topic's own words
+//!    When one of the lines tied at the best is about nothing else, a line that also has
+//!    a key term the question does not is dropped if it is tied at the best too ("reserve
+//!    a book that is checked out": the hold line, not the renewal line that mentions
+//!    holds) or has no key term of the question ("and for laptops?" alone: the loan
+//!    period, not the fines); a line about the question's own key matter stays ("renew my
+//!    loan": the renewal line that mentions a hold). Lines found only by the topic's own words
 //!    (name, tags, description) where the question names something else no line has: more
 //!    lines than such words are not an answer ("can I borrow a calculator?": not saved).
 //!
@@ -87,14 +96,10 @@ use jiff::ZonedDateTime as Zoned;
 use crate::days::{self, Days};
 pub use crate::rank::SkillText;
 use crate::rank::{Index, Line, Profile, hits, line_counts};
-use crate::words::{english_weekday, is_key, terms};
+pub use crate::reply::{ASK_THE_DESK, Answer, NOT_ALL_SAVED, NOT_COVERED, render};
+use crate::reply::{display_name, either};
+use crate::words::{english_weekday, is_key};
 
-/// The start of the reply when the saved information does not answer a question.
-pub const NOT_COVERED: &str = "Sorry, that isn't in the Library's saved information.";
-/// Where to ask instead, after [`NOT_COVERED`].
-pub const ASK_THE_DESK: &str = "Please ask at the library's service desk.";
-/// After the lines that answer part of a question, before where to ask.
-pub const NOT_ALL_SAVED: &str = "The Library's saved information says no more than this; for the rest,";
 /// A term in more than this share of all lines cannot make an answer on its own.
 pub const MAX_SHARE: f64 = 0.5;
 /// A kept line scores at least this share of the best line.
@@ -107,29 +112,15 @@ pub struct Context<'a> {
     pub now: Zoned,
     /// The skill the Hub chose, from a forward the Hub signed; `None` for a direct caller.
     pub hub_skill: Option<&'a str>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// Lines copied verbatim from one skill's content (in content order, deduplicated),
-    /// after `lead` when the question named a day (which day it took); `partial` when a
-    /// key term of the question is in no saved content ("the fine for a lost book"): the
-    /// reply then says that the rest is not saved ([`NOT_ALL_SAVED`]).
-    Lines { skill_id: String, lines: Vec<String>, lead: Option<String>, partial: bool },
-    /// Two skills match equally well: ask which one (server-written question naming the
-    /// skills by name, in the order they were given).
-    Which { skill_ids: Vec<String>, question: String },
-    /// No enabled skill covers the question: fixed server reply.
-    NotCovered,
-    /// The skill is the right one but no saved line answers the question: fixed reply.
-    NotSaved { skill_id: String },
+    /// The terms the conversation's last question asked ([`asked`]), for a follow-up.
+    pub last: Option<&'a [String]>,
 }
 
 /// Answers `question` from `skills`, the enabled skills only (the caller filters).
 pub fn answer(question: &str, skills: &[SkillText<'_>], context: &Context<'_>) -> Answer {
     let index = Index::new(skills);
     let days = days::asked(question, &context.now);
-    let asked = index.corrected(&terms(question));
+    let asked = crate::question::asked(&index, question, context.last);
     // a day is evidence for the skill kept by weekday
     let mut evidence = asked.clone();
     for day in days.iter().flat_map(|d| &d.days) {
@@ -148,6 +139,12 @@ pub fn answer(question: &str, skills: &[SkillText<'_>], context: &Context<'_>) -
         (None, Chosen::None) => return Answer::NotCovered,
     };
     answer_from(&index, chosen, days.as_ref(), &asked)
+}
+
+/// The terms `question` asks of `skills` after the conversation's `last` ones: what
+/// [`answer`] reads, and what a conversation keeps for its next question.
+pub fn asked(question: &str, skills: &[SkillText<'_>], last: Option<&[String]>) -> Vec<String> {
+    crate::question::asked(&Index::new(skills), question, last)
 }
 
 /// The answer from the chosen skill: the lines of the day asked, else [`select`]'s.
@@ -188,8 +185,21 @@ fn better_elsewhere<'i, 'a>(
     let words: Vec<&String> = asked.iter().filter(|t| !crate::words::is_number(t)).collect();
     let (topic, rest): (Vec<&String>, Vec<&String>) = words.iter().partition(|t| chosen.is_topic(t));
     let shared = rest.iter().any(|t| in_lines(chosen, t));
-    let answerable: Vec<&String> =
-        rest.into_iter().filter(|t| index.profiles.iter().any(|p| in_lines(p, t))).collect();
+    // a term is answerable where some line has it, or, in a question with nothing of the
+    // chosen topic, where another skill is named by it ("how much is a photocopy?" in
+    // Borrowing names Printing, whose lines have the prices)
+    let names = |p: &Profile<'_>, t: &String| p.name.contains(t) || p.tags.contains(t);
+    let named_elsewhere = |p: &Profile<'_>, t: &String| {
+        topic.is_empty()
+            && p.skill.id != chosen.skill.id
+            && names(p, t)
+            && !chosen.is_topic(t)
+            && !in_lines(chosen, t)
+    };
+    let answerable: Vec<&String> = rest
+        .into_iter()
+        .filter(|t| index.profiles.iter().any(|p| in_lines(p, t) || named_elsewhere(p, t)))
+        .collect();
     // every word of the question is the chosen topic's or in some saved line
     let whole = topic.len() + answerable.len() == words.len();
     // with nothing of `chosen` at all, only a whole question with a key term moves
@@ -203,12 +213,16 @@ fn better_elsewhere<'i, 'a>(
     let new = |line: &Line<'_>, t: &&String| {
         line.set.contains(*t) && !in_lines(chosen, t) && (shared || specific(t))
     };
-    let answers = |line: &Line<'_>| {
+    let answers = |p: &Profile<'_>, line: &Line<'_>| {
         topic.iter().all(|t| line.set.contains(*t))
-            && answerable.iter().all(|t| hits(&line.set, t))
-            && answerable.iter().any(|t| new(line, t))
+            && answerable.iter().all(|t| hits(&line.set, t) || named_elsewhere(p, t))
+            && answerable.iter().any(|t| new(line, t) || named_elsewhere(p, t))
     };
-    index.profiles.iter().filter(|p| p.skill.id != chosen.skill.id).find(|p| p.lines.iter().any(answers))
+    index
+        .profiles
+        .iter()
+        .filter(|p| p.skill.id != chosen.skill.id)
+        .find(|p| p.lines.iter().any(|l| answers(p, l)))
 }
 
 /// Whether the question is nothing but the topics of the `tied` skills (the Hub's among
@@ -388,10 +402,14 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         .filter(|((l, _), _)| seen.insert(l.text))
         .map(|((l, _), _)| l.text.to_string())
         .collect();
-    // of the lines the question finds best, one about another key matter is not the
-    // answer when one about nothing else is there ("reserve a book that is checked out":
-    // the hold line, not the renewal line that mentions a hold)
+    // when one of the lines the question finds best is about nothing else, a line about
+    // another key matter is not the answer: one tied at the best ("reserve a book that is
+    // checked out": the hold line, not the renewal line that mentions a hold), or one
+    // with no key term of the question ("laptops?": the loan period, not the fines) — but
+    // a line about the question's own key matter that mentions another stays ("renew my
+    // loan": the renewal line that mentions a hold)
     let extra_key = |l: &Line<'_>| l.set.iter().any(|t| is_key(t) && !asked.contains(t));
+    let own_key = |l: &Line<'_>| asked.iter().any(|t| is_key(t) && l.set.contains(t));
     let best_lines: Vec<&Line<'_>> = profile
         .lines
         .iter()
@@ -401,7 +419,13 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         .collect();
     let mut lines = lines;
     if best_lines.iter().any(|l| !extra_key(l)) {
-        let off: Vec<&str> = profile.lines.iter().filter(|l| extra_key(l)).map(|l| l.text).collect();
+        let best = |l: &Line<'_>| best_lines.iter().any(|b| b.text == l.text);
+        let off: Vec<&str> = profile
+            .lines
+            .iter()
+            .filter(|l| extra_key(l) && (best(l) || !own_key(l)))
+            .map(|l| l.text)
+            .collect();
         lines.retain(|l| !off.contains(&l.as_str()));
     }
     // lines found only by the topic's own words, where the question names something else
@@ -413,54 +437,6 @@ fn select(index: &Index<'_>, profile: &Profile<'_>, asked: &[String]) -> Answer 
         return not_saved();
     }
     Answer::Lines { skill_id: id, lines, lead: None, partial }
-}
-
-/// The reply text: the lead and lines joined with `"\n"`, the Which question, or
-/// [`NOT_COVERED`] followed by where to ask and (not covered at all) what the Library can
-/// help with (`skills`: the same enabled skills).
-pub fn render(answer: &Answer, skills: &[SkillText<'_>]) -> String {
-    match answer {
-        Answer::Lines { lines, lead, partial, .. } => {
-            let rest = partial.then(|| format!("{NOT_ALL_SAVED} {}", desk_lower()));
-            lead.iter().chain(lines).chain(&rest).cloned().collect::<Vec<_>>().join("\n")
-        }
-        Answer::Which { question, .. } => question.clone(),
-        Answer::NotSaved { .. } => format!("{NOT_COVERED} {ASK_THE_DESK}"),
-        Answer::NotCovered if skills.is_empty() => {
-            format!("{NOT_COVERED} No topics are enabled right now. {ASK_THE_DESK}")
-        }
-        Answer::NotCovered => {
-            let names: Vec<&str> = skills.iter().map(display_name).collect();
-            format!(
-                "{NOT_COVERED} I can help with: {}. For anything else, {}",
-                names.join("; "),
-                desk_lower()
-            )
-        }
-    }
-}
-
-fn desk_lower() -> String {
-    let mut s = ASK_THE_DESK.to_string();
-    s[..1].make_ascii_lowercase();
-    s
-}
-
-fn display_name<'a>(skill: &SkillText<'a>) -> &'a str {
-    match skill.name.trim() {
-        "" => skill.id,
-        name => name,
-    }
-}
-
-/// "A or B", "A, B or C".
-fn either<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let names: Vec<&str> = names.collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        Some((last, _)) => last.to_string(),
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]

@@ -115,7 +115,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
             "borrowing",
             "Borrowing and renewals",
             "How long you can borrow items, how to renew them, fines and holds.",
-            &["borrow", "loan", "renew", "renewal", "due", "checkout"],
+            &["borrow", "loan", "renew", "renewal", "due", "checkout", "holds", "pick up a hold"],
             &[
                 "how long can I keep the stuff I took out",
                 "renew laptop loan?",
@@ -185,6 +185,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "I lost my library card, what now?",
                 "where do I pick up something I reserved?",
                 "when can I collect my hold?",
+                "reserve the biology textbook for me when it comes back",
             ],
             &[
                 "Books: 28-day loan.",
@@ -270,7 +271,7 @@ pub fn default_skills() -> Vec<DefaultSkill> {
             "printing",
             "Printing",
             "What printing, copying and scanning cost and how to pay.",
-            &["print", "printing", "copies", "price", "scanning to email"],
+            &["print", "printing", "copies", "price", "scanning to email", "posters"],
             &[
                 "how much does it cost to print black and white",
                 "color printing price per page?",
@@ -356,6 +357,9 @@ pub fn default_skills() -> Vec<DefaultSkill> {
                 "pin",
                 "databases",
                 "e-journals",
+                "off-campus access",
+                "service desk",
+                "sections",
             ],
             &[
                 "how do I request a book from another library",

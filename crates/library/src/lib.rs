@@ -6,8 +6,8 @@
 //! Live mode (`LIBRARY_MODE=live`, [`live`]) asks a model and releases its answer only
 //! when the evidence it quotes is found verbatim in an enabled skill's content.
 //!
-//! API: [`answer`] (question + enabled skills + [`Context`]: the clock's now and the skill
-//! the Hub chose → [`Answer`]), [`render`] (→ reply text), [`Clock`] (`LIBRARY_CLOCK`) and
+//! API: [`answer`] (question + enabled skills + [`Context`]: the clock's now, the skill
+//! the Hub chose and the conversation's last question → [`Answer`]), [`render`] (→ reply text), [`Clock`] (`LIBRARY_CLOCK`) and
 //! [`default_skills`] (the Library's fictional default configuration).
 
 mod agent;
@@ -19,8 +19,10 @@ pub mod extract;
 pub mod fixtures;
 pub mod live;
 pub mod loans;
+mod question;
 mod rank;
 pub mod renewal;
+mod reply;
 pub mod words;
 
 pub use agent::{

@@ -70,7 +70,11 @@ impl<'a> Profile<'a> {
             .map(str::trim_end)
             .filter(|l| !l.trim_start().is_empty())
             .map(|l| {
-                let terms = text_terms(l);
+                let mut terms = text_terms(l);
+                // a line that states an amount of money is a price ("€0.10 per page")
+                if states_a_price(l) {
+                    terms.push(PRICE.to_string());
+                }
                 Line { text: l, set: terms.iter().cloned().collect(), terms }
             })
             .collect();
@@ -108,6 +112,15 @@ impl<'a> Profile<'a> {
     }
 }
 
+/// The term of a price (stemmed "price").
+const PRICE: &str = "pric";
+
+/// Whether `line` states an amount of money: a currency sign before a digit.
+fn states_a_price(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    chars.windows(2).any(|p| matches!(p[0], '€' | '$' | '£' | '₹') && p[1].is_ascii_digit())
+}
+
 /// Whether a line has `term` or one of its alternatives.
 pub(crate) fn hits(line: &BTreeSet<String>, term: &str) -> bool {
     line.contains(term) || alternatives(term).iter().any(|a| line.contains(*a))
@@ -130,6 +143,11 @@ impl<'a> Index<'a> {
         Self { average_length: length as f64 / lines.max(1) as f64, lines, profiles }
     }
 
+    /// Whether any skill's name, tags, description or content has `term`.
+    pub(crate) fn knows(&self, term: &str) -> bool {
+        self.profiles.iter().any(|p| p.weight(term) > 0.0)
+    }
+
     pub(crate) fn profile(&self, id: &str) -> Option<&Profile<'a>> {
         self.profiles.iter().find(|p| p.skill.id == id)
     }
@@ -138,7 +156,7 @@ impl<'a> Index<'a> {
     /// read as the term of those nearest to it, when one is near (a key term is never
     /// changed: "lost" stays lost).
     pub(crate) fn corrected(&self, asked: &[String]) -> Vec<String> {
-        let known = |t: &str| self.profiles.iter().any(|p| p.weight(t) > 0.0);
+        let known = |t: &str| self.knows(t);
         let mut out: Vec<String> = Vec::new();
         for term in asked {
             let fixed = if known(term) || crate::words::is_number(term) || crate::words::is_key(term) {

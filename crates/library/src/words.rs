@@ -23,7 +23,10 @@
 //!    of a subject is the subject's shelf: "maths books" is `mathematics` alone), …; and
 //!    phrases: "at once", "at a time", "a la vez", "auf einmal", "ek saath" (`limit`),
 //!    "another university", "otra biblioteca", "anderen Bibliothek" (`interlibrary`), "how
-//!    late" (`hour`), "bases de datos" (`databases`). "Late" (and Spanish "tarde") in a question
+//!    late" (`hour`), "bases de datos" (`databases`), "how much is", "cuánto es", "c'est
+//!    combien", "kitne ka" (`price`); weekdays ("entre semana", "en semaine", "werktags")
+//!    are the five days Monday to Friday. Booking or reserving a book, a textbook or a DVD
+//!    is a `hold` ("can I book a book?"; its subject only says which book). "Late" (and Spanish "tarde") in a question
 //!    that returns something is `overdue` ("return a laptop late"); alone it is `lat`,
 //!    whose alternative is "overdue" ("late for our room booking" is no fine).
 //! 4. **Stop words** of the five languages, generic verbs ("use", "happen", "keep": "can I
@@ -34,7 +37,7 @@
 //!    "monday", "printing" → "print", "sided" → "sid").
 //!
 //! Some terms are **key**: they name what a question is about (lost, damage, fine, renew,
-//! price, print, scan, hour, reserving, food, cancel, return, limit, overdue, quiet, and the
+//! price, print, scan, hour, reserving, a hold, food, cancel, return, limit, overdue, quiet, and the
 //! subjects of the shelves, …). An answer
 //! must cover each key term the question has, or some skill must be about it
 //! ([`crate::extract`]).
@@ -58,6 +61,7 @@ const KEY_TERMS: &[&str] = &[
     "damag",
     "fin",
     "food",
+    "hold",
     "hour",
     "limit",
     "locker",
@@ -142,34 +146,50 @@ fn normalised(text: &str, question: bool) -> Vec<String> {
             out.push(term);
         }
     }
-    // a book of a subject is the subject's shelf ("maths books", "libros de psicología"),
-    // and finding it is finding the shelf ("where can I find psychology books")
-    if question && out.iter().any(|t| SUBJECTS.contains(&t.as_str())) {
-        out.retain(|t| t != "book" && t != "search");
+    if question {
+        read_whole(&mut out);
     }
-    // reserving a book (not a room) is placing a hold on it ("reserve a book that is
-    // checked out", "réserver un livre"); that it is on loan is why, not what is asked
+    out
+}
+
+/// What a question's terms say together, read once all are known.
+fn read_whole(out: &mut Vec<String>) {
+    let has = |out: &[String], term: &str| out.iter().any(|t| t == term);
     let thing = |t: &String| alternatives(t).contains(&"item");
-    if question
-        && out.iter().any(thing)
-        && !out.iter().any(|t| t == "room")
-        && out.iter().any(|t| t == "reservation")
-    {
-        out.retain(|t| t != "loan");
+    // booking or reserving a book, a textbook or a DVD (not a room) is placing a hold on
+    // it ("can I book a book?", "reserve a book that is checked out", "réserver un
+    // livre"): that it is on loan is why, and its subject which book, not what is asked
+    // ("I want to book the chemistry textbook")
+    if out.iter().any(thing) && !has(out, "room") && has(out, "reservation") {
+        out.retain(|t| t != "loan" && !SUBJECTS.contains(&t.as_str()));
         for t in out.iter_mut().filter(|t| *t == "reservation") {
             *t = "hold".into();
         }
     }
+    // a book of a subject is the subject's shelf ("maths books", "libros de psicología"),
+    // and finding it is finding the shelf ("where can I find psychology books")
+    if out.iter().any(|t| SUBJECTS.contains(&t.as_str())) {
+        out.retain(|t| t != "book" && t != "search");
+    }
     // late with a return is an overdue item ("return a laptop late", "devolver tarde");
     // late alone is only an alternative of overdue ("late for our room booking" is no
     // fine), and Spanish "tarde" alone is as likely the afternoon
-    if question && out.iter().any(|t| t == "return") {
+    if has(out, "return") {
         for t in out.iter_mut().filter(|t| *t == "lat" || *t == "tard") {
             *t = "overdu".into();
         }
     }
-    out
+    // weekdays are the five lines from Monday to Friday ("hours on weekdays",
+    // "entre semana", "en semaine", "werktags")
+    if let Some(at) = out.iter().position(|t| t == WEEKDAYS) {
+        let days = ["monday", "tuesday", "wednesday", "thursday", "friday"].map(String::from);
+        out.splice(at..=at, days);
+        out.retain(|t| t != WEEKDAYS);
+    }
 }
+
+/// The lexicon's term for Monday to Friday, read as the five days ([`read_whole`]).
+const WEEKDAYS: &str = "weekday";
 
 /// Folded words of `text`: split at anything but letters, digits and Devanagari.
 pub fn split(text: &str) -> Vec<String> {
@@ -315,6 +335,7 @@ mod stop;
 
 pub use lexicon::english_weekday;
 pub use lexicon::weekday;
+pub use lexicon::{asks_whether_held, names_a_copy, says_at};
 use lexicon::{compound, lexicon, phrase_at};
 use stop::is_stop;
 

@@ -142,7 +142,8 @@ const ROWS: &[Row] = &[
     row("the library's opening hours on Saturday and Sunday", &[H_SAT, H_SUN], &[H_MON]),
     row("librray hourz mondy", &[H_MON], &[H_SAT]),
     row("whn does the library close on thrusday", &[H_THU], &[H_MON, HOLIDAY]),
-    row("printing prices", &[BW1, C2, PAY, SCAN], &[]),
+    // a price is a line that states an amount of money
+    row("printing prices", &[BW1, BW2, C1, C2], &[PAY, SCAN]),
     row("how much is black and white double-sided?", &[BW2], &[BW1, C2]),
     row("how much is the late fee for overdue boks", &[FINES], &[ROOMS]),
     // book the noun vs booking
@@ -304,6 +305,63 @@ const ROWS: &[Row] = &[
         &[ILL],
     ),
     hub("finding-items", "saan makikita yung mga reserve books ng prof namin?", &[RESERVES], &[HOLD]),
+    // issue 20, fourth round: booking or reserving a book (a textbook, a DVD) is a hold on
+    // it, wherever the Hub sent it, never the room booking
+    hub("study-room-booking", "can I book a book?", &[HOLD], &[ROOMS, AHEAD, "Rooms A"]),
+    hub("study-rooms", "can I reserve a book?", &[HOLD], &[ROOMS, AHEAD]),
+    hub("study-room-booking", "I want to book the chemistry textbook", &[HOLD], &[MATHS, AHEAD, "Rooms A"]),
+    row("I want to book the chemistry textbook", &[HOLD], &[MATHS, AHEAD, "Do you mean"]),
+    hub("study-rooms", "can I reserve a DVD?", &[HOLD], &[ROOMS, DVDS]),
+    row("¿puedo reservar un libro?", &[HOLD], &[ROOMS, AHEAD]),
+    row("puis-je réserver un livre ?", &[HOLD], &[ROOMS, AHEAD]),
+    hub("study-rooms", "kann ich ein Buch reservieren?", &[HOLD], &[ROOMS, AHEAD]),
+    hub("study-room-booking", "kya main ek kitab book kar sakta hoon?", &[HOLD], &[ROOMS, AHEAD]),
+    // whether the library has a title is the catalogue, or not saved; never the loan periods
+    row("do you have the book Dune?", &[CATALOGUE], &[BOOKS, SHORT, DVDS]),
+    hub("finding-items", "do you have the book Dune?", &[CATALOGUE], &[BOOKS, SHORT]),
+    hub("borrowing", "do you have the book Dune?", &[], &[BOOKS, SHORT, DVDS]),
+    hub("finding-items", "does the library have a copy of Beloved?", &[CATALOGUE], &[BW1, BOOKS]),
+    hub("finding-items", "is the book Thinking, Fast and Slow available?", &[CATALOGUE], &[BOOKS]),
+    hub("finding-items", "¿tienen el libro Rayuela?", &[CATALOGUE], &[BOOKS, ILL]),
+    hub("finding-items", "avez-vous le livre L'Étranger ?", &[CATALOGUE], &[BOOKS, ILL]),
+    hub("finding-items", "habt ihr das Buch Der Prozess?", &[CATALOGUE], &[BOOKS, ILL]),
+    hub("finding-items", "kya library mein Godaan kitab hai kya?", &[CATALOGUE], &[BOOKS, ILL]),
+    // …but a book of a subject is its shelf, and a facility no line names is not saved
+    hub("finding-items", "do you have books on calculus?", &[MATHS], &[BOOKS]),
+    row("does the library have a cafe?", &[NOT], &[BOOKS, H_MON, BW1]),
+    // weekdays are the five lines from Monday to Friday
+    row("library hours on weekdays?", &[H_MON, H_FRI], &[H_SAT, H_SUN, HOLIDAY, REST]),
+    row("¿horario de la biblioteca entre semana?", &[H_MON, H_FRI], &[H_SAT, H_SUN]),
+    row("horaires de la bibliothèque en semaine ?", &[H_MON, H_FRI], &[H_SAT, H_SUN]),
+    row("Öffnungszeiten werktags?", &[H_MON, H_FRI], &[H_SAT, H_SUN]),
+    row("weekdays mein library kab khulti hai?", &[H_MON, H_FRI], &[H_SAT, H_SUN]),
+    // what something costs is the lines that state a price
+    hub("printing", "photocopy kitne ka hai?", &[BW1, C1], &[PAY, SCAN]),
+    row("how much is a photocopy?", &[BW1, C2], &[PAY, SCAN]),
+    hub("borrowing", "how much is a photocopy?", &[BW1, C2], &[PAY, FINES]),
+    hub("printing", "¿cuánto es una fotocopia?", &[BW1, C2], &[PAY, SCAN]),
+    hub("printing", "c'est combien une photocopie ?", &[BW1, C2], &[PAY, SCAN]),
+    hub("printing", "was kostet eine Kopie?", &[BW1, C2], &[PAY, SCAN]),
+    hub("finding-items", "how much does an interlibrary loan cost?", &["€3.00 per request"], &[BW1]),
+    // paying for prints, the quiet reading room, in the other languages
+    hub("printing", "¿cómo pago las impresiones?", &[PAY], &[BW1, SCAN]),
+    hub("printing", "comment je paie mes impressions ?", &[PAY], &[BW1, SCAN]),
+    hub("printing", "wie bezahle ich das Drucken?", &[PAY], &[BW1, SCAN]),
+    hub("study-rooms", "wo ist der ruhige Lesesaal?", &[QUIET], &[ROOMS, NOT]),
+    hub("finding-items", "¿dónde está la sala de lectura?", &[QUIET], &[NOT]),
+    // a hold to pick up, the service desk, a subject's section, another campus, a camera
+    hub("borrowing", "where do I pick up a hold?", &[HOLD], &[RENEW, NOT]),
+    hub("borrowing", "my hold is ready, where do I get it?", &[HOLD], &[RENEW, NOT]),
+    hub("finding-items", "where is the service desk?", &["Ground floor: service desk"], &[NOT]),
+    hub("finding-items", "where's the maths section?", &[MATHS], &[NOT]),
+    hub("finding-items", "where is the history section?", &["Third floor: humanities"], &[NOT]),
+    hub("finding-items", "can I get a book from another campus?", &[ILL], &[BOOKS]),
+    hub("borrowing", "can I borrow a book from the other campus?", &[ILL], &[BOOKS]),
+    hub("borrowing", "can I check out a camera?", &[NOT_SAVED], &[BOOKS, DVDS]),
+    hub("finding-items", "can I access e-journals off campus?", &[OFF_CAMPUS], &[RESERVES, REST]),
+    // a room in French and German, asked as a question: the booking rule, nothing missing
+    hub("study-rooms", "est-ce que je peux réserver une salle d'étude ?", &[AHEAD], &[NOT, REST]),
+    hub("study-rooms", "Kann ich einen Gruppenraum reservieren?", &[AHEAD], &[NOT, REST]),
 ];
 
 const FRIDAY_XMAS: &str = "Friday is 25 December 2026 (Pacific Time): Christmas Day, a public holiday.";

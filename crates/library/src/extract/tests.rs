@@ -12,7 +12,7 @@ pub(crate) const NOW: &str = "2026-12-05T10:00:00-08:00";
 
 /// A context at [`NOW`], with the skill the Hub chose if any.
 pub(crate) fn context(hub_skill: Option<&str>) -> Context<'_> {
-    Context { now: crate::Clock::fixed(NOW.parse().expect("an instant")).now(), hub_skill }
+    Context { now: crate::Clock::fixed(NOW.parse().expect("an instant")).now(), hub_skill, last: None }
 }
 
 fn ask(question: &str) -> Answer {
@@ -365,4 +365,46 @@ fn a_detail_no_line_has_keeps_a_one_line_topic_only() {
     }
     let two = SkillText { content: "Lost property is kept at the service desk.\nAsk after 30 days.", ..lost };
     assert_eq!(answer(q, &[two], &context(Some("lost"))), Answer::NotSaved { skill_id: "lost".into() });
+}
+
+/// A follow-up keeps the last question's topic and changes what it names: after the fine
+/// for a book, "and for laptops?" is the laptop fine, not the laptop loan period; after a
+/// loan period, "what about DVDs?" is the DVD loan period; a day after the hours is that
+/// day's line.
+#[test]
+fn a_follow_up_keeps_the_last_topic() {
+    let skills = default_skills();
+    let texts: Vec<SkillText<'_>> = skills.iter().map(DefaultSkill::text).collect();
+    let hub = Some("borrowing");
+    let after = |first: &str, then: &str, hub: Option<&str>| {
+        let last = asked(first, &texts, None);
+        let context = Context { last: Some(&last), ..context(hub) };
+        render(&answer(then, &texts, &context), &texts)
+    };
+    let fine = "what is the fine for a late book?";
+    for then in [
+        "and for laptops?",
+        "¿y para los portátiles?",
+        "et pour les ordinateurs portables ?",
+        "und für Laptops?",
+        "aur laptop ka?",
+        "what about laptops?",
+    ] {
+        let reply = after(fine, then, hub);
+        assert!(reply.contains("laptops €5.00 per day"), "{then}: {reply}");
+        assert!(!reply.contains("7-day loan"), "{then}: {reply}");
+    }
+    // the same question alone is the loan period
+    let alone = render(&answer("and for laptops?", &texts, &context(hub)), &texts);
+    assert!(alone.contains("7-day loan"), "{alone}");
+    let reply = after("how long can I borrow a book?", "what about DVDs?", hub);
+    assert!(reply.contains("DVDs and laptops: 7-day loan."), "{reply}");
+    // a key term of its own is a question of its own
+    let reply = after(fine, "and renewals?", hub);
+    assert!(reply.contains("renew an item online") && !reply.contains("Overdue fines"), "{reply}");
+    let reply = after("is the library open on monday?", "and on sunday?", Some("library-hours"));
+    assert!(reply.contains("Sunday: 12:00–18:00") && !reply.contains("Monday:"), "{reply}");
+    // a new question is no follow-up
+    let reply = after(fine, "how long can I keep a laptop?", hub);
+    assert!(reply.contains("7-day loan") && !reply.contains("Overdue fines"), "{reply}");
 }

@@ -60,7 +60,78 @@ const PHRASES: &[(&[&str], &str)] = &[
     // from somewhere else is another library
     (&["from", "somewhere", "else"], "interlibrary"),
     (&["from", "elsewhere"], "interlibrary"),
+    // a laptop in French
+    (&["ordinateur", "portable"], "laptop"),
+    (&["ordinateurs", "portables"], "laptop"),
+    // Monday to Friday
+    (&["week", "days"], "weekday"),
+    (&["working", "days"], "weekday"),
+    (&["entre", "semana"], "weekday"),
+    (&["dias", "de", "semana"], "weekday"),
+    (&["dias", "laborables"], "weekday"),
+    (&["en", "semaine"], "weekday"),
+    (&["jours", "de", "semaine"], "weekday"),
+    (&["jours", "ouvrables"], "weekday"),
+    (&["unter", "der", "woche"], "weekday"),
+    (&["hafte", "ke", "din"], "weekday"),
+    // asking what something costs
+    (&["how", "much", "is"], "pric"),
+    (&["how", "much", "are"], "pric"),
+    (&["how", "much", "does"], "pric"),
+    (&["how", "much", "do"], "pric"),
+    (&["how", "much", "for"], "pric"),
+    (&["cuanto", "es"], "pric"),
+    (&["cuanto", "vale"], "pric"),
+    (&["cuanto", "sale"], "pric"),
+    (&["c", "est", "combien"], "pric"),
+    (&["kitne", "ka"], "pric"),
+    (&["kitne", "ki"], "pric"),
+    (&["kitna", "hai"], "pric"),
 ];
+
+/// Words that ask whether the library holds something ("do you have", "does the library
+/// have", "is it available", "¿tienen", "avez-vous", "habt ihr", "hai kya").
+const HELD: &[&[&str]] = &[
+    &["do", "you", "have"],
+    &["do", "you", "guys", "have"],
+    &["do", "we", "have"],
+    &["does", "the", "library", "have"],
+    &["does", "library", "have"],
+    &["have", "you", "got"],
+    &["do", "you", "carry"],
+    &["do", "you", "stock"],
+    &["is", "there", "a", "copy"],
+    &["any", "copies"],
+    &["available"],
+    &["tienen"],
+    &["tiene", "la", "biblioteca"],
+    &["disponible"],
+    &["avez", "vous"],
+    &["vous", "avez"],
+    &["habt", "ihr"],
+    &["haben", "sie"],
+    &["hat", "die", "bibliothek"],
+    &["verfugbar"],
+    &["hai", "kya"],
+];
+
+/// Whether `words` (folded, [`super::split`]) say `said` from `words[i]` on.
+pub fn says_at(words: &[String], i: usize, said: &[&str]) -> bool {
+    said.iter().enumerate().all(|(j, w)| words.get(i + j).is_some_and(|x| x == w))
+}
+
+/// Whether `words` (folded, [`super::split`]) ask whether the library holds something.
+pub fn asks_whether_held(words: &[String]) -> bool {
+    (0..words.len()).any(|i| HELD.iter().any(|said| says_at(words, i, said)))
+}
+
+/// Whether `words` (folded) name a copy of a title ("a copy of Dune", "un ejemplar").
+pub fn names_a_copy(words: &[String]) -> bool {
+    words.windows(2).any(|p| matches!(p[0].as_str(), "copy" | "copies") && p[1] == "of")
+        || words.iter().any(|w| {
+            matches!(w.as_str(), "ejemplar" | "ejemplares" | "exemplaire" | "exemplaires" | "exemplar")
+        })
+}
 
 /// Who may lack an item ("the library doesn't have it", "la biblioteca no tiene"), and the
 /// words that say it does not: together an item to get through interlibrary loan.
@@ -146,14 +217,11 @@ pub(super) fn phrase_at(words: &[String], i: usize) -> Option<(usize, &'static s
         return Some((2, "interlibrary"));
     }
     if HOLDERS.contains(&at(0))
-        && let Some(lack) = LACKS.iter().find(|said| said.iter().enumerate().all(|(j, w)| at(j + 1) == *w))
+        && let Some(lack) = LACKS.iter().find(|said| says_at(words, i + 1, said))
     {
         return Some((lack.len() + 1, "interlibrary"));
     }
-    PHRASES
-        .iter()
-        .find(|(said, _)| said.iter().enumerate().all(|(j, w)| at(j) == *w))
-        .map(|(said, term)| (said.len(), *term))
+    PHRASES.iter().find(|(said, _)| says_at(words, i, said)).map(|(said, term)| (said.len(), *term))
 }
 
 /// A German-style compound of two words the lexicon has ("Farbdruck": colour and print,
@@ -163,6 +231,8 @@ pub(super) fn compound(w: &str) -> Option<(&'static str, &'static str)> {
     let reads = |part: &str| {
         lexicon(part).or(match part {
             "buch" => Some("book"),
+            "lese" => Some("reading"),
+            "saal" | "sale" | "saele" => Some("room"),
             "buchung" | "buchungen" => Some("reservation"),
             _ => None,
         })
@@ -212,7 +282,8 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         | "misplace" | "misplaces" | "misplacing" => "lost",
         "damaged" | "damage" | "broken" | "broke" | "spilled" | "chewed" | "ripped" | "torn" => "damage",
         "imprimir" | "impresion" | "impresiones" | "imprimer" | "impression" | "imprimante" | "drucken"
-        | "ausdrucken" | "druck" | "drucker" | "printer" | "printers" | "printout" => "print",
+        | "ausdrucken" | "druck" | "drucker" | "printer" | "printers" | "printout" | "impressions"
+        | "imprimes" => "print",
         "copia" | "copias" | "fotocopia" | "fotocopias" | "photocopie" | "photocopies" | "kopie"
         | "kopien" | "kopieren" | "photocopy" | "xerox" | "photocopying" => "copy",
         "escanear" | "scanner" | "scannen" | "scanning" | "scans" => "scan",
@@ -256,10 +327,13 @@ pub(super) fn lexicon(w: &str) -> Option<&'static str> {
         "quietly" | "calmly" | "tranquilo" | "tranquila" | "tranquilos" | "tranquilas" | "tranquille"
         | "tranquillement" | "silenciosas" | "silenciosos" | "silencieuses" | "shanti" | "shaanti" => "quiet",
         "noir" | "negro" | "schwarz" | "kala" => "black",
+        "lectura" | "lesen" | "reading" => "reading",
         "blanc" | "blanco" | "weiss" | "safed" => "white",
         "tarjeta" | "carte" | "karte" => "card",
         "pizarra" | "pizarron" | "tableau" | "tafel" | "whiteboards" => "whiteboard",
         "advance" | "avance" | "antelacion" | "voraus" => "ahead",
+        "weekdays" | "weekday" | "werktags" | "wochentags" | "werktage" | "werktagen" | "wochentage"
+        | "wochentagen" => "weekday",
         "login" | "signin" => "sign",
         "find" | "finding" | "look" | "looking" | "locate" | "buscar" | "busco" | "encontrar"
         | "chercher" | "cherche" | "trouver" | "suchen" | "finden" | "finde" | "dhundh" | "dhundhna"

@@ -384,4 +384,55 @@ pub(super) const ROWS: &[Row] = &[
     ),
     row("tut4-33", "explain integration by parts", Tutor, &["Integration by parts."], &[]),
     row("tut4-33", "samajh nahi aaya", Tutor, &["The idea behind integration by parts"], &["I didn't find"]),
+    // issue 20, fourth round: booking or reserving a book is a hold, never the room form
+    row("lib4-1", "can I book a book?", Library, &[HOLD], &[ROOMS, "study room", "14 days"]),
+    row("lib4-2", "can I reserve a book?", Library, &[HOLD], &[ROOMS, "study room", "14 days"]),
+    row("lib4-3", "I want to book the chemistry textbook", Library, &[HOLD], &[FLOORS, "study room"]),
+    row("lib4-4", "¿puedo reservar un libro?", Library, &[HOLD], &[ROOMS, "study room"]),
+    row("lib4-5", "puis-je réserver un livre ?", Library, &[HOLD], &[ROOMS, "study room"]),
+    row("lib4-6", "kann ich ein Buch reservieren?", Library, &[HOLD], &[ROOMS, "study room"]),
+    // whether the library has a title: the catalogue (or not saved), never the loan periods
+    row("lib4-7", "do you have the book Dune?", Library, &[], LOANS),
+    row("lib4-8", "¿tienen el libro Rayuela?", Library, &[], LOANS),
+    row("lib4-9", "does the library have a copy of Beloved?", Library, &[], LOANS),
+    // a study room in French or German is the room form, as in English
+    row("lib4-10", "est-ce que je peux réserver une salle d'étude ?", Library, &["form"], &[NOT_SAVED]),
+    row("lib4-11", "Kann ich einen Gruppenraum reservieren?", Library, &["form"], &[NOT_SAVED]),
+    row("lib4-12", "ich möchte einen Raum für Freitag buchen", Library, &["form"], &[NOT_SAVED]),
+    // a follow-up keeps the last question's topic and changes what it names
+    row("lib4-13", "what is the fine for a late book?", Library, &["€0.20 per item"], &[]),
+    row("lib4-13", "and for laptops?", Library, &["laptops €5.00 per day"], &["7-day loan"]),
+    row("lib4-14", "how much is the fine for an overdue book?", Library, &["€0.20 per item"], &[]),
+    row("lib4-14", "¿y para los portátiles?", Library, &["laptops €5.00 per day"], &["7-day loan"]),
+    row("lib4-15", "how long can I borrow a book?", Library, &["28-day loan"], &[]),
+    row("lib4-15", "what about DVDs?", Library, &["7-day loan"], &["Overdue fines"]),
+    // weekdays are Monday to Friday
+    row("lib4-16", "library hours on weekdays?", Library, &["Monday:", "Friday:"], &["Saturday:", "Sunday:"]),
+    row("lib4-17", "¿horario de la biblioteca entre semana?", Library, &["Monday:", "Friday:"], &["Sunday:"]),
+    row("lib4-18", "Öffnungszeiten werktags?", Library, &["Monday:", "Friday:"], &["Sunday:"]),
+    // what something costs is the price lines
+    row("lib4-19", "photocopy kitne ka hai?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
+    row("lib4-20", "how much is a photocopy?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
+    row("lib4-21", "c'est combien une photocopie ?", Library, &["€0.10 per page"], &[PAY, "Scanning"]),
+    // the router sends these to the Library: paying for prints in Spanish and French, the
+    // quiet reading room in German
+    row("lib4-22", "¿cómo pago las impresiones?", Library, &[PAY], &[NOT_SAVED, "€0.10"]),
+    row("lib4-23", "comment je paie mes impressions ?", Library, &[PAY], &[NOT_SAVED, "€0.10"]),
+    row("lib4-24", "comment payer l'impression ?", Library, &[PAY], &[NOT_SAVED, "€0.10"]),
+    row("lib4-25", "wie bezahle ich das Drucken?", Library, &[PAY], &[NOT_SAVED, "€0.10"]),
+    row("lib4-26", "wo ist der ruhige Lesesaal?", Library, &[QUIET], &[NOT_SAVED, ROOMS]),
+    row("lib4-27", "wo ist der Lesesaal?", Library, &[QUIET], &[NOT_SAVED, ROOMS]),
+    // holds, the service desk, sections, another campus, off campus, checking out
+    row("lib4-28", "where do I pick up a hold?", Library, &[HOLD], &[NOT_SAVED, "renew"]),
+    row("lib4-29", "how do I place a hold on a DVD?", Library, &[HOLD], &[NOT_SAVED, "7-day"]),
+    row("lib4-30", "my hold is ready, where do I get it?", Library, &[HOLD], &[NOT_SAVED]),
+    row("lib4-31", "where is the service desk?", Library, &["Ground floor: service desk"], &[NOT_SAVED]),
+    row("lib4-32", "which floor is the service desk on?", Library, &["Ground floor: service desk"], &[]),
+    row("lib4-33", "where's the maths section?", Library, &[FLOORS], &[NOT_SAVED]),
+    row("lib4-34", "where is the history section?", Library, &["Third floor: humanities"], &[NOT_SAVED]),
+    row("lib4-35", "can I get a book from another campus?", Library, &[ILL], LOANS),
+    row("lib4-36", "can I borrow a book from the other campus?", Library, &[ILL], LOANS),
+    row("lib4-37", "can I access e-journals off campus?", Library, &["work off campus"], &[NOT_SAVED]),
+    row("lib4-38", "can I check out a camera?", Library, &[NOT_SAVED], LOANS),
+    row("lib4-39", "can I borrow a camera?", Library, &[NOT_SAVED], LOANS),
 ];
