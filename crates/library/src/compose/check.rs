@@ -134,12 +134,24 @@ pub(super) fn offers_refused(label: &str, request: &str, facts: &Facts<'_>) -> b
     }
     let mut named = of_label;
     named.extend(of_request);
-    // a label that is no question may name the loan ("The chemistry book"), not offer it
-    let offered = (asks_to_renew(label) && !starts_asking(label)) || !asking(request);
     if named.is_empty() {
+        let offered = (asks_to_renew(label) && !starts_asking(label)) || !asking(request);
         return (asks_to_renew(label) || asks_to_renew(request)) && offered;
     }
-    named.iter().any(|l| l.renewable.is_err()) && offered
+    // a loan that cannot be renewed only in a question, label and request both ("Why can't
+    // I renew …?"); one that can, never said not to ("Why can't I renew Calculus?")
+    let questions = starts_asking(label) && starts_asking(request);
+    let denies = |t: &str| {
+        let ws = forms::read::books::words(t);
+        asks_to_renew(t)
+            && ws.iter().any(|w| {
+                matches!(w.as_str(), "not" | "cannot" | "can't" | "no" | "never") || w.ends_with("n't")
+            })
+    };
+    named.iter().any(|l| match l.renewable {
+        Err(_) => !questions,
+        Ok(_) => denies(label) || denies(request),
+    })
 }
 
 /// [`offers_refused`]'s error.

@@ -294,7 +294,8 @@ impl Ctx<'_> {
                 self.picker(at, c);
             }
             "Button" => self.button(at, c, all),
-            kind if self.catalog => {
+            _ if !self.catalog => {}
+            kind => {
                 // another input bound where a renewal's values live would supply them
                 let bound = c.pointer("/value/path").and_then(Value::as_str).unwrap_or_default();
                 let ours = [RETURN_DATE, LOAN_ID].iter().any(|f| bound.starts_with(&format!("/form/{f}")));
@@ -307,9 +308,30 @@ impl Ctx<'_> {
                 if c.get("value").is_some_and(Value::is_string) {
                     self.text(c.get("value"), format!("{at}/value"));
                 }
-                self.words(c, at);
             }
-            _ => {}
+        }
+        // every other string a catalog component carries (an accessibility label, a check's
+        // message, a tab's title …) is the composer's words too; what the arms above read
+        // (a Text's text, a picker's label and bounds, a button's action) is theirs
+        if self.catalog {
+            let read: &[&str] = match c.get("component").and_then(Value::as_str).unwrap_or_default() {
+                "Text" => &["text"],
+                "DateTimeInput" => &["label", "min", "max", "value"],
+                "Button" => &["action"],
+                _ => &["value"],
+            };
+            if let Some(map) = c.as_object() {
+                for (k, v) in map.iter().filter(|(k, _)| !read.contains(&k.as_str())) {
+                    self.words_in(k, v, &format!("{at}/{k}"));
+                }
+            }
+        }
+    }
+
+    /// [`Ctx::words`] of one property, unless its key names structure.
+    fn words_in(&mut self, key: &str, v: &Value, at: &str) {
+        if !NOT_WORDS.contains(&key) && !a2ui::inspect::STRUCTURE_KEYS.contains(&key) {
+            self.words(v, at);
         }
     }
 
@@ -431,7 +453,13 @@ impl Ctx<'_> {
         let Some(dates) = dates.as_object() else { return };
         for (id, value) in dates {
             let path = format!("{at}/{}", id.replace('~', "~0").replace('/', "~1"));
-            let Some(text) = value.as_str().filter(|t| !t.is_empty()) else { continue };
+            let Some(text) = value.as_str() else {
+                self.err(C::OperationInputs, path, "a return date is a date (YYYY-MM-DD) or empty");
+                continue;
+            };
+            if text.is_empty() {
+                continue;
+            }
             let range = self.facts.loan(id).and_then(|l| l.renewable.ok());
             match (range, text.parse::<Date>()) {
                 (Some(r), Ok(d)) if r.contains(d) => self.text_as(Some(value), path, Said::Service),

@@ -121,6 +121,46 @@ const RENEW_VERBS: &[&str] = &["renov", "renouvel", "prolong", "verlang", "exten
 /// Words of a time or a span: a due date said without a date.
 const TIME: &[&str] = &[
     "soon",
+    "eve",
+    "easter",
+    "hanukkah",
+    "chanukah",
+    "thanksgiving",
+    "diwali",
+    "holi",
+    "eid",
+    "halloween",
+    "ramadan",
+    "passover",
+    "navidad",
+    "nochevieja",
+    "pascua",
+    "noel",
+    "paques",
+    "weihnachten",
+    "ostern",
+    "silvester",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "thirtieth",
+    "primero",
+    "premier",
+    "ersten",
     "later",
     "fortnight",
     "weekend",
@@ -270,7 +310,15 @@ pub(super) fn stated_facts(text: &str, facts: &Facts<'_>, known: &HashSet<Date>,
     }
     // the offline composer's label ("… (no model)") and the service's name are no claims
     let read = names_removed(&text.replace(crate::loans::OFFLINE_LABEL, ""), facts);
-    let ws = words(&without_dates(&read).replace("loan service", "service"));
+    // "year's" is "year"; "30th" a number
+    let ws: Vec<String> = words(&without_dates(&read).replace("loan service", "service"))
+        .into_iter()
+        .map(|w| w.strip_suffix("'s").map(str::to_string).unwrap_or(w))
+        .map(|w| match w.find(|c: char| !c.is_ascii_digit()) {
+            Some(0) | None => w,
+            Some(i) => w[..i].to_string(),
+        })
+        .collect();
     let asked: HashSet<String> = words(facts.question).into_iter().collect();
     let number = |w: &String| {
         let digits = !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());

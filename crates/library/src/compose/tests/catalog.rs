@@ -183,6 +183,30 @@ fn what_only_a_free_composer_can_break_is_refused() {
         let field = with(json!({"id": "w", "component": "TextField", "label": "Note", "value": value}));
         assert!(codes(accepted(field, data.clone(), q)).contains(&C::StatedFact), "{value}");
     }
+    // every string a component carries: an accessibility label, a check's message
+    let lie = "Calculus in Motion is overdue: a fine of 12 dollars, return it by 2030-01-01";
+    let mut carried = components.clone();
+    let labelled =
+        |c: &&mut Value| matches!(c["component"].as_str(), Some("Text" | "Button" | "DateTimeInput"));
+    for c in carried.iter_mut().filter(labelled) {
+        c["accessibility"] = json!({"label": lie});
+    }
+    let errors = codes(accepted(carried, data.clone(), q));
+    assert!(errors.contains(&C::StatedFact) && errors.contains(&C::InventedDate), "{errors:?}");
+    let mut checked = components.clone();
+    let picker = checked.iter_mut().find(|c| c["component"] == "DateTimeInput").unwrap();
+    picker["checks"][0]["message"] = json!(lie);
+    assert!(codes(accepted(checked, data.clone(), q)).contains(&C::StatedFact));
+    // a day said without digits, inside the loan's own card
+    let mut eve = components.clone();
+    let col = eve.iter().position(|c| c["id"] == "b1_col").unwrap();
+    eve[col]["children"].as_array_mut().unwrap().push(json!("w"));
+    eve.push(json!({"id": "w", "component": "Text", "text": "Due on New Year's Eve."}));
+    assert_eq!(codes(accepted(eve, data.clone(), q)), [C::StatedFact]);
+    // a preselected return date that is no date
+    let mut odd = data.clone();
+    odd.insert("returnDate".into(), json!({"ln-calculus": {"date": "2027-01-05"}}));
+    assert_eq!(codes(accepted(components.clone(), odd, q)), [C::OperationInputs]);
     let held = with(
         json!({"id": "w", "component": "CheckBox", "label": "Calculus in Motion is held", "value": false}),
     );
