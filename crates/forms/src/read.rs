@@ -52,6 +52,30 @@ use time::{period_at, time_at};
 use tokens::{Found, Tok, negated_spans, span_text, tokenize};
 pub use tokens::{fold, month};
 
+/// The English ordinal words, "first" to "twentieth" (the position is the number less one).
+pub const ORDINALS: [&str; 20] = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+];
+
 /// Everything read from one message. A field is `None` when nothing was said, when what was
 /// said was negated or contradictory, or when it was no value (see `notes`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -142,29 +142,6 @@ fn split_bounds(s: &str) -> (String, Option<(String, String)>) {
     (s.to_string(), None)
 }
 
-const ORDINALS: [&str; 20] = [
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-    "twentieth",
-];
-
 /// The order named in `s` (the words before "derivative"), the last one when several:
 /// `2nd`, `21st`, `fifth`, `nth`/`n-th`. `None` when it names none.
 pub(crate) fn order(s: &str) -> Option<Order> {
@@ -173,7 +150,7 @@ pub(crate) fn order(s: &str) -> Option<Order> {
         if ["nth", "n-th", "n'th"].contains(&w) {
             return Some(Order::General);
         }
-        if let Some(i) = ORDINALS.iter().position(|o| *o == w) {
+        if let Some(i) = forms::read::ORDINALS.iter().position(|o| *o == w) {
             return Some(Order::Given(i + 1));
         }
         let digits = w.find(|c: char| !c.is_ascii_digit())?;

@@ -140,23 +140,6 @@ const TIME: &[&str] = &[
     "weihnachten",
     "ostern",
     "silvester",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-    "twentieth",
     "thirtieth",
     "primero",
     "premier",
@@ -339,7 +322,11 @@ pub(super) fn stated_facts(text: &str, facts: &Facts<'_>, known: &HashSet<Date>,
         }
     }
     let more_time = ws.windows(2).any(|p| p[0] == "more" && p[1] == "time");
-    if let Some(w) = ws.iter().find(|w| TIME.contains(&w.as_str()) || forms::read::month(w).is_some()) {
+    // a day said as an ordinal ("the thirtieth"; "first" to "third" are common words)
+    let ordinal = |w: &str| forms::read::ORDINALS[3..].contains(&w);
+    if let Some(w) =
+        ws.iter().find(|w| TIME.contains(&w.as_str()) || forms::read::month(w).is_some() || ordinal(w))
+    {
         out.push(format!("the words speak of a time ('{w}'); a loan's dates are drawn from the loan data"));
     } else if more_time {
         out.push("the words speak of more time; whether a loan can be renewed is drawn in its card".into());
