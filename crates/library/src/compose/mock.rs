@@ -97,7 +97,7 @@ fn overview(facts: &Facts<'_>) -> Composition {
     let mut loans: Vec<&LoanFacts> = facts.loans.iter().collect();
     loans.sort_by_key(|l| l.due);
     let mut blocks = vec![
-        notice("from the loan service, soonest due first.".to_string()),
+        notice(AS_THE_SERVICE_HAS_IT.to_string()),
         Block::LoanList {
             loan_ids: loans.iter().map(|l| l.id.clone()).collect(),
             order: Some(Order::DueDate),

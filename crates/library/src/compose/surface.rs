@@ -28,7 +28,7 @@ use super::words::Said;
 
 mod walk;
 use crate::loans::LoanFacts;
-use walk::{calls, loan_shown, references};
+use walk::{calls, loan_shown, references, stray_bindings};
 
 /// The most components a screen may have.
 pub const MAX_COMPONENTS: usize = 80;
@@ -273,6 +273,11 @@ impl Ctx<'_> {
                 let message = format!("a text or value may not be computed by {call}: only required checks");
                 self.err(C::NotAllowed, path, message);
             }
+            // the data model is shown only by a Text (its rules: the fact's loan, its card)
+            for path in stray_bindings(c, at) {
+                let message = "only a Text may show the data model (a loan's fact, in that loan's card): not a label, a title or an option";
+                self.err(C::StatedFact, path, message);
+            }
         }
         match c.get("component").and_then(Value::as_str).unwrap_or_default() {
             "Text" => {
@@ -366,6 +371,13 @@ impl Ctx<'_> {
                 "this loan cannot be renewed: no date picker",
             );
         };
+        if c.get("enableDate").and_then(Value::as_bool) != Some(true) {
+            self.err(
+                C::PickerRange,
+                format!("{at}/enableDate"),
+                "a return date picker picks a date: enableDate true",
+            );
+        }
         for (key, want) in [("min", range.first), ("max", range.last)] {
             if c.get(key).and_then(Value::as_str) != Some(want.to_string().as_str()) {
                 let message = format!("{key} must be {want}, the service's range for this loan");

@@ -210,6 +210,14 @@ const LOAN_NAMES: &[&str] = &[
     "kitaben",
 ];
 
+/// Words that put loans in an order ("due first", "before", "sorted"): the list's order
+/// is the compiler's.
+const ORDER: &[&str] = &[
+    "first", "last", "before", "after", "earlier", "earliest", "latest", "soonest", "sorted", "order",
+    "ordered", "next", "previous", "primero", "ultimo", "antes", "despues", "premier", "dernier", "avant",
+    "apres", "zuerst", "zuletzt", "vor", "nach", "pehle", "baad",
+];
+
 /// Words that say how many loans a claim covers.
 const QUANTITY: &[&str] = &[
     "none",
@@ -310,7 +318,14 @@ pub(super) fn stated_facts(text: &str, facts: &Facts<'_>, known: &HashSet<Date>,
     if ws.iter().any(number) {
         out.push("the words state a number; counts come from the loan data, drawn by code".to_string());
     }
-    if said != Said::Label {
+    if let Some(w) = ws.iter().find(|w| ORDER.contains(&w.as_str())) {
+        out.push(format!("the words put loans in an order ('{w}'); the list's order is the compiler's"));
+    }
+    if said == Said::Label {
+        if let Some(w) = ws.iter().find(|w| POINTERS.contains(&w.as_str())) {
+            out.push(format!("a label points at a loan ('{w}'); it names the loan it asks about"));
+        }
+    } else {
         let named = names(text, facts);
         let pointer = ws.iter().find(|w| {
             POINTERS.contains(&w.as_str()) || (said == Said::Composer && LOAN_NAMES.contains(&w.as_str()))

@@ -24,6 +24,37 @@ pub(super) fn loan_shown(c: &Value) -> Option<(&str, Option<&str>)> {
         .map(|l| (l, None))
 }
 
+/// The data bindings (`{"path": …}`) a component shows other than through what the
+/// surface rules read as bindings — a Text's `text`, an input's `value`, a button's
+/// action, a check's condition: a label, a title or an option bound to the data model.
+pub(crate) fn stray_bindings(c: &Value, at: &str) -> Vec<String> {
+    fn walk(v: &Value, at: &str, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) if map.contains_key("path") => out.push(at.to_string()),
+            Value::Object(map) => {
+                for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "condition") {
+                    walk(v, &format!("{at}/{k}"), out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    walk(v, &format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let read: &[&str] = match c.get("component").and_then(Value::as_str) {
+        Some("Text") => &["text"],
+        _ => &["value", "action"],
+    };
+    let mut out = Vec::new();
+    for (k, v) in c.as_object().into_iter().flatten().filter(|(k, _)| !read.contains(&k.as_str())) {
+        walk(v, &format!("{at}/{k}"), &mut out);
+    }
+    out
+}
+
 /// The function calls under `v` other than `required`, with their paths.
 pub(super) fn calls(v: &Value, at: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();

@@ -197,6 +197,24 @@ fn what_only_a_free_composer_can_break_is_refused() {
     let picker = checked.iter_mut().find(|c| c["component"] == "DateTimeInput").unwrap();
     picker["checks"][0]["message"] = json!(lie);
     assert!(codes(accepted(checked, data.clone(), q)).contains(&C::StatedFact));
+    // a loan's facts bound anywhere but a Text: a label, an option, a tab's title (an
+    // independent check's: another loan's due date and hold shown on the calculus card)
+    for stray in [
+        json!({"id": "w", "component": "CheckBox", "label": {"path": "/form/loans/ln-chemistry/status"}, "value": false}),
+        json!({"id": "w", "component": "ChoicePicker", "options": [{"label": {"path": "/form/loans/ln-marketing-research/due"}, "value": "a"}],
+               "value": {"path": "/form/pick"}}),
+        json!({"id": "w", "component": "Tabs", "tabs": [{"title": {"path": "/form/loans/ln-chemistry/status"}, "child": "title"}]}),
+    ] {
+        let mut card = components.clone();
+        let col = card.iter().position(|c| c["id"] == "b1_col").unwrap();
+        card[col]["children"].as_array_mut().unwrap().push(json!("w"));
+        card.push(stray.clone());
+        assert!(codes(accepted(card, data.clone(), q)).contains(&C::StatedFact), "{stray}");
+    }
+    let mut blind = components.clone();
+    let picker = blind.iter_mut().find(|c| c["component"] == "DateTimeInput").unwrap();
+    picker["enableDate"] = json!(false);
+    assert!(codes(accepted(blind, data.clone(), q)).contains(&C::PickerRange));
     // a day said without digits, inside the loan's own card
     let mut eve = components.clone();
     let col = eve.iter().position(|c| c["id"] == "b1_col").unwrap();

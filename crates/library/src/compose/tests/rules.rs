@@ -283,6 +283,9 @@ fn a_composers_words_state_no_loan_fact_true_or_false() {
         "Due on the 30th.",
         "Due on New Year's Eve.",
         "Due on Hanukkah.",
+        // an order is the compiler's (an independent check's)
+        "Sorted by due date.",
+        "Soonest due first.",
     ] {
         let errors = refused(q, vec![notice(text)]);
         assert!(
@@ -295,7 +298,6 @@ fn a_composers_words_state_no_loan_fact_true_or_false() {
     let loans = loans();
     for text in [
         "Here is what the loan service has.",
-        "From the loan service, soonest due first.",
         "Choose a new return date and press Renew.",
         "Pick a date, then select Renew.",
         "Ask at the service desk if something looks wrong.",
@@ -421,6 +423,19 @@ fn a_follow_up_that_renews_a_loan_that_cannot_be_renewed_is_refused() {
     ] {
         let said = Composition::Screen { title: "Your loans".into(), blocks: vec![follow(label, request)] };
         assert_eq!(accept(&said, &facts_for(&loans, "q"), TARGET).err(), None, "{label}");
+    }
+    // a label's own claims: an order, a loan pointed at (an independent check's)
+    for label in [
+        "Calculus in Motion — someone else needs it back",
+        "Calculus in Motion is due first",
+        "Statistics for the Curious is due before Marketing Basics",
+    ] {
+        let said = Composition::Screen {
+            title: "Your loans".into(),
+            blocks: vec![follow(label, "when is my calculus book due?")],
+        };
+        let errors = accept(&said, &facts_for(&loans, "q"), TARGET).unwrap_err();
+        assert!(codes(&errors).contains(&C::StatedFact), "{label}: {errors:?}");
     }
 }
 
