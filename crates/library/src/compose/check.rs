@@ -160,6 +160,17 @@ pub(super) fn offers_ineligible(path: String) -> CheckError {
     CheckError::new(ComposeCheck::NotRenewable, path, message)
 }
 
+/// Whether the student's words name `date`: the only date a picker may start at.
+pub(super) fn said_by_student(date: Date, facts: &Facts<'_>) -> bool {
+    dates_named(facts.question, facts.today, DateWords::All).contains(&Some(date))
+}
+
+/// A preselected date the student did not say.
+pub(super) fn unsaid(path: String) -> CheckError {
+    let message = "a picker starts at a date the student said, or empty";
+    CheckError::new(ComposeCheck::InventedDate, path, message)
+}
+
 /// The rules over a words answer or a question (either mode): its words are the
 /// composer's, and every loan it is about (or asks between) the borrower's.
 pub(super) fn check_answer(
@@ -274,11 +285,8 @@ fn check_block(
                         message,
                     ));
                 }
-                (Ok(_), Some(d)) => {
-                    let mut dates = Vec::new();
-                    text(&d.to_string(), &format!("{at}/initial"), Said::Service, &mut dates);
-                    out.extend(dates);
-                }
+                (Ok(_), Some(d)) if !said_by_student(*d, facts) => out.push(unsaid(format!("{at}/initial"))),
+                (Ok(_), Some(_)) => {}
                 (Ok(_), None) => {}
             }
         }

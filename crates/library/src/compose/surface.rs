@@ -22,7 +22,9 @@ use vocab::loans::ComposeCheck as C;
 use vocab::loans::operation::{FOLLOW_UP, LOAN_ID, RENEW_LOAN, REQUEST, RETURN_DATE};
 
 use super::blocks::Facts;
-use super::check::{CheckError, check_text, known_dates, offers_ineligible, offers_refused};
+use super::check::{
+    CheckError, check_text, known_dates, offers_ineligible, offers_refused, said_by_student, unsaid,
+};
 use super::compile::{LOAN_FACTS, fact_path, return_date_field};
 use super::words::Said;
 
@@ -474,7 +476,11 @@ impl Ctx<'_> {
             }
             let range = self.facts.loan(id).and_then(|l| l.renewable.ok());
             match (range, text.parse::<Date>()) {
-                (Some(r), Ok(d)) if r.contains(d) => self.text_as(Some(value), path, Said::Service),
+                (Some(r), Ok(d)) if r.contains(d) => {
+                    if !said_by_student(d, self.facts) {
+                        self.out.push(unsaid(path));
+                    }
+                }
                 (Some(r), _) => {
                     let message = format!("the first date must be from {} to {}", r.first, r.last);
                     self.err(C::InitialOutOfRange, path, message);

@@ -221,6 +221,10 @@ fn what_only_a_free_composer_can_break_is_refused() {
     eve[col]["children"].as_array_mut().unwrap().push(json!("w"));
     eve.push(json!({"id": "w", "component": "Text", "text": "Due on New Year's Eve."}));
     assert_eq!(codes(accepted(eve, data.clone(), q)), [C::StatedFact]);
+    // a preselected return date the student did not say (another loan's date)
+    let mut unsaid = data.clone();
+    unsaid.insert("returnDate".into(), json!({"ln-calculus": "2027-01-10"}));
+    assert_eq!(codes(accepted(components.clone(), unsaid, q)), [C::InventedDate]);
     // a preselected return date that is no date
     let mut odd = data.clone();
     odd.insert("returnDate".into(), json!({"ln-calculus": {"date": "2027-01-05"}}));

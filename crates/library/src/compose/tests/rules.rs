@@ -64,6 +64,17 @@ fn a_preselected_date_outside_the_range_or_unsaid_is_refused() {
     let errors =
         refused("q", vec![card("ln-calculus", true), picker("ln-calculus", Some(date(2027, 1, 12)))]);
     assert_eq!(codes(&errors), [C::InventedDate]);
+    // inside the range and a date of the loan data, but another loan's (statistics' first)
+    let errors =
+        refused("q", vec![card("ln-calculus", true), picker("ln-calculus", Some(date(2027, 1, 10)))]);
+    assert_eq!(codes(&errors), [C::InventedDate]);
+    // said by the student: preselected
+    let loans = loans();
+    let said = Composition::Screen {
+        title: "Your loan".into(),
+        blocks: vec![card("ln-calculus", true), picker("ln-calculus", Some(date(2027, 1, 10)))],
+    };
+    assert!(accept(&said, &facts_for(&loans, "renew it until 2027-01-10"), TARGET).is_ok());
 }
 
 #[test]
