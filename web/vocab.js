@@ -15,9 +15,9 @@ export const STATUSES = Object.freeze(["ready","stale","unreachable","disconnect
 /** The kinds of event on the Hub's feed (vocab::HubEventKind). */
 export const HUB_EVENTS = Object.freeze(["message_received","duplicate_request","routed","forwarded","specialist_replied","forward_failed","reply_published","router_trained","form_relayed","form_action_received","form_action_refused","form_action_replayed","form_action_forwarded","form_action_unknown","form_action_result","form_action_replied","registered","heartbeat","signed_out","card_change_notice","card_fetched"]);
 /** The agents' ids, as telemetry, `servedBy` and the registry carry them (vocab::agents). */
-export const AGENTS = Object.freeze({"hub":"hub","library":"library","student":"student","tutor":"tutor"});
+export const AGENTS = Object.freeze({"hub":"hub","library":"library","professor":"professor","student":"student","tutor":"tutor"});
 /** The specialists drawn before the Hub reports its registry, in order (vocab::agents). */
-export const SPECIALISTS = Object.freeze(["tutor","library"]);
+export const SPECIALISTS = Object.freeze(["tutor","library","professor"]);
 /** The action name of every form's Cancel button (forms::action::CANCEL_FORM). */
 export const CANCEL_ACTION = Object.freeze("cancel_form");
 /** The action name of a composed screen's follow-up button: its question is asked as a new one, no form action (forms::action::FOLLOW_UP). */

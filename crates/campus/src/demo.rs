@@ -22,7 +22,7 @@ use tokio::sync::mpsc;
 use crate::lifecycle::{PARENT_PID_VAR, PORT_VAR_VAR, stop_signal};
 
 /// How many agents the demo runs (the fake model server, when asked for, comes after them).
-const N: usize = 4;
+const N: usize = 5;
 
 /// One child process: name (its subcommand), colour, port variable, default port.
 type Spec = (&'static str, &'static str, &'static str, u16);
@@ -33,10 +33,11 @@ const AGENTS: [Spec; N] = [
     ("hub", "35", "HUB_PORT", hub::DEFAULT_PORT),
     ("tutor", "32", "TUTOR_PORT", tutor::DEFAULT_PORT),
     ("library", "36", "LIBRARY_PORT", library::DEFAULT_PORT),
+    ("professor", "91", "PROFESSOR_PORT", professor::DEFAULT_PORT),
     ("ui", "33", "UI_PORT", ui::DEFAULT_PORT),
 ];
 /// The UI server's index in [`AGENTS`].
-const UI: usize = 3;
+const UI: usize = 4;
 
 /// `--fake-model`: `campus fake-anthropic` with the demo's script, after the agents.
 const FAKE: Spec = ("fake-anthropic", "34", "FAKE_ANTHROPIC_PORT", llm::fake::DEFAULT_PORT);
@@ -48,6 +49,7 @@ pub(crate) const LIVE_MODES: &[(&str, &str, &str)] = &[
     ("hub", "ROUTER_MODE", "live"),
     ("tutor", "TUTOR_MODE", "live"),
     ("library", "LIBRARY_MODE", "live"),
+    ("professor", "PROFESSOR_MODE", "live"),
     ("ui", "STUDENT_MODE", "live"),
 ];
 
@@ -110,7 +112,7 @@ pub(crate) fn ports_help() -> String {
     help
 }
 
-/// The children's ports: `HUB_PORT`, `TUTOR_PORT`, `LIBRARY_PORT`, `UI_PORT`
+/// The children's ports: `HUB_PORT`, `TUTOR_PORT`, `LIBRARY_PORT`, `PROFESSOR_PORT`, `UI_PORT`
 /// (`FAKE_ANTHROPIC_PORT` for the fake) or the defaults.
 fn ports(specs: &[Spec]) -> Result<Vec<u16>, conf::ConfError> {
     let mut ports = Vec::with_capacity(specs.len());
@@ -134,11 +136,12 @@ fn passed_to_children(name: &str, models: Models) -> bool {
     const SYSTEM: [&str; 10] =
         ["PATH", "HOME", "USER", "LANG", "TZ", "TMPDIR", "TERM", "NO_COLOR", "SSL_CERT_FILE", "SSL_CERT_DIR"];
     const PROXY: [&str; 6] = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"];
-    const CAMPUS: [&str; 10] = [
+    const CAMPUS: [&str; 11] = [
         "CAMPUS_",
         "HUB_",
         "TUTOR_",
         "LIBRARY_",
+        "PROFESSOR_",
         "STUDENT_",
         "ROUTER_",
         "UI_",
@@ -174,6 +177,7 @@ fn child_env(index: usize, specs: &[Spec], ports: &[u16], models: Models) -> Vec
         "hub" => {
             env.push(("TUTOR_URL", url(1)));
             env.push(("LIBRARY_URL", url(2)));
+            env.push(("PROFESSOR_URL", url(3)));
         }
         "fake-anthropic" => return env,
         _ => env.push(("HUB_URL", url(0))),
@@ -234,7 +238,7 @@ fn pipe(
 ) {
     tokio::spawn(async move {
         let mut lines = BufReader::new(stream).lines();
-        let prefix = paint(colour, &format!("[{name:>7}]"));
+        let prefix = paint(colour, &format!("[{name:>9}]"));
         while let Ok(Some(line)) = lines.next_line().await {
             if let (Some(tx), Some(url)) = (&notes, line.split(" listening on ").nth(1)) {
                 let _ = tx.send(Note::Ready(name, url.trim().to_string()));
@@ -342,7 +346,7 @@ pub(crate) async fn run(models: Models) -> anyhow::Result<()> {
         children.push((name, child));
     }
     let pids: Vec<Option<u32>> = children.iter().map(|(_, c)| c.id()).collect();
-    let demo = paint("1", "[   demo]");
+    let demo = paint("1", "[     demo]");
     let started: Vec<String> =
         children.iter().map(|(n, c)| format!("{n} (pid {})", c.id().unwrap_or(0))).collect();
     say(&format!("{demo} started {} {}; Ctrl+C stops them all", started.join(", "), models.describe()));
@@ -466,8 +470,9 @@ pub(crate) async fn run(models: Models) -> anyhow::Result<()> {
 
 /// `campus fake-anthropic --demo-script` (what `demo --fake-model` runs): enough for live
 /// mode to behave sensibly without a model. The live router sends library words to that
-/// Library skill, calculus words to the Tutor, and asks back otherwise; the Tutor's scope
-/// and answer checks pass; its answers say they come from the fake.
+/// Library skill, calculus words to the Tutor, marketing words to the Professor, and asks
+/// back otherwise; the Tutor's scope and answer checks pass; its answers and the
+/// Professor's say they come from the fake.
 pub(crate) fn fake_script() -> llm::fake::Script {
     use llm::fake::{FakeReply, FakeRule, Script, When};
     use serde_json::json;
@@ -502,10 +507,16 @@ pub(crate) fn fake_script() -> llm::fake::Script {
         "tutor",
         "calculus-tutoring",
     ));
+    rules.extend(route(
+        &["marketing", "segmentation", "targeting", "positioning", "brand", "pricing", "4 Ps"],
+        "professor",
+        professor::TOPICS_SKILL,
+    ));
+    rules.extend(route(&["syllabus", "office hours", "grading"], "professor", professor::COURSE_SKILL));
     rules.push(system(
         ROUTER,
         FakeReply::json(json!({"decision": "clarify", "agent": "", "skill": "",
-            "question": "Is your question about calculus or about the library?", "reason": "no keyword rule matched"})),
+            "question": "Is your question about calculus, the library or Marketing 101?", "reason": "no keyword rule matched"})),
     ));
     rules.push(system(
         "You classify one student request for a calculus tutor",
@@ -542,6 +553,13 @@ pub(crate) fn fake_script() -> llm::fake::Script {
     rules.push(system(
         "You are the Library Agent",
         FakeReply::json(json!({"verdict": "not_covered", "skill_id": "", "answer": "", "evidence": []})),
+    ));
+    rules.push(system(
+        "You are the Professor of Marketing 101",
+        FakeReply::text(
+            "This answer comes from the fake model server (campus fake-anthropic), not a real model: a live \
+             Professor would answer from the Marketing 101 course pack.",
+        ),
     ));
     rules.push(system(
         "You are a student's own assistant",

@@ -28,7 +28,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run every agent as a child process (Hub, Tutor, Library, the UI server); Ctrl+C stops them all
+    /// Run every agent as a child process (Hub, Tutor, Library, Professor, the UI server); Ctrl+C stops them all
     #[command(after_help = demo::ports_help())]
     Demo {
         /// Every agent in live mode against the model provider (needs ANTHROPIC_API_KEY, exported or in .env)
@@ -44,6 +44,8 @@ enum Command {
     Tutor,
     /// Run the Library agent (127.0.0.1:41242; LIBRARY_MODE=mock|live, LIBRARY_UI=blocks|catalog, LIBRARY_MODEL, LIBRARY_CONFIG, PORT, HUB_URL, …)
     Library,
+    /// Run the Marketing 101 Professor agent (127.0.0.1:41244; PROFESSOR_MODE=mock|live, PROFESSOR_MODEL, PROFESSOR_CONFIG, PORT, HUB_URL, …)
+    Professor,
     /// Run the UI server with the Student agent: open its address in a browser (127.0.0.1:4444; UI_PORT or PORT, HUB_URL)
     Ui,
     /// Ask the university a question, or chat without one (HUB_URL; TUTOR_URL asks the Tutor directly)
@@ -59,7 +61,7 @@ enum Command {
     /// Forget the key an agent pinned for another (after replacing that one's key on purpose); stop the agent first
     #[command(name = "forget-key", after_help = FORGET_HELP)]
     ForgetKey {
-        /// The agent whose store holds the pin (hub, tutor, library)
+        /// The agent whose store holds the pin (hub, tutor, library, professor)
         agent: String,
         /// The identity whose key it forgets (a specialist's id for the hub; hub for a specialist)
         identity: String,
@@ -122,6 +124,7 @@ impl Command {
                 | Command::Hub
                 | Command::Tutor
                 | Command::Library
+                | Command::Professor
                 | Command::Ui
                 | Command::FakeAnthropic { .. }
         )
@@ -266,6 +269,7 @@ fn main() -> ExitCode {
             Command::Hub => run_hub().await,
             Command::Tutor => run_tutor().await,
             Command::Library => run_library().await,
+            Command::Professor => run_professor().await,
             Command::Ui => run_ui().await,
             Command::Student { verbose, words } => run_student(words, verbose).await,
             Command::ForgetKey { agent, identity } => forget_key(&agent, &identity).await,
@@ -314,7 +318,7 @@ async fn run_hub() -> anyhow::Result<()> {
 async fn forget_key(agent: &str, identity: &str) -> anyhow::Result<()> {
     let known = |id: &str| id == vocab::agents::HUB || vocab::agents::SPECIALISTS.contains(&id);
     if !known(agent) {
-        anyhow::bail!("{agent:?} is not an agent with a store (hub, tutor, library)");
+        anyhow::bail!("{agent:?} is not an agent with a store (hub, tutor, library, professor)");
     }
     let dir =
         std::path::PathBuf::from(env("CAMPUS_DATA_DIR").unwrap_or_else(|| store::DEFAULT_DATA_DIR.into()));
@@ -378,7 +382,7 @@ async fn run_tutor() -> anyhow::Result<()> {
 
 /// The Library: `LIBRARY_MODE`; in live mode see [`live_model`].
 async fn run_library() -> anyhow::Result<()> {
-    let mode = library::Mode::from_env(&env)?;
+    let mode = library::Mode::from_env("LIBRARY_MODE", &env)?;
     let ui = library::ComposeMode::from_env(&env)?;
     // a fixed clock that is no instant stops the Library here (exit 78), not at its first answer
     library::Clock::from_env(&env).map_err(|e| {
@@ -394,6 +398,21 @@ async fn run_library() -> anyhow::Result<()> {
         }
     };
     run_specialist("library", config, library::agent(live, ui)).await
+}
+
+/// The Professor: `PROFESSOR_MODE`; in live mode see [`live_model`].
+async fn run_professor() -> anyhow::Result<()> {
+    let mode = professor::Mode::from_env(professor::MODE_ENV, &env)?;
+    let config =
+        specialist::Config::from_env("PROFESSOR_CONFIG", professor::DEFAULT_PORT, professor::RULES, &env)?;
+    let live = match mode {
+        professor::Mode::Mock => None,
+        professor::Mode::Live => {
+            let (model, llm, log_content) = live_model("professor", &config)?;
+            Some(professor::LiveConfig { llm, model, log_content })
+        }
+    };
+    run_specialist("professor", config, professor::agent(live)).await
 }
 
 /// A specialist's model in live mode: `<AGENT>_MODEL`, else the config's `model.name` (an

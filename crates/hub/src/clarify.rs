@@ -234,6 +234,88 @@ pub(crate) fn only_a_new_value(text: &str) -> bool {
         && words.iter().all(|w| VALUE_WORDS.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()))
 }
 
+/// The words of a message that asks only for more of what was just said: another
+/// example, the same again or said differently, in the five languages. None names a
+/// subject.
+const MORE_WORDS: &[&str] = &[
+    "another",
+    "one",
+    "more",
+    "example",
+    "examples",
+    "different",
+    "differently",
+    "other",
+    "again",
+    "explain",
+    "it",
+    "that",
+    "this",
+    "please",
+    "pls",
+    "plz",
+    "can",
+    "could",
+    "you",
+    "give",
+    "me",
+    "show",
+    "a",
+    "an",
+    "way",
+    "say",
+    "try",
+    "once",
+    "simpler",
+    "simply",
+    "otro",
+    "otra",
+    "ejemplo",
+    "mas",
+    "más",
+    "por",
+    "favor",
+    "de",
+    "nuevo",
+    "noch",
+    "ein",
+    "eins",
+    "beispiel",
+    "anderes",
+    "bitte",
+    "nochmal",
+    "un",
+    "une",
+    "autre",
+    "exemple",
+    "encore",
+    "plaît",
+    "plait",
+    "aur",
+    "ek",
+    "do",
+    "dikhao",
+    "batao",
+    "samjhao",
+    "phir",
+    "se",
+    "dusra",
+    "dobara",
+];
+
+/// Whether a follow-up ([`reads_as_follow_up`]) of at most [`SHORT`] words asks only for
+/// more of the same ("one more example", "otro ejemplo", "noch ein Beispiel", "can you
+/// explain it differently?"): every word one of [`MORE_WORDS`]. It goes where the last
+/// question went whatever the router makes of it ("example" alone is in every service's
+/// examples).
+pub(crate) fn only_more(text: &str) -> bool {
+    let words = crate::courtesy::lower_words(text);
+    !words.is_empty()
+        && words.len() <= SHORT
+        && reads_as_follow_up(text)
+        && words.iter().all(|w| MORE_WORDS.contains(&w.as_str()))
+}
+
 /// Whether `text` names a point and nothing else but the words around it: a one-letter
 /// name, `=`, a number (`x=4?`, `and x = -1/2`, `t = pi`).
 fn a_point(text: &str) -> bool {
@@ -266,6 +348,25 @@ pub(crate) fn reads_as_follow_up(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn asking_only_for_more_is_read_and_a_subject_is_not() {
+        for more in [
+            "one more example",
+            "another example please",
+            "otro ejemplo",
+            "noch ein Beispiel",
+            "can you explain it differently?",
+            "ek aur example do",
+        ] {
+            assert!(only_more(more), "{more}");
+        }
+        for not in
+            ["another example of pricing", "one more example of the chain rule", "what about the library"]
+        {
+            assert!(!only_more(not), "{not}");
+        }
+    }
 
     fn config() -> Config {
         Config::from_env(&|_| None).unwrap()

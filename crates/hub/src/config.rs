@@ -151,7 +151,7 @@ pub(crate) const MAX_EXAMPLE_CHARS: usize = 200;
 
 impl Config {
     /// Defaults, then `HUB_CONFIG`, then `PORT`, `ROUTER_MODE`, `TUTOR_URL`,
-    /// `LIBRARY_URL`, `HEARTBEAT_INTERVAL_MS`, `HEARTBEAT_EXPIRY_MS`, `ROUTER_HYBRID_THRESHOLD`,
+    /// `LIBRARY_URL`, `PROFESSOR_URL`, `HEARTBEAT_INTERVAL_MS`, `HEARTBEAT_EXPIRY_MS`, `ROUTER_HYBRID_THRESHOLD`,
     /// the live router's `HUB_MODEL`, key and `ANTHROPIC_BASE_URL`, `HUB_TELEMETRY_SHOW_CONTENT`, `HUB_FORWARD_TIMEOUT_MS`, `HUB_FORM_TTL_MS`, `CAMPUS_DATA_DIR`.
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfError> {
         let file: File = load_file("HUB_CONFIG", env)?.unwrap_or_default();
@@ -187,7 +187,11 @@ impl Config {
                 )
             })?;
         }
-        for (var, id) in [("TUTOR_URL", agents::TUTOR), ("LIBRARY_URL", agents::LIBRARY)] {
+        for (var, id) in [
+            ("TUTOR_URL", agents::TUTOR),
+            ("LIBRARY_URL", agents::LIBRARY),
+            ("PROFESSOR_URL", agents::PROFESSOR),
+        ] {
             if let Some(url) = env(var) {
                 check_local_url(var, "", &url)?;
                 if let Some(s) = c.specialists.iter_mut().find(|s| s.id == id) {
@@ -323,7 +327,19 @@ mod tests {
         let c = Config::from_env(&env_of(&[])).unwrap();
         assert_eq!(c.bind.port(), 41243);
         assert_eq!(c.router, RouterMode::Classifier);
-        assert_eq!(c.specialists.len(), 2);
+        assert_eq!(c.specialists.len(), 3);
+        let professor = c.specialists.iter().find(|s| s.id == agents::PROFESSOR).expect("the professor");
+        assert_eq!(
+            (professor.capability.id.as_str(), professor.endpoint.as_str()),
+            ("marketing", "http://127.0.0.1:41244")
+        );
+        let moved = Config::from_env(&env_of(&[("PROFESSOR_URL", "http://127.0.0.1:5002/")])).unwrap();
+        assert!(
+            moved
+                .specialists
+                .iter()
+                .any(|s| s.id == agents::PROFESSOR && s.endpoint == "http://127.0.0.1:5002")
+        );
         let c = Config::from_env(&env_of(&[
             ("ROUTER_MODE", "direct"),
             ("TUTOR_URL", "http://127.0.0.1:5000/"),

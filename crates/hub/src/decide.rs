@@ -99,7 +99,8 @@ async fn answer(
 /// courteously, whatever the router proposed; a question the router places nowhere
 /// that reads as a follow-up ("what about at x=2?", "and from 1 to 2?", "is that
 /// right?", "and x^4?", "I don't get it"), or one that only gives a new value (a day,
-/// bounds, a point alone: "x=4?") wherever the router placed it, in a conversation whose
+/// bounds, a point alone: "x=4?") or asks only for more ("one more example") wherever the
+/// router placed it, in a conversation whose
 /// last question was routed, is proposed to that same specialist (still validated: if it is
 /// unavailable now, that is said). Anything else the router placed nowhere ("hi", "can
 /// you fix my sink?") stays the Hub's to answer; a placed question or a choice between
@@ -108,8 +109,9 @@ fn follow_up(last: Option<&Target>, text: &str, decision: Decision) -> Decision 
     if let Some(courtesy) = crate::courtesy::read(text) {
         return Decision::Courtesy(courtesy);
     }
-    // only a new day or new bounds for the last question: it goes where that one went
-    let new_value = last.is_some() && clarify::only_a_new_value(text);
+    // only a new day or new bounds for the last question, or only more of it ("one more
+    // example"): it goes where that one went
+    let new_value = last.is_some() && (clarify::only_a_new_value(text) || clarify::only_more(text));
     if !decision.placed_nowhere() && !new_value {
         return decision;
     }

@@ -2,39 +2,11 @@
 //! that no specialist here serves (other campus offices, other subjects, everyday life),
 //! in English and mixed with Spanish, Hindi, Tagalog and Vietnamese. The classifier's
 //! out-of-scope class is trained on these (`outOfScope` in the Hub's configuration
-//! replaces them). Marketing and other courses stay here until a specialist for them
-//! registers; then the operator removes them.
+//! replaces them). Marketing questions are not here: the Marketing 101 Professor's
+//! skills teach them (other courses stay here until a specialist for them registers;
+//! then the operator removes them).
 
 const EXAMPLES: &[&str] = &[
-    "what are the 4 Ps of marketing",
-    "can someone explain segmentation vs targeting vs positioning, the slides are confusing",
-    "is a brand just the logo or is it more than that",
-    "penetration pricing vs price skimming, which fits a new energy drink",
-    "what does consumer behaviour actually cover in marketing",
-    "help with the SWOT part of my marketing assigment",
-    "is a survey enough market research for my MKT 101 project?",
-    "how do you pick a target market",
-    "social media marketing vs traditional advertising, main differences?",
-    "when's the marketing 101 case study due",
-    "examples of really good brand positioning?",
-    "whats a value proposition, in plain words",
-    "marketting mix explaned simply pls",
-    "whats the diffrence between promotion and advertisment",
-    "qué son las 4 P del marketing?",
-    "segmentación de mercado, ejemplos para mi tarea de marketing",
-    "marketing mix me 'place' ka matlab kya hai exactly",
-    "brand loyalty kya hota hai, ek example do please",
-    "ano yung target market ng Jollibee? para sa marketing report namin",
-    "pa-explain naman ng positioning, may marketing 101 quiz kami bukas",
-    "4P trong marketing là gì vậy?",
-    "phan khuc thi truong la gi, cho vi du",
-    "how do influencers affect purchase decisions? for my mkt class discussion post",
-    "why do prices end in .99, is that psychological pricing",
-    "my marketing prof wants a customer persona, what goes in one",
-    "primary vs secondary market research",
-    "explain the AIDA model / marketing funnel",
-    "does word of mouth count as promotion in the 4 Ps",
-    "pricing strategy for a coffee shop near campus for my marketing assignment, cost-plus or value-based?",
     "F = 20 N and m = 4 kg, what's the acceleration? physics hw",
     "balance Fe + O2 → Fe2O3",
     "standrd deviation vs varience, whats the difference",
@@ -250,20 +222,6 @@ const EXAMPLES: &[&str] = &[
     "¿Dónde puedo rentar una cancha de fútbol para el sábado?",
     "Paano ko malalaman kung may relationship yung dalawang variables sa survey namin? Para sa stats class",
     "What time does the campus pharmacy shut on Saturdays?",
-    "How should I decide what to charge for the cupcakes my club sells so people actually buy them?",
-    "Why do some brands make their stuff look expensive on purpose?",
-    "Our assignment says to pick who the product is 'for' — how do I split customers into groups?",
-    "What makes people pick Coke over Pepsi when they taste pretty much the same?",
-    "Is posting on TikTok every day enough to get a small shop noticed?",
-    "My group has to come up with a name and logo for a made-up product, what makes a name stick?",
-    "What's the point of those buy-one-get-one-free deals, don't stores lose money?",
-    "How do I write a survey that tells me if students would pay for a laundry pickup app?",
-    "For class we have to explain the 4 Ps using a real company — which company is easiest?",
-    "Why do ads talk to teenagers so differently than to their parents?",
-    "Should a new energy drink be sold in supermarkets or gyms, and how do I argue it in my report?",
-    "¿Qué significa posicionar una marca? Lo vimos en clase y no entendí nada",
-    "Instagram pe apne small business ki reach kaise badhaye? Assignment ke liye ideas chahiye",
-    "whats the diffrence between advertising and promotion, my prof says theyre not the same",
 ];
 
 /// The built-in out-of-scope examples.

@@ -261,7 +261,7 @@ impl Library {
         if let Some(call) = &intent {
             meter.ok(forms::intent::PURPOSE, call);
         }
-        let a = live.answer(&ctx.text(), &self.settings, meter).await;
+        let a = crate::live::answer(live, &ctx.text(), &self.settings, meter).await;
         let reply = specialist::live::with_metadata(Reply::text(a.text.clone()), a.metadata.clone());
         specialist::log_reply(&self.telemetry, ctx, &reply, a.outcome, &a.text, &a.metadata);
         reply
@@ -349,30 +349,9 @@ fn skill_texts<'a>(skills: &'a [skills::PolicySkill], set: &'a SkillSet) -> Vec<
         .collect()
 }
 
-/// How the Library answers chat (`LIBRARY_MODE`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// A labelled, deterministic line extractor; the heuristic reads form intent.
-    #[default]
-    Mock,
-    /// A model whose answers code checks ([`crate::live`]); the model reads form intent.
-    Live,
-}
-
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Mock => "mock",
-            Mode::Live => "live",
-        }
-    }
-
-    /// Reads `LIBRARY_MODE` (default `mock`).
-    pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Result<Mode, conf::ConfError> {
-        let choices = [Mode::Mock, Mode::Live].map(|m| (m.as_str(), m));
-        conf::env_choice("LIBRARY_MODE", env, &choices, Mode::default())
-    }
-}
+/// How the Library answers chat (`LIBRARY_MODE`): mock, a labelled line extractor; live, a
+/// model whose answers code checks ([`crate::live`]).
+pub use specialist::live::Mode;
 
 /// The Library, ready for [`specialist::serve`]: live when `live` is given, else mock.
 pub fn agent(

@@ -12,13 +12,11 @@
 //! than [`MAX_QUESTION`] is refused with `question_too_long` and no call. Logs carry no
 //! question or answer unless `LIBRARY_LOG_CONTENT` is on.
 
-use std::sync::Arc;
-
-use llm::{Llm, LlmError, Message, Model, Request, Schema};
+use llm::{Message, Request, Schema};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use skills::Policy;
-use specialist::live::{Meter, error_metadata, error_text};
+use specialist::live::Meter;
 
 use crate::extract::NOT_COVERED;
 
@@ -44,22 +42,9 @@ evidence empty);\n\
 Never compute dates or amounts that the content does not state, and never claim a renewal, \
 booking, payment or any other transaction.";
 
-/// How the live Library calls its model.
-#[derive(Clone)]
-pub struct LiveConfig {
-    pub llm: Arc<dyn Llm>,
-    pub model: Model,
-    /// `LIBRARY_LOG_CONTENT`: questions and answers in the log (off by default).
-    pub log_content: bool,
-}
-
-/// A live answer: the text, its outcome and the reply's metadata.
-#[derive(Debug, Clone)]
-pub struct LiveAnswer {
-    pub text: String,
-    pub outcome: &'static str,
-    pub metadata: Map<String, Value>,
-}
+/// How the live Library calls its model (`LIBRARY_LOG_CONTENT`: questions and answers in
+/// the log, off by default), and what it answers.
+pub use specialist::live::{LiveAnswer, LiveConfig};
 
 #[derive(Deserialize)]
 struct Verdict {
@@ -112,86 +97,79 @@ fn clarify_text(policy: &Policy) -> String {
     format!("Could you say a little more about what you need? I can answer about: {}.", names.join(", "))
 }
 
-impl LiveConfig {
-    /// Answers `question` from the skills of `settings`, whose policy is read again after
-    /// the call; `meter` already holds the form-intent call, if one was made.
-    pub async fn answer(&self, question: &str, settings: &skills::Settings, mut meter: Meter) -> LiveAnswer {
-        let done = |meter: &Meter, text: String, outcome: &'static str, extra: Map<String, Value>| {
-            let mut metadata = meter.metadata();
-            metadata.extend(extra);
-            LiveAnswer { text, outcome, metadata }
-        };
-        if question.chars().count() > MAX_QUESTION {
-            let error = json!({"code": "question_too_long", "message": "the question is longer than 2,000 characters"});
-            return done(
-                &meter,
-                TOO_LONG_TEXT.into(),
-                "refused",
-                Map::from_iter([("libraryError".into(), error)]),
-            );
-        }
-        let before = settings.policy();
-        let skills: Vec<Value> = before
+/// Answers `question` from the skills of `settings`, whose policy is read again after the
+/// call; `meter` already holds the form-intent call, if one was made.
+pub async fn answer(
+    live: &LiveConfig,
+    question: &str,
+    settings: &skills::Settings,
+    mut meter: Meter,
+) -> LiveAnswer {
+    let done = |meter: &Meter, text: String, outcome: &'static str, extra: Map<String, Value>| {
+        LiveAnswer::new(meter, text, outcome, Value::Object(extra))
+    };
+    if question.chars().count() > MAX_QUESTION {
+        let error =
+            json!({"code": "question_too_long", "message": "the question is longer than 2,000 characters"});
+        return done(
+            &meter,
+            TOO_LONG_TEXT.into(),
+            "refused",
+            Map::from_iter([("libraryError".into(), error)]),
+        );
+    }
+    let before = settings.policy();
+    let skills: Vec<Value> = before
             .skills
             .iter()
             .filter(|s| !s.answer_content.trim().is_empty())
             .map(|s| json!({"skill_id": s.id, "name": s.name, "description": s.description, "content": s.answer_content}))
             .collect();
-        if skills.is_empty() {
-            return done(&meter, NOT_COVERED.into(), "not_covered", Map::new());
-        }
-        let user = format!(
-            "Saved information (data):\n{}\n\nQuestion (data):\n{question}",
-            serde_json::to_string_pretty(&skills).unwrap_or_default()
-        );
-        let req = Request::new(PURPOSE, self.model, SYSTEM, vec![Message::user(user)], ANSWER_MAX_TOKENS);
-        let reply = match self.llm.structured(&req, &schema()).await {
-            Ok(reply) => reply,
-            Err(e) => return self.failed(meter, &e),
-        };
-        meter.ok(PURPOSE, &reply);
-        let verdict: Verdict = match reply.parse() {
-            Ok(v) => v,
-            Err(e) => return self.failed(meter, &e),
-        };
-        // the release check: the skill as it is now, not as it was when asked
-        let now = settings.policy();
-        let skill = now.skills.iter().find(|s| s.id == verdict.skill_id);
-        let (text, outcome, extra) = match verdict.verdict.as_str() {
-            "answered" => match skill {
-                Some(s) if evidence_holds(&s.answer_content, &verdict.evidence) => (
-                    verdict.answer.clone(),
-                    "answered",
-                    json!({"skill": s.id, "revision": now.revision, "evidence": verdict.evidence}),
-                ),
-                _ => (
-                    NOT_COVERED.to_string(),
-                    "withheld",
-                    json!({"skill": Value::Null, "revision": now.revision, "withheld": true}),
-                ),
-            },
-            "clarify" => (clarify_text(&now), "clarify", json!({"revision": now.revision})),
-            _ => (NOT_COVERED.to_string(), "not_covered", json!({"revision": now.revision})),
-        };
-        if self.log_content {
-            tracing::info!(question, answer = %verdict.answer, verdict = %verdict.verdict, outcome,
+    if skills.is_empty() {
+        return done(&meter, NOT_COVERED.into(), "not_covered", Map::new());
+    }
+    let user = format!(
+        "Saved information (data):\n{}\n\nQuestion (data):\n{question}",
+        serde_json::to_string_pretty(&skills).unwrap_or_default()
+    );
+    let req = Request::new(PURPOSE, live.model, SYSTEM, vec![Message::user(user)], ANSWER_MAX_TOKENS);
+    let reply = match live.llm.structured(&req, &schema()).await {
+        Ok(reply) => reply,
+        Err(e) => return LiveAnswer::failed("The Library", PURPOSE, meter, &e),
+    };
+    meter.ok(PURPOSE, &reply);
+    let verdict: Verdict = match reply.parse() {
+        Ok(v) => v,
+        Err(e) => return LiveAnswer::failed("The Library", PURPOSE, meter, &e),
+    };
+    // the release check: the skill as it is now, not as it was when asked
+    let now = settings.policy();
+    let skill = now.skills.iter().find(|s| s.id == verdict.skill_id);
+    let (text, outcome, extra) = match verdict.verdict.as_str() {
+        "answered" => match skill {
+            Some(s) if evidence_holds(&s.answer_content, &verdict.evidence) => (
+                verdict.answer.clone(),
+                "answered",
+                json!({"skill": s.id, "revision": now.revision, "evidence": verdict.evidence}),
+            ),
+            _ => (
+                NOT_COVERED.to_string(),
+                "withheld",
+                json!({"skill": Value::Null, "revision": now.revision, "withheld": true}),
+            ),
+        },
+        "clarify" => (clarify_text(&now), "clarify", json!({"revision": now.revision})),
+        _ => (NOT_COVERED.to_string(), "not_covered", json!({"revision": now.revision})),
+    };
+    if live.log_content {
+        tracing::info!(question, answer = %verdict.answer, verdict = %verdict.verdict, outcome,
                 "library live answer (LIBRARY_LOG_CONTENT)");
-        }
-        let extra = match extra {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        done(&meter, text, outcome, extra)
     }
-
-    fn failed(&self, mut meter: Meter, e: &LlmError) -> LiveAnswer {
-        meter.failed(PURPOSE, e);
-        LiveAnswer {
-            text: error_text("The Library", e),
-            outcome: "model_error",
-            metadata: error_metadata(&meter, e),
-        }
-    }
+    let extra = match extra {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    done(&meter, text, outcome, extra)
 }
 
 #[cfg(test)]

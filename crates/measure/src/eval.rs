@@ -1,11 +1,10 @@
 //! `campus eval-router`: the Hub's router (decision and validation, as on the request
-//! path) over a labelled set, against the skills the default Tutor and Library cards
-//! advertise and the Hub's configuration (`HUB_CONFIG`, its out-of-scope examples).
+//! path) over a labelled set, against the skills the default Tutor, Library and Professor
+//! cards advertise and the Hub's configuration (`HUB_CONFIG`, its out-of-scope examples).
 //!
 //! The set is JSON lines: `{"text", "expected", "kind", "lang"}` (other fields ignored);
 //! `expected` is a specialist id (or its capability id), `clarify` or `unsupported`. A
-//! specialist nobody registered (the Professor's `marketing`, for now) is expected to be
-//! answered `unsupported`.
+//! specialist nobody registered is expected to be answered `unsupported`.
 
 use std::time::Instant;
 

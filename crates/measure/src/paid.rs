@@ -145,10 +145,12 @@ struct Agents {
     hub: ChildAgent,
     tutor: ChildAgent,
     _library: ChildAgent,
+    _professor: ChildAgent,
 }
 
 async fn start_agents(live: &Live) -> anyhow::Result<Agents> {
-    let (hub_port, tutor_port, library_port) = (free_port()?, free_port()?, free_port()?);
+    let (hub_port, tutor_port, library_port, professor_port) =
+        (free_port()?, free_port()?, free_port()?, free_port()?);
     let url = |p: u16| format!("http://127.0.0.1:{p}");
     let model = live.model.id().to_string();
     let common = |port: u16, mode: (&'static str, &'static str), model_var: &'static str| {
@@ -163,6 +165,7 @@ async fn start_agents(live: &Live) -> anyhow::Result<Agents> {
     let mut hub_env = common(hub_port, ("ROUTER_MODE", "live"), "HUB_MODEL");
     hub_env.push(("TUTOR_URL", url(tutor_port)));
     hub_env.push(("LIBRARY_URL", url(library_port)));
+    hub_env.push(("PROFESSOR_URL", url(professor_port)));
     let hub = ChildAgent::start("hub", "warn", &hub_env).await?;
     let tutor =
         ChildAgent::start("tutor", "warn", &common(tutor_port, ("TUTOR_MODE", "live"), "TUTOR_MODEL"))
@@ -174,10 +177,17 @@ async fn start_agents(live: &Live) -> anyhow::Result<Agents> {
         &common(library_port, ("LIBRARY_MODE", "mock"), "LIBRARY_MODEL"),
     )
     .await?;
+    // the Professor too, from its course pack (mock): the checks ask it nothing
+    let professor = ChildAgent::start(
+        "professor",
+        "warn",
+        &common(professor_port, ("PROFESSOR_MODE", "mock"), "PROFESSOR_MODEL"),
+    )
+    .await?;
     if !wait_registered(hub_port).await {
-        bail!("the hub did not see the tutor and the library register within 10 s");
+        bail!("the hub did not see the tutor, the library and the professor register within 10 s");
     }
-    Ok(Agents { hub, tutor, _library: library })
+    Ok(Agents { hub, tutor, _library: library, _professor: professor })
 }
 
 fn student(url: &str) -> student::Student {

@@ -7,6 +7,71 @@ use a2a::server::Reply as A2aReply;
 use llm::{LlmError, Model, Reply, Usage};
 use serde_json::{Map, Value, json};
 
+/// How a specialist with an offline and a live answerer answers (`LIBRARY_MODE`,
+/// `PROFESSOR_MODE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Its labelled, deterministic offline answerer; the heuristic reads form intent.
+    #[default]
+    Mock,
+    /// A model whose answers code checks; the model reads form intent.
+    Live,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Mock => "mock",
+            Mode::Live => "live",
+        }
+    }
+
+    /// Reads `var` (`mock` or `live`, default `mock`); another value is a configuration
+    /// error naming it.
+    pub fn from_env(
+        var: &'static str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Mode, conf::ConfError> {
+        let choices = [Mode::Mock, Mode::Live].map(|m| (m.as_str(), m));
+        conf::env_choice(var, env, &choices, Mode::default())
+    }
+}
+
+/// How a specialist calls its model in live mode.
+#[derive(Clone)]
+pub struct LiveConfig {
+    pub llm: std::sync::Arc<dyn llm::Llm>,
+    pub model: Model,
+    /// `<AGENT>_LOG_CONTENT=1`: log the question and the released text (off by default).
+    pub log_content: bool,
+}
+
+/// A live answer: the text, its outcome and the reply's metadata.
+#[derive(Debug, Clone)]
+pub struct LiveAnswer {
+    pub text: String,
+    pub outcome: &'static str,
+    pub metadata: Map<String, Value>,
+}
+
+impl LiveAnswer {
+    /// `text` with `outcome`; the metadata is `meter`'s with `extra` (an object) added.
+    pub fn new(meter: &Meter, text: String, outcome: &'static str, extra: Value) -> Self {
+        let mut metadata = meter.metadata();
+        if let Value::Object(extra) = extra {
+            metadata.extend(extra);
+        }
+        LiveAnswer { text, outcome, metadata }
+    }
+
+    /// A model call for `purpose` that failed: `<who> could not answer: … (<code>).`, the
+    /// outcome `model_error` and `modelError` in the metadata.
+    pub fn failed(who: &str, purpose: &str, mut meter: Meter, e: &LlmError) -> Self {
+        meter.failed(purpose, e);
+        LiveAnswer { text: error_text(who, e), outcome: "model_error", metadata: error_metadata(&meter, e) }
+    }
+}
+
 /// The calls made for one reply.
 #[derive(Debug, Clone)]
 pub struct Meter {

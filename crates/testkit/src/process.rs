@@ -91,6 +91,9 @@ impl Proc {
             "TUTOR_CONFIG",
             "TUTOR_MODE",
             "LIBRARY_CONFIG",
+            "PROFESSOR_URL",
+            "PROFESSOR_CONFIG",
+            "PROFESSOR_MODE",
             "ROUTER_MODE",
             "STUDENT_MODE",
         ] {
@@ -244,6 +247,8 @@ pub fn demo(args: &[&str], data: &std::path::Path) -> (Command, [u16; 5]) {
     {
         cmd.env(name, port.to_string());
     }
+    // the Professor on a port of its own too (not returned: nothing here asks it directly)
+    cmd.env("PROFESSOR_PORT", free_port().to_string());
     (cmd, ports)
 }
 

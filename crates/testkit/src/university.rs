@@ -9,17 +9,19 @@ use student::{Exchange, Student};
 use crate::http::{http_json, rt};
 use crate::process::{Proc, TempDir, free_port, poll};
 
-/// A whole university: Hub, Tutor and Library as real processes on free ports, with
+/// A whole university: Hub, Tutor, Library and Professor as real processes on free ports, with
 /// fast heartbeats. The Hub keeps one data folder across [`University::start_hub`], as a
 /// restarted Hub would.
 pub struct University {
     pub hub: Option<Proc>,
     pub tutor: Proc,
     pub library: Proc,
+    pub professor: Proc,
     pub hub_url: String,
     pub hub_port: u16,
     pub tutor_url: String,
     pub library_url: String,
+    pub professor_url: String,
     pub hub_env: Vec<(String, String)>,
     hub_data: TempDir,
 }
@@ -42,12 +44,27 @@ impl University {
         tutor_env: &[(&str, &str)],
         library_env: &[(&str, &str)],
     ) -> University {
-        let (hub_port, tutor_port, library_port) = (free_port(), free_port(), free_port());
+        University::start_each(hub_env, tutor_env, library_env, &[])
+    }
+
+    /// [`University::start_with`] with extra environment for the Professor too.
+    pub fn start_each(
+        hub_env: &[(&str, &str)],
+        tutor_env: &[(&str, &str)],
+        library_env: &[(&str, &str)],
+        professor_env: &[(&str, &str)],
+    ) -> University {
+        let (hub_port, tutor_port, library_port, professor_port) =
+            (free_port(), free_port(), free_port(), free_port());
         let hub_url = format!("http://127.0.0.1:{hub_port}");
         let tutor_url = format!("http://127.0.0.1:{tutor_port}");
         let library_url = format!("http://127.0.0.1:{library_port}");
-        let mut henv: Vec<(String, String)> =
-            vec![("TUTOR_URL".into(), tutor_url.clone()), ("LIBRARY_URL".into(), library_url.clone())];
+        let professor_url = format!("http://127.0.0.1:{professor_port}");
+        let mut henv: Vec<(String, String)> = vec![
+            ("TUTOR_URL".into(), tutor_url.clone()),
+            ("LIBRARY_URL".into(), library_url.clone()),
+            ("PROFESSOR_URL".into(), professor_url.clone()),
+        ];
         henv.extend(FAST.iter().chain(hub_env).map(|(k, v)| (k.to_string(), v.to_string())));
         let tport = tutor_port.to_string();
         let lport = library_port.to_string();
@@ -57,14 +74,20 @@ impl University {
         let mut lenv = vec![("PORT", lport.as_str()), ("HUB_URL", hub_url.as_str()), FAST[0]];
         lenv.extend_from_slice(library_env);
         let library = Proc::start(&["library"], &lenv);
+        let pport = professor_port.to_string();
+        let mut penv = vec![("PORT", pport.as_str()), ("HUB_URL", hub_url.as_str()), FAST[0]];
+        penv.extend_from_slice(professor_env);
+        let professor = Proc::start(&["professor"], &penv);
         let mut u = University {
             hub: None,
             tutor,
             library,
+            professor,
             hub_url,
             hub_port,
             tutor_url,
             library_url,
+            professor_url,
             hub_env: henv,
             hub_data: TempDir::new(),
         };
@@ -149,6 +172,7 @@ impl University {
     pub fn wait_ready(&self) {
         self.wait_status("tutor", "ready");
         self.wait_status("library", "ready");
+        self.wait_status("professor", "ready");
     }
 }
 

@@ -10,11 +10,13 @@ pub const HUB: &str = "hub";
 pub const TUTOR: &str = "tutor";
 /// The Library.
 pub const LIBRARY: &str = "library";
+/// The Marketing 101 Professor.
+pub const PROFESSOR: &str = "professor";
 
 /// Every agent id above, so a reader (the page's generated `web/vocab.js`) can list them.
-pub const ALL: [&str; 4] = [STUDENT, HUB, TUTOR, LIBRARY];
+pub const ALL: [&str; 5] = [STUDENT, HUB, TUTOR, LIBRARY, PROFESSOR];
 
 /// The specialists this project builds and the demo starts, in the order the page lays
 /// them out. The page draws them (as "unknown") before the Hub has said which are
 /// registered; any other specialist the Hub reports is drawn after them.
-pub const SPECIALISTS: [&str; 2] = [TUTOR, LIBRARY];
+pub const SPECIALISTS: [&str; 3] = [TUTOR, LIBRARY, PROFESSOR];

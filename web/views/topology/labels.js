@@ -10,6 +10,7 @@ const COLORS = {
   [AGENTS.hub]: "#6b3fa0",
   [AGENTS.tutor]: "#0f7b5f",
   [AGENTS.library]: "#a3520f",
+  [AGENTS.professor]: "#b0245e",
 };
 const OTHER = "#595959";
 export const STATUS = {

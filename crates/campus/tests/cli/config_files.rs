@@ -44,6 +44,21 @@ fn the_library_example_is_the_library_default() {
 }
 
 #[test]
+fn the_professor_example_is_the_professor_default() {
+    let [file, default] =
+        specialist("PROFESSOR_CONFIG", "professor", professor::DEFAULT_PORT, professor::RULES);
+    assert_eq!(file.skills.as_ref(), Some(&professor::default_skills()));
+    assert_eq!(
+        file,
+        specialist::Config {
+            skills: Some(professor::default_skills()),
+            source: file.source.clone(),
+            ..default
+        }
+    );
+}
+
+#[test]
 fn the_hub_example_is_the_hub_default() {
     let load = |file| hub::Config::from_env(&with_file("HUB_CONFIG", file)).unwrap();
     // every field, including ones added later, through the derived Debug

@@ -7,7 +7,8 @@ use testkit::{bin, free_port, http_json};
 
 #[test]
 fn demo_runs_reports_and_stops_everything() {
-    let (hub, tutor, library, ui) = (free_port(), free_port(), free_port(), free_port());
+    let (hub, tutor, library, ui, professor) =
+        (free_port(), free_port(), free_port(), free_port(), free_port());
     let data = testkit::TempDir::new();
     let (mut demo, mut out) = testkit::Lines::spawn(
         Command::new(bin())
@@ -16,6 +17,7 @@ fn demo_runs_reports_and_stops_everything() {
             .env("HUB_PORT", hub.to_string())
             .env("TUTOR_PORT", tutor.to_string())
             .env("LIBRARY_PORT", library.to_string())
+            .env("PROFESSOR_PORT", professor.to_string())
             .env("UI_PORT", ui.to_string())
             .env("HEARTBEAT_INTERVAL_MS", "100")
             .env("RUST_LOG", "info"),
@@ -28,10 +30,10 @@ fn demo_runs_reports_and_stops_everything() {
     assert!(ready.contains(&format!("ui {ui_url} (pid ")), "{ready}");
     let (code, _) = http_json("GET", &format!("{ui_url}/api/ui/health"), None);
     assert_eq!(code, 200);
-    // "ready" means ready to answer: the Hub has seen both specialists register by then
+    // "ready" means ready to answer: the Hub has seen every specialist register by then
     let (_, reg) = http_json("GET", &format!("{hub_url}/dev/registry"), None);
     let registered = reg["specialists"].as_array().unwrap().iter().filter(|s| s["status"] == "ready").count();
-    assert_eq!(registered, 2, "{reg}");
+    assert_eq!(registered, 3, "{reg}");
     let (ok, out, _) =
         testkit::run(&["student", "What are the library hours on Monday?"], &[("HUB_URL", &hub_url)]);
     assert!(ok && out.contains("Monday"), "{out}");
@@ -46,12 +48,12 @@ fn demo_runs_reports_and_stops_everything() {
         .to_string();
     assert!(Command::new("kill").args(["-KILL", &library_pid]).status().unwrap().success());
     let died = wait_line(&|l| l.contains("library exited on its own"), "the library's death");
-    assert!(died.contains("[   demo]"), "{died}");
+    assert!(died.contains("[     demo]"), "{died}");
 
     // one SIGINT to the launcher: the tutor signs out, the hub stops last, all exit
     assert!(Command::new("kill").args(["-INT", &demo.id().to_string()]).status().unwrap().success());
     wait_line(
-        &|l| l.contains("[    hub]") && l.contains("specialist signed out") && l.contains("tutor"),
+        &|l| l.contains("[      hub]") && l.contains("specialist signed out") && l.contains("tutor"),
         "the tutor's sign-out",
     );
     wait_line(&|l| l.contains("all agents stopped"), "the end");

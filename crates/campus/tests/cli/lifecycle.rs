@@ -15,12 +15,12 @@ struct Demo {
     child: Child,
     lines: mpsc::Receiver<String>,
     seen: Vec<String>,
-    ports: [u16; 4],
+    ports: [u16; 5],
     _data: TempDir,
 }
 
 impl Demo {
-    fn start(ports: [u16; 4]) -> Demo {
+    fn start(ports: [u16; 5]) -> Demo {
         let data = TempDir::new();
         let mut child = Command::new(bin())
             .arg("demo")
@@ -29,6 +29,7 @@ impl Demo {
             .env("TUTOR_PORT", ports[1].to_string())
             .env("LIBRARY_PORT", ports[2].to_string())
             .env("UI_PORT", ports[3].to_string())
+            .env("PROFESSOR_PORT", ports[4].to_string())
             .env(FAST[0].0, FAST[0].1)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
@@ -71,9 +72,9 @@ impl Demo {
 
     /// The children's pids, from the launcher's `started hub (pid N), …` line.
     fn child_pids(&mut self) -> Vec<i32> {
-        let line = self.wait_line("started", |l| l.contains("[   demo] started"));
+        let line = self.wait_line("started", |l| l.contains("[     demo] started"));
         let pids = pids_in(&line);
-        assert_eq!(pids.len(), 4, "{line}");
+        assert_eq!(pids.len(), 5, "{line}");
         pids
     }
 
@@ -147,7 +148,7 @@ fn assert_all_gone(pids: &[i32], ports: &[u16]) {
 }
 
 fn ends_cleanly_on(signal: &str) {
-    let mut demo = Demo::start([free_port(), free_port(), free_port(), free_port()]);
+    let mut demo = Demo::start([free_port(), free_port(), free_port(), free_port(), free_port()]);
     let pids = demo.child_pids();
     let ready = demo.wait_line("all agents ready", |l| l.contains("all agents ready"));
     let ui = format!("http://127.0.0.1:{}", demo.ports[3]);
@@ -166,11 +167,11 @@ fn ends_cleanly_on(signal: &str) {
         let hint = demo.wait_line("the hint", |l| l.contains("try: "));
         let command = hint.split("try: ").nth(1).unwrap();
         assert!(command.starts_with(&format!("HUB_URL=http://127.0.0.1:{} ", demo.ports[0])), "{hint}");
-        testkit::poll(15, "both specialists ready", || {
+        testkit::poll(15, "every specialist ready", || {
             let (_, reg) =
                 testkit::http_json("GET", &format!("http://127.0.0.1:{}/dev/registry", demo.ports[0]), None);
             let ready = reg["specialists"].as_array()?.iter().filter(|s| s["status"] == "ready").count();
-            (ready == 2).then_some(())
+            (ready == 3).then_some(())
         });
         let out = Command::new("sh").args(["-c", command]).output().unwrap();
         let answer = String::from_utf8_lossy(&out.stdout);
@@ -227,7 +228,7 @@ fn a_taken_port_stops_the_agent_with_one_line() {
 fn a_taken_port_stops_the_demo_and_every_child() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let tutor_port = taken.local_addr().unwrap().port();
-    let ports = [free_port(), tutor_port, free_port(), free_port()];
+    let ports = [free_port(), tutor_port, free_port(), free_port(), free_port()];
     let mut demo = Demo::start(ports);
     let pids = demo.child_pids();
     let status = demo.wait();
@@ -236,7 +237,7 @@ fn a_taken_port_stops_the_demo_and_every_child() {
     // the tutor's own line names the port and the variable that moves it
     assert!(
         out.contains(&format!(
-            "[  tutor] error: could not bind port {tutor_port} for the tutor: it is already in use"
+            "[    tutor] error: could not bind port {tutor_port} for the tutor: it is already in use"
         )) && out.contains("set TUTOR_PORT"),
         "{out}"
     );
@@ -246,7 +247,7 @@ fn a_taken_port_stops_the_demo_and_every_child() {
     );
     assert!(!out.contains("all agents ready"), "{out}");
     assert!(out.contains("all agents stopped"), "{out}");
-    assert_all_gone(&pids, &[ports[0], ports[2], ports[3]]);
+    assert_all_gone(&pids, &[ports[0], ports[2], ports[3], ports[4]]);
 }
 
 #[test]
@@ -311,16 +312,20 @@ fn a_standalone_specialist_signs_out_on_sigterm_and_sighup() {
 fn demo_help_lists_the_port_variables() {
     let (ok, out, _) = run(&["demo", "--help"], &[]);
     assert!(ok);
-    for (var, port) in
-        [("HUB_PORT", 41243), ("TUTOR_PORT", 41241), ("LIBRARY_PORT", 41242), ("UI_PORT", 4444)]
-    {
+    for (var, port) in [
+        ("HUB_PORT", 41243),
+        ("TUTOR_PORT", 41241),
+        ("LIBRARY_PORT", 41242),
+        ("PROFESSOR_PORT", 41244),
+        ("UI_PORT", 4444),
+    ] {
         assert!(out.lines().any(|l| l.contains(var) && l.contains(&format!("default {port}"))), "{out}");
     }
 }
 
 #[test]
 fn a_child_that_does_not_stop_is_killed() {
-    let mut demo = Demo::start([free_port(), free_port(), free_port(), free_port()]);
+    let mut demo = Demo::start([free_port(), free_port(), free_port(), free_port(), free_port()]);
     let pids = demo.child_pids();
     demo.wait_line("all agents ready", |l| l.contains("all agents ready"));
     // a stopped process acts on no SIGINT; SIGKILL still ends it
@@ -335,7 +340,7 @@ fn a_child_that_does_not_stop_is_killed() {
 
 #[test]
 fn a_child_with_a_bad_configuration_stops_the_demo_with_78() {
-    let ports = [free_port(), free_port(), free_port(), free_port()];
+    let ports = [free_port(), free_port(), free_port(), free_port(), free_port()];
     let data = TempDir::new();
     let out = Command::new(bin())
         .arg("demo")
@@ -344,17 +349,18 @@ fn a_child_with_a_bad_configuration_stops_the_demo_with_78() {
         .env("TUTOR_PORT", ports[1].to_string())
         .env("LIBRARY_PORT", ports[2].to_string())
         .env("UI_PORT", ports[3].to_string())
+        .env("PROFESSOR_PORT", ports[4].to_string())
         .env("TUTOR_CONFIG", "/nonexistent/tutor.json")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(78), "{stdout}");
     assert!(
-        stdout.contains("[  tutor] error: TUTOR_CONFIG=/nonexistent/tutor.json: the file does not exist"),
+        stdout.contains("[    tutor] error: TUTOR_CONFIG=/nonexistent/tutor.json: the file does not exist"),
         "{stdout}"
     );
     assert!(stdout.contains("error: the tutor (port"), "{stdout}");
-    let pids = pids_in(stdout.lines().find(|l| l.contains("[   demo] started")).unwrap());
+    let pids = pids_in(stdout.lines().find(|l| l.contains("[     demo] started")).unwrap());
     assert_all_gone(&pids, &ports);
 }
 

@@ -1,5 +1,5 @@
 //! What a student meets without a key: a table of questions asked through the real Hub,
-//! Tutor and Library processes on their offline answerers, each with the service that
+//! Tutor, Library and Professor processes on their offline answerers, each with the service that
 //! must answer it and the facts its answer must and must not hold. Five languages,
 //! typos, dates against a fixed clock (the Library's `LIBRARY_CLOCK`: Thursday 24
 //! December 2026, so tomorrow is Christmas Day), follow-ups and small talk in one
@@ -18,6 +18,7 @@ const CLOCK: &str = "2026-12-24T10:00:00-08:00";
 enum By {
     Tutor,
     Library,
+    Professor,
     /// The Hub itself, with this outcome.
     Hub(&'static str),
 }
@@ -42,8 +43,9 @@ const fn row(
     Row { conversation, ask, by, has, lacks }
 }
 
-use By::{Hub, Library, Tutor};
+use By::{Hub, Library, Professor, Tutor};
 
+mod professor;
 mod third;
 
 /// Words no Library answer about one thing may carry from another skill.
@@ -401,7 +403,7 @@ const MATHS: &str = "First floor: sciences and mathematics";
 #[test]
 fn a_table_of_questions_gets_the_right_service_and_the_right_facts() {
     assert!(ROWS.len() >= 80, "at least 80 questions: {}", ROWS.len());
-    let rows: Vec<&Row> = ROWS.iter().chain(third::ROWS).collect();
+    let rows: Vec<&Row> = ROWS.iter().chain(third::ROWS).chain(professor::ROWS).collect();
     let u = University::start(&[], &[("LIBRARY_CLOCK", CLOCK)]);
     u.wait_ready();
     let failures = rt().block_on(async {
@@ -420,6 +422,7 @@ fn a_table_of_questions_gets_the_right_service_and_the_right_facts() {
             let served = match r.by {
                 Tutor => by == "tutor" && (outcome == "route" || outcome == "form"),
                 Library => by == "library" && (outcome == "route" || outcome == "form"),
+                Professor => by == "professor" && outcome == "route",
                 Hub(want) => by == "hub" && outcome == want,
             };
             let missing: Vec<&&str> = r.has.iter().filter(|f| !text.contains(**f)).collect();

@@ -22,11 +22,16 @@ fn card_examples(url: &str) -> Vec<String> {
 fn every_skill_example_reaches_its_own_specialist_and_nothing_else() {
     let u = University::start(&[], &[]);
     u.wait_ready();
-    for (id, url, proc_) in [("tutor", &u.tutor_url, &u.tutor), ("library", &u.library_url, &u.library)] {
+    let all = [("tutor", &u.tutor), ("library", &u.library), ("professor", &u.professor)];
+    for (id, url, proc_, name) in [
+        ("tutor", &u.tutor_url, &u.tutor, "Tutor"),
+        ("library", &u.library_url, &u.library, "Library"),
+        ("professor", &u.professor_url, &u.professor, "Professor"),
+    ] {
         let examples = card_examples(url);
         assert!(!examples.is_empty(), "{id} has examples");
         for example in examples {
-            let (t0, l0) = (received(&u.tutor), received(&u.library));
+            let before: Vec<usize> = all.iter().map(|(_, p)| received(p)).collect();
             let ex = ask(&u.hub_url, &example);
             // a form skill's example is routed and answered with its form
             assert!(
@@ -35,30 +40,26 @@ fn every_skill_example_reaches_its_own_specialist_and_nothing_else() {
                 ex.outcome,
                 ex.reply_text
             );
-            assert!(
-                ex.served_by.as_deref().unwrap_or("").contains(if id == "tutor" {
-                    "Tutor"
-                } else {
-                    "Library"
-                }),
-                "{example}"
-            );
-            poll(5, "the destination's log line", || {
-                (received(proc_) == if id == "tutor" { t0 + 1 } else { l0 + 1 }).then_some(())
-            });
-            let other = if id == "tutor" { received(&u.library) - l0 } else { received(&u.tutor) - t0 };
-            assert_eq!(other, 0, "{example} also reached the other specialist");
+            assert!(ex.served_by.as_deref().unwrap_or("").contains(name), "{example}");
+            let mine = all.iter().position(|(other, _)| *other == id).unwrap();
+            poll(5, "the destination's log line", || (received(proc_) == before[mine] + 1).then_some(()));
+            for (i, (other, p)) in all.iter().enumerate().filter(|(i, _)| *i != mine) {
+                assert_eq!(received(p), before[i], "{example} also reached the {other}");
+            }
         }
     }
     // the Hub's public card names capabilities, never specialists' URLs or names
     let (_, card) = http_json("GET", &format!("{}/.well-known/agent-card.json", u.hub_url), None);
     let text = card.to_string();
     assert!(
-        !text.contains(&u.tutor_url) && !text.contains(&u.library_url) && !text.contains("Tutor Agent"),
+        !text.contains(&u.tutor_url)
+            && !text.contains(&u.library_url)
+            && !text.contains(&u.professor_url)
+            && !text.contains("Tutor Agent"),
         "{text}"
     );
     let ids: Vec<&str> = card["skills"].as_array().unwrap().iter().filter_map(|s| s["id"].as_str()).collect();
-    assert_eq!(ids, ["tutoring", "library"]);
+    assert_eq!(ids, ["tutoring", "library", "marketing"]);
 }
 
 /// What a newcomer types first (the README's examples and the course pack's topics) is
@@ -462,7 +463,7 @@ fn an_answer_to_a_clarifying_question_routes_the_original_question() {
     let ambiguous = "the price of a limit";
     let asked = rt.block_on(student.ask(ambiguous)).unwrap();
     assert_eq!(asked.outcome.as_deref(), Some("clarify"), "{}", asked.reply_text);
-    assert_eq!(asked.reply_text, "Do you mean Tutoring or Library?");
+    assert_eq!(asked.reply_text, "Do you mean Tutoring, Library or Marketing 101?");
 
     // naming a capability sends the original question there, in the same conversation
     let chose = rt.block_on(student.ask("tutoring")).unwrap();
@@ -510,11 +511,13 @@ fn an_answer_to_a_clarifying_question_routes_the_original_question() {
 
 #[test]
 fn the_hub_offers_only_what_is_routable_right_now() {
-    // the Library starts disabled; the Tutor's skills (calculus, tutoring requests) are
-    // disabled by a save below
-    let u = University::start(&[], &[("SPECIALIST_ENABLED", "0")]);
+    // the Library and the Professor start disabled; the Tutor's skills (calculus, tutoring
+    // requests) are disabled by a save below
+    let off = [("SPECIALIST_ENABLED", "0")];
+    let u = University::start_each(&[], &[], &off, &off);
     u.wait_status("tutor", "ready");
     u.wait_status("library", "disabled");
+    u.wait_status("professor", "disabled");
     let vague = ask(&u.hub_url, "I need some help");
     assert_eq!(vague.outcome.as_deref(), Some("clarify"));
     assert!(vague.reply_text.contains("Tutoring"), "{}", vague.reply_text);
@@ -544,7 +547,11 @@ fn the_hub_offers_only_what_is_routable_right_now() {
         let ex = ask(&u.hub_url, question);
         let text = ex.reply_text.to_lowercase();
         assert!(text.contains("no service is available right now"), "{question}: {}", ex.reply_text);
-        assert!(!text.contains("tutoring") && !text.contains("library"), "{question}: {}", ex.reply_text);
+        assert!(
+            !text.contains("tutoring") && !text.contains("library") && !text.contains("marketing"),
+            "{question}: {}",
+            ex.reply_text
+        );
     }
     // a question for the disabled Library is reported, not offered elsewhere
     let ex = ask(&u.hub_url, "printing price");

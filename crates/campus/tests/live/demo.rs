@@ -22,7 +22,7 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
             .env("RUST_LOG", "info"),
     );
     let mut wait_line = |pred: &dyn Fn(&str) -> bool, what: &str| out.wait(pred, what);
-    let started = wait_line(&|l| l.contains("[   demo] started"), "the start");
+    let started = wait_line(&|l| l.contains("[     demo] started"), "the start");
     assert!(started.contains("in live mode against the fake model server"), "{started}");
     let ready = wait_line(&|l| l.contains("all agents ready"), "all agents ready");
     let fake_url = format!("http://127.0.0.1:{fake}");
@@ -39,7 +39,7 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
     // nor anything else it does not need
     let pids: Vec<u32> =
         ready.split("(pid ").skip(1).filter_map(|s| s.split(')').next()?.parse().ok()).collect();
-    assert_eq!(pids.len(), 5, "{ready}");
+    assert_eq!(pids.len(), 6, "{ready}");
     for pid in pids {
         let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
         let environ = String::from_utf8_lossy(&environ);
@@ -55,11 +55,14 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
         (reg["hub"]["mode"].as_str(), reg["hub"]["model"].as_str()),
         (Some("live"), Some("claude-haiku-5-5"))
     );
-    let tutor_entry = reg["specialists"].as_array().unwrap().iter().find(|s| s["id"] == "tutor").unwrap();
-    assert_eq!(
-        (tutor_entry["mode"].as_str(), tutor_entry["model"].as_str()),
-        (Some("live"), Some("claude-haiku-5-5"))
-    );
+    for id in ["tutor", "library", "professor"] {
+        let entry = reg["specialists"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap();
+        assert_eq!(
+            (entry["mode"].as_str(), entry["model"].as_str()),
+            (Some("live"), Some("claude-haiku-5-5")),
+            "{id}"
+        );
+    }
 
     // a question through the page's API: the live router and the live Tutor, both at the fake
     let ui_url = format!("http://127.0.0.1:{ui}");
@@ -118,7 +121,7 @@ fn demo_fake_model_answers_in_live_mode_and_the_fake_stops_with_it() {
     // every agent's own key: made in the data folder, its owner's only; its secret half in
     // no card, registry, feed or page frame (the logs are scanned after the stop)
     let secrets = testkit::agent_secrets(data.path());
-    assert_eq!(secrets.len(), 3, "the hub, the tutor and the library each have a key");
+    assert_eq!(secrets.len(), 4, "the hub, the tutor, the library and the professor each have a key");
     let mut shown = vec![recorded.to_string(), reg.to_string(), direct.to_string()];
     for port in [hub, tutor, library] {
         let base = format!("http://127.0.0.1:{port}");

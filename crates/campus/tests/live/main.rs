@@ -6,6 +6,7 @@ mod fake_anthropic;
 mod library;
 mod loans;
 mod paid_checks;
+mod professor;
 mod router;
 mod student_model;
 mod tutor;

@@ -66,7 +66,7 @@ fn hybrid_asks_the_model_only_below_its_threshold_and_never_leaks_the_key() {
     assert_eq!(data["question"], "hmm");
     let agents: Vec<&str> =
         data["services"].as_array().unwrap().iter().map(|s| s["agent"].as_str().unwrap()).collect();
-    assert_eq!(agents, ["tutor", "library"]);
+    assert_eq!(agents, ["tutor", "library", "professor"]);
     assert!(!body.to_string().contains("http"), "no URL is shown to the model: {body}");
     assert_eq!(body["output_config"]["format"]["type"], "json_schema");
     assert_eq!(requests[0]["key_sent"], true);

@@ -399,11 +399,12 @@ fn a_hub_that_dies_after_receiving_the_question_leaves_the_outcome_unknown() {
     let mut u = University::start(&[], &[]);
     u.wait_ready();
     let ui = start_ui(&u.hub_url, &[]);
-    // the router trained on both cards (1 Tutor skill, 5 Library skills): the question is routed
+    // the router trained on every card (2 Tutor skills, 6 Library skills, 3 Professor
+    // skills): the question is routed
     poll(15, "the router trained on the cards", || {
         feed_events(&u.hub_url)
             .iter()
-            .any(|e| e["kind"] == "router_trained" && e["data"]["skills"] == 8)
+            .any(|e| e["kind"] == "router_trained" && e["data"]["skills"] == 11)
             .then_some(())
     });
     // the Tutor holds the question: the Hub has received and forwarded it, no answer yet

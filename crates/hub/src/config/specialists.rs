@@ -41,7 +41,8 @@ impl SpecialistConf {
     }
 }
 
-/// The Tutor and the Library at their default ports, each with its capability.
+/// The Tutor, the Library and the Marketing 101 Professor at their default ports, each
+/// with its capability.
 pub(super) fn default_specialists() -> Vec<SpecialistConf> {
     vec![
         SpecialistConf {
@@ -105,6 +106,27 @@ pub(super) fn default_specialists() -> Vec<SpecialistConf> {
                     "Library catalogue mein kisi book ka status kaise check karein?",
                     "Saan makikita ang libro sa library catalog?",
                     "Thư viện có mượn được sách từ thư viện trường khác không?",
+                ]
+                .map(String::from)
+                .to_vec(),
+            },
+            public_key: None,
+        },
+        SpecialistConf {
+            id: agents::PROFESSOR.into(),
+            card_name: "Marketing 101 Professor".into(),
+            endpoint: "http://127.0.0.1:41244".into(),
+            capability: Capability {
+                id: "marketing".into(),
+                name: "Marketing 101".into(),
+                description: "The Marketing 101 course: its concepts, its lessons and the course itself (syllabus, office hours, grading), answered by its professor.".into(),
+                tags: ["marketing", "marketing 101", "segmentation", "branding", "pricing", "syllabus"]
+                    .map(String::from)
+                    .to_vec(),
+                examples: [
+                    "What is the difference between segmentation and targeting?",
+                    "Can you explain the 4 Ps of marketing?",
+                    "When are the Marketing 101 office hours?",
                 ]
                 .map(String::from)
                 .to_vec(),

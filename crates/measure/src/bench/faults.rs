@@ -26,7 +26,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let isolated = scenarios::own_network();
     let campus = Arc::new(Campus::start().await.context("starting the agents")?);
     say!(
-        "campus bench --faults: hub, tutor and library as child processes{}",
+        "campus bench --faults: hub, tutor and library (and an idle professor) as child processes{}",
         match &isolated {
             Ok(()) => " in a network namespace of their own".to_string(),
             Err(why) => format!(" (no network namespace: {why}; the cut scenario is skipped)"),

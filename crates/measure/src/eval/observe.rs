@@ -19,6 +19,9 @@ pub(crate) fn default_view(config: &hub::Config) -> Vec<SpecialistView> {
         library::IDENTITY => {
             Some(skills::build_card(&library::agent_card(base), &library::default_skill_set(), 1).skills)
         }
+        professor::IDENTITY => {
+            Some(skills::build_card(&professor::agent_card(base), &professor::default_skills(), 1).skills)
+        }
         _ => None,
     };
     config
@@ -106,12 +109,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_unregistered_service_is_expected_unsupported() {
+    fn a_capability_counts_as_its_specialist_and_an_unregistered_one_as_unsupported() {
         let config = hub::Config::from_env(&|_| None).unwrap();
         let view = default_view(&config);
         assert_eq!(effective("tutor", &config, &view), "tutor");
         assert_eq!(effective("tutoring", &config, &view), "tutor");
-        assert_eq!(effective("marketing", &config, &view), "unsupported");
+        assert_eq!(effective("marketing", &config, &view), "professor");
         assert_eq!(effective("clarify", &config, &view), "clarify");
+        let without: Vec<SpecialistView> = view.into_iter().filter(|s| s.id != "professor").collect();
+        assert_eq!(effective("marketing", &config, &without), "unsupported");
     }
 }

@@ -68,12 +68,14 @@ const LIBRARY: usize = 2;
 const UI: usize = 3;
 const FAKE: usize = 4;
 const MODEL_FAKE: usize = 5;
+const PROFESSOR: usize = 6;
 
 impl System {
     pub(crate) async fn start(seed: u64) -> anyhow::Result<Self> {
         let data = std::env::temp_dir().join(format!("campus-fuzz-{}", std::process::id()));
         let model_key = format!("sk-ant-fuzz-SECRET-{seed:016x}-{}", std::process::id());
-        let (hub_port, tutor_port, library_port) = (free_port()?, free_port()?, free_port()?);
+        let (hub_port, tutor_port, library_port, professor_port) =
+            (free_port()?, free_port()?, free_port()?, free_port()?);
         let url = |p: u16| format!("http://127.0.0.1:{p}");
         let keep = panic_line as fn(&str) -> bool;
         let launch = |args: &'static [&'static str], env: Vec<(&'static str, String)>| {
@@ -96,14 +98,19 @@ impl System {
         };
         let tutor = launch(&["tutor"], with_port(live("TUTOR_MODE"), tutor_port)).await?;
         let library = launch(&["library"], with_port(live("LIBRARY_MODE"), library_port)).await?;
+        let professor = launch(&["professor"], with_port(live("PROFESSOR_MODE"), professor_port)).await?;
         let mut hub_env = with_port(live("ROUTER_MODE"), hub_port);
-        hub_env.extend([("TUTOR_URL", tutor.url.clone()), ("LIBRARY_URL", library.url.clone())]);
+        hub_env.extend([
+            ("TUTOR_URL", tutor.url.clone()),
+            ("LIBRARY_URL", library.url.clone()),
+            ("PROFESSOR_URL", professor.url.clone()),
+        ]);
         let hub = launch(&["hub"], hub_env).await?;
         let ui = launch(&["ui"], live("STUDENT_MODE")).await?;
         let servers =
             [("hub", hub), ("tutor", tutor), ("library", library), ("ui", ui), ("fake", fuzzed_fake)]
                 .into_iter()
-                .chain(std::iter::once(("model", model)))
+                .chain([("model", model), ("professor", professor)])
                 .map(|(name, agent)| {
                     let port = agent.url.rsplit(':').next().and_then(|p| p.parse().ok()).unwrap_or(0);
                     Server { name, agent, port }
@@ -171,9 +178,11 @@ impl System {
             Ok(Some(vocab::ReplyOutcome::Route)) => {}
             other => problems.push(format!("the hub did not route a calculus question: {other:?}")),
         }
-        for (server, question) in
-            [(TUTOR, "what is the derivative of x^2"), (LIBRARY, "when is the library open")]
-        {
+        for (server, question) in [
+            (TUTOR, "what is the derivative of x^2"),
+            (LIBRARY, "when is the library open"),
+            (PROFESSOR, "what is market segmentation?"),
+        ] {
             if let Err(e) = self.asks(server, question).await {
                 problems.push(format!("the {} did not answer: {e:#}", self.servers[server].name));
             }
@@ -226,9 +235,12 @@ impl System {
                 settings_of: None,
             });
         };
-        for (server, question) in
-            [(HUB, "derivative of x^3"), (TUTOR, "integral of 2x"), (LIBRARY, "when is the library open")]
-        {
+        for (server, question) in [
+            (HUB, "derivative of x^3"),
+            (TUTOR, "integral of 2x"),
+            (LIBRARY, "when is the library open"),
+            (PROFESSOR, "what are the 4 Ps of marketing?"),
+        ] {
             let rpc = rpc_templates(question);
             add(server, Method::GET, a2a::CARD_PATH, "", vec![]);
             add(server, Method::POST, a2a::JSONRPC_PATH, "", rpc.clone());
@@ -241,6 +253,7 @@ impl System {
             (HUB, "/dev/agents/{}/settings", "tutor"),
             (TUTOR, "/api/settings", ""),
             (LIBRARY, "/api/settings", ""),
+            (PROFESSOR, "/api/settings", ""),
         ] {
             let owner = if server == HUB { TUTOR } else { server };
             let (saved, skill) = settings_templates(&http, self.url(owner)).await?;

@@ -94,6 +94,10 @@ pub(super) struct Campus {
     pub(super) hub: Mutex<Option<ChildAgent>>,
     pub(super) tutor: Mutex<Option<ChildAgent>>,
     pub(super) library: ChildAgent,
+    /// Idle here, but the Hub asks every specialist it knows about a request it could not
+    /// record the destination of: one it is configured with must be running.
+    _professor: ChildAgent,
+    professor_port: u16,
     pub(super) ports: (u16, u16, u16),
     pub(super) ops: Arc<Ops>,
     pub(super) client: A2aClient,
@@ -105,12 +109,17 @@ impl Campus {
         let ports = (free_port()?, free_port()?, free_port()?);
         let ops = Arc::new(Ops::default());
         let library = ChildAgent::start("library", "warn", &Self::specialist_env(ports.0, ports.2)).await?;
+        let professor_port = free_port()?;
+        let professor =
+            ChildAgent::start("professor", "warn", &Self::specialist_env(ports.0, professor_port)).await?;
         let tutor = Self::start_tutor(ports, &ops).await?;
         let client = A2aClient::new(ClientConfig { timeout: Duration::from_secs(35), ..Default::default() });
         let campus = Campus {
             hub: Mutex::new(None),
             tutor: Mutex::new(Some(tutor)),
             library,
+            _professor: professor,
+            professor_port,
             ports,
             ops,
             client,
@@ -138,6 +147,7 @@ impl Campus {
             ("PORT", self.ports.0.to_string()),
             ("TUTOR_URL", url(self.ports.1)),
             ("LIBRARY_URL", url(self.ports.2)),
+            ("PROFESSOR_URL", url(self.professor_port)),
             ("HUB_FORWARD_TIMEOUT_MS", FORWARD_TIMEOUT_MS.into()),
             ("CAMPUS_HEAD_TIMEOUT_MS", HEAD_TIMEOUT_MS.into()),
         ];
