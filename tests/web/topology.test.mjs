@@ -11,9 +11,9 @@ import { readFileSync } from "node:fs";
 
 const near = (a, b, msg) => assert.ok(Math.abs(a - b) < 1e-9, `${msg ?? ""} ${a} ≈ ${b}`);
 
-test("Tutor and Library are always drawn; other agents the monitor reports join them, sorted", () => {
-  assert.deepEqual(specialistsOf(undefined), ["library", "tutor"]);
-  assert.deepEqual(specialistsOf({ agents: { student: {}, hub: {}, zeta: {}, alpha: {} } }), ["alpha", "library", "tutor", "zeta"]);
+test("the Tutor, the Library and the Professor are always drawn; other agents the monitor reports join them, sorted", () => {
+  assert.deepEqual(specialistsOf(undefined), ["library", "professor", "tutor"]);
+  assert.deepEqual(specialistsOf({ agents: { student: {}, hub: {}, zeta: {}, alpha: {} } }), ["alpha", "library", "professor", "tutor", "zeta"]);
   assert.deepEqual(linkIds(["library", "tutor"]), [
     ["student-hub", "student", "hub"],
     ["hub-library", "hub", "library"],
@@ -23,8 +23,9 @@ test("Tutor and Library are always drawn; other agents the monitor reports join 
 
 test("the built-in specialists keep their slots; another takes the free one, then down the right", () => {
   const pos = slots(["alpha", "library", "professor", "tutor", "zeta"]);
-  assert.deepEqual([pos.student, pos.hub, pos.tutor, pos.library], [FIXED.student, FIXED.hub, RIGHT[0], RIGHT[1]]);
-  assert.deepEqual([pos.alpha, pos.professor, pos.zeta], [RIGHT[2], [860, 60], [860, 170]]);
+  assert.deepEqual([pos.student, pos.hub, pos.tutor, pos.library, pos.professor], [FIXED.student, FIXED.hub, RIGHT[0], RIGHT[1], RIGHT[2]]);
+  assert.deepEqual([pos.alpha, pos.zeta], [[860, 60], [860, 170]]);
+  assert.deepEqual(slots(["alpha", "library", "tutor"]).alpha, RIGHT[2], "the Professor's slot is free when it is not drawn");
   assert.deepEqual(slots(["alpha", "library"]).alpha, RIGHT[0], "the Tutor's slot is free when it is not drawn");
   const many = slots([..."abcdefghi"]);
   assert.deepEqual(many.i, [860, 430], "never below the drawing");

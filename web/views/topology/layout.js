@@ -10,7 +10,8 @@ export const NODE_H = 92;
 const LANE = 7; // half the gap between the two lanes of a link
 /** The Student's and the Hub's centres. */
 export const FIXED = { [AGENTS.student]: [100, 270], [AGENTS.hub]: [470, 270] };
-/** The right-hand slots: the built-in specialists' (`SPECIALISTS`, in order), then one more. */
+/** The right-hand slots: the built-in specialists' (`SPECIALISTS`, in order: the Tutor
+ *  above, the Library below, the Professor level with the Hub). */
 export const RIGHT = [[860, 110], [860, 420], [860, 270]];
 
 /** The specialists to draw: the built-in ones always, and any other agent the monitor reports. */
