@@ -1,5 +1,5 @@
-// Agent activity: one console per agent (Student, Hub, Tutor, Library) from the monitor
-// channel's console entries. Each console is role=log, aria-live=off (four live logs
+// Agent activity: one console per agent (Student, Hub, Tutor, Library, Professor) from the
+// monitor channel's console entries. Each console is role=log, aria-live=off (five live logs
 // would talk over each other), focusable and labelled so it scrolls by keyboard.
 // Lines are appended as they come; each console keeps at most LIMITS.console lines.
 // Below them, the generated-UI inspector: each composed loan answer in three parts — what
