@@ -44,14 +44,26 @@ fn after_a_hub_timeout_a_retry_gets_the_tutors_answer_and_the_work_ran_once() {
 fn after_the_hub_is_killed_mid_forward_a_retry_asks_and_gets_the_answer() {
     let mut u = University::start_with(&[], &[("CAMPUS_TEST_DELAY_FIRST_QUESTION_MS", "2500")], &[]);
     u.wait_ready();
+    // the router trained on every card (before that it knows only the configured
+    // capabilities' few words, and may ask this question back)
+    poll(15, "the router trained on the cards", || {
+        testkit::feed_events(&u.hub_url)
+            .iter()
+            .any(|e| e["kind"] == "router_trained" && e["data"]["skills"] == 11)
+            .then_some(())
+    });
     let hub_url = u.hub_url.clone();
     let asking = std::thread::spawn(move || {
         let me = student::Student::new(a2a::client::A2aClient::default(), &hub_url);
         rt().block_on(me.ask_with_request_id(QUESTION, "r-killed")).map(|e| e.context_id)
     });
+    // the Tutor has the question (and holds it 2.5 s) before the Hub dies: the Hub's own
+    // "forwarding" line comes before the message is on its way
     u.hub().wait_for_log(|l| l.contains("forwarding"));
+    u.tutor.wait_for_log(|l| l.contains("working on an operation"));
     drop(u.hub.take()); // SIGKILL mid-forward
-    assert!(asking.join().unwrap().is_err(), "the first attempt got no answer");
+    let first = asking.join().unwrap();
+    assert!(first.is_err(), "the first attempt got no answer: {first:?}");
     u.start_hub();
     u.wait_ready();
     // a first question: its conversation is the one the Hub assigned, found under the
