@@ -22,13 +22,6 @@ pub const MAX_TOPICS: usize = 3;
 /// Conversations whose last topics are kept, for "another example".
 pub const CONVERSATIONS: usize = 4_096;
 
-/// Which skill an answer came from (the ids of [`crate::default_skills`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    Topics,
-    Course,
-}
-
 /// An offline answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {

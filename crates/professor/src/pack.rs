@@ -4,8 +4,6 @@
 //! No calendar date appears anywhere in it: the live Professor may state a date only when
 //! the lesson or the question gives it, and the pack gives none.
 
-/// The course this Professor teaches (its id, as the Hub's configuration names it).
-pub const COURSE_ID: &str = "marketing-101";
 /// The course's name, as students read it.
 pub const COURSE_NAME: &str = "Marketing 101";
 /// Who teaches it (fictional).
